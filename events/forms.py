@@ -1,0 +1,93 @@
+from django import forms
+from django.forms import inlineformset_factory
+
+from events.models import BlindLevel, DuesInstallment, PayoutRow, Season, WsopRow
+from events.rules import SeasonRules
+
+
+class IntListField(forms.CharField):
+    """A list of whole numbers typed as '10, 9, 8'."""
+
+    def prepare_value(self, value):
+        if isinstance(value, list | tuple):
+            return ", ".join(str(v) for v in value)
+        return value
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        try:
+            numbers = [int(part) for part in value.replace(" ", "").split(",") if part]
+        except ValueError:
+            raise forms.ValidationError("Enter whole numbers separated by commas.") from None
+        if any(n < 0 for n in numbers):
+            raise forms.ValidationError("Numbers cannot be negative.")
+        return numbers
+
+
+class ScheduleField(forms.CharField):
+    """The schedule typed as 'month/nth Saturday' pairs: '8/4, 9/4, 10/4, 11/2, …'."""
+
+    def prepare_value(self, value):
+        if isinstance(value, list | tuple):
+            return ", ".join(f"{m}/{n}" for m, n in value)
+        return value
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        pairs = []
+        for part in value.replace(" ", "").split(","):
+            if not part:
+                continue
+            try:
+                month, nth = (int(x) for x in part.split("/"))
+            except ValueError:
+                raise forms.ValidationError(f"'{part}' is not month/nth-Saturday, like 11/2.") from None
+            if not (1 <= month <= 12 and 1 <= nth <= 5):
+                raise forms.ValidationError(f"'{part}': month must be 1–12 and the Saturday 1–5.")
+            pairs.append([month, nth])
+        if not pairs:
+            raise forms.ValidationError("The schedule needs at least one event.")
+        return pairs
+
+
+class SeasonRulesForm(forms.ModelForm):
+    points_table = IntListField(help_text="Points for 1st, 2nd, 3rd… place; places beyond score 0.")
+    schedule = ScheduleField(
+        help_text="One month/nth-Saturday pair per event, in order. 11/2 = the 2nd Saturday of November."
+    )
+
+    class Meta:
+        model = Season
+        fields = SeasonRules.SCALAR_FIELDS
+        widgets = {"event_start_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M")}
+
+
+PayoutFormSet = inlineformset_factory(
+    Season, PayoutRow, fields=("member_count", "first", "second", "third", "fourth"), extra=1, can_delete=True
+)
+WsopFormSet = inlineformset_factory(
+    Season, WsopRow, fields=("min_members", "max_members", "prizes"), extra=1, can_delete=True
+)
+DuesFormSet = inlineformset_factory(
+    Season, DuesInstallment, fields=("event_number", "amount"), extra=1, can_delete=True
+)
+BlindFormSet = inlineformset_factory(
+    Season,
+    BlindLevel,
+    fields=("position", "kind", "small_blind", "big_blind", "ante", "minutes", "note"),
+    extra=1,
+    can_delete=True,
+)
+
+FORMSETS = (
+    ("payouts", "Event payouts (§6.2)", PayoutFormSet),
+    ("wsop", "WSOP prizes by member count (§8.1)", WsopFormSet),
+    ("dues", "Dues schedule (§2.8)", DuesFormSet),
+    ("blinds", "Blind structure (§6.1)", BlindFormSet),
+)
+
+
+class SeasonCreateForm(forms.Form):
+    start_year = forms.IntegerField(
+        min_value=2000, max_value=2100, help_text="The season starts 1 August of this year."
+    )

@@ -1,0 +1,198 @@
+"""Seasons and their rules (every number of the bylaws, per season), venues and events."""
+
+import datetime as dt
+
+from django.db import models
+from django.db.models import Q
+
+MONEY = {"max_digits": 12, "decimal_places": 2}
+
+
+class Season(models.Model):
+    """A fiscal year (1 Aug – 31 Jul) and the rules the club voted for it (SPEC §1).
+
+    The scalar rules live here; the tables (payouts, WSOP prizes, dues schedule, blind structure) in the
+    child models below. Rule modules read them through ``events.selectors.season_rules``.
+    """
+
+    name = models.CharField(max_length=9, unique=True, help_text="Like 2026-27.")
+    start = models.DateField()
+    end = models.DateField()
+
+    events_per_season = models.PositiveSmallIntegerField()
+    # Each entry is [month, nth Saturday]; one entry per event, in order (SPEC §3).
+    schedule = models.JSONField()
+    event_start_time = models.TimeField()
+    announce_days_ahead = models.PositiveSmallIntegerField()
+
+    max_members = models.PositiveSmallIntegerField()
+    minimum_age = models.PositiveSmallIntegerField()
+    dues_per_event = models.DecimalField(**MONEY)
+    admin_fee = models.DecimalField(**MONEY)
+    late_fee = models.DecimalField(**MONEY)
+    # Late joiners (SPEC §2): first event up to this number still owes the admin fee and can qualify...
+    late_joiner_full_until_event = models.PositiveSmallIntegerField()
+    # ...if they play at least this many of the events from this number to the last.
+    late_joiner_min_events = models.PositiveSmallIntegerField()
+    late_joiner_window_from_event = models.PositiveSmallIntegerField()
+
+    starting_stack = models.PositiveIntegerField()
+    substitutes_per_season = models.PositiveSmallIntegerField()
+    late_arrival_levels = models.PositiveSmallIntegerField(
+        help_text="Absent players' chips are removed at the end of this level (the second blind change)."
+    )
+    table_size = models.PositiveSmallIntegerField(help_text="Seats per table when more than one table.")
+    final_table_size = models.PositiveSmallIntegerField()
+    # Points for places 1, 2, 3, …; places beyond the list score 0.
+    points_table = models.JSONField()
+
+    wsop_entry = models.DecimalField(**MONEY)
+    wsop_expenses = models.DecimalField(**MONEY)
+    winnings_threshold = models.DecimalField(**MONEY)
+    representative_share_pct = models.DecimalField(max_digits=5, decimal_places=2)
+    late_joiner_share_pct = models.DecimalField(max_digits=5, decimal_places=2)
+    declined_share_pct = models.DecimalField(max_digits=5, decimal_places=2)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-start", "-pk")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(end__gt=models.F("start")), name="events_season_end_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def contains(self, day: dt.date) -> bool:
+        return self.start <= day <= self.end
+
+
+class PayoutRow(models.Model):
+    """One row of §6.2: the prizes paid at an event for a given number of members."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="payout_rows")
+    member_count = models.PositiveSmallIntegerField()
+    first = models.DecimalField(**MONEY)
+    second = models.DecimalField(**MONEY)
+    third = models.DecimalField(**MONEY)
+    fourth = models.DecimalField(**MONEY, null=True, blank=True)
+
+    class Meta:
+        ordering = ("season", "member_count", "pk")
+        constraints = [
+            models.UniqueConstraint(fields=["season", "member_count"], name="events_payoutrow_one_per_count"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} payouts for {self.member_count} members"
+
+
+class WsopRow(models.Model):
+    """One band of §8.1: how many WSOP seats a member count pays for."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="wsop_rows")
+    min_members = models.PositiveSmallIntegerField()
+    max_members = models.PositiveSmallIntegerField()
+    prizes = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ("season", "min_members", "pk")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(max_members__gte=models.F("min_members")), name="events_wsoprow_band_ordered"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} WSOP {self.min_members}–{self.max_members}: {self.prizes}"
+
+
+class DuesInstallment(models.Model):
+    """One line of §2.8: the amount charged on the date of the given event."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="dues_installments")
+    event_number = models.PositiveSmallIntegerField()
+    amount = models.DecimalField(**MONEY)
+
+    class Meta:
+        ordering = ("season", "event_number", "pk")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "event_number"], name="events_duesinstallment_one_per_event"
+            ),
+            models.CheckConstraint(condition=Q(amount__gte=0), name="events_duesinstallment_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} event {self.event_number}: {self.amount}"
+
+
+class BlindLevel(models.Model):
+    """A level or a break of the §6.1 structure, in play order."""
+
+    class Kind(models.TextChoices):
+        LEVEL = "level", "Level"
+        BREAK = "break", "Break"
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="blind_levels")
+    position = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=5, choices=Kind.choices, default=Kind.LEVEL)
+    small_blind = models.PositiveIntegerField(default=0)
+    big_blind = models.PositiveIntegerField(default=0)
+    ante = models.PositiveIntegerField(default=0)
+    minutes = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Empty: the level has no end."
+    )
+    note = models.CharField(max_length=120, blank=True)
+
+    class Meta:
+        ordering = ("season", "position", "pk")
+        constraints = [
+            models.UniqueConstraint(fields=["season", "position"], name="events_blindlevel_one_per_position"),
+        ]
+
+    def __str__(self) -> str:
+        if self.kind == self.Kind.BREAK:
+            return f"Break {self.minutes} min"
+        return f"{self.small_blind}/{self.big_blind}"
+
+
+class Venue(models.Model):
+    name = models.CharField(max_length=100, unique=True)
+    address = models.CharField(max_length=200, blank=True)
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ("name", "pk")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Event(models.Model):
+    """One tournament of a season; it keeps its number when officers move its date (§4.4.1)."""
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", "Scheduled"
+        IN_PROGRESS = "in_progress", "In progress"
+        FINAL = "final", "Results final"
+
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="events")
+    number = models.PositiveSmallIntegerField()
+    date = models.DateField()
+    starts_at = models.TimeField()
+    venue = models.ForeignKey(Venue, null=True, blank=True, on_delete=models.PROTECT, related_name="events")
+    announced_on = models.DateField(null=True, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.SCHEDULED)
+
+    class Meta:
+        ordering = ("season", "number", "pk")
+        constraints = [
+            models.UniqueConstraint(fields=["season", "number"], name="events_event_one_per_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} event {self.number} ({self.date:%b %-d})"

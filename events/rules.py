@@ -1,0 +1,87 @@
+"""The season's rules as plain values, for the pure rule calculators (no ORM beyond this file's loader)."""
+
+import datetime as dt
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+
+@dataclass(frozen=True)
+class PayoutRowData:
+    member_count: int
+    amounts: tuple[Decimal, ...]  # place 1, 2, 3[, 4]
+
+
+@dataclass(frozen=True)
+class WsopRowData:
+    min_members: int
+    max_members: int
+    prizes: int
+
+
+@dataclass(frozen=True)
+class BlindLevelData:
+    kind: str  # "level" or "break"
+    small_blind: int = 0
+    big_blind: int = 0
+    ante: int = 0
+    minutes: int | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class SeasonRules:
+    events_per_season: int
+    schedule: tuple[tuple[int, int], ...]  # (month, nth Saturday) per event
+    event_start_time: dt.time
+    announce_days_ahead: int
+    max_members: int
+    minimum_age: int
+    dues_per_event: Decimal
+    admin_fee: Decimal
+    late_fee: Decimal
+    late_joiner_full_until_event: int
+    late_joiner_min_events: int
+    late_joiner_window_from_event: int
+    starting_stack: int
+    substitutes_per_season: int
+    late_arrival_levels: int
+    table_size: int
+    final_table_size: int
+    points_table: tuple[int, ...]
+    wsop_entry: Decimal
+    wsop_expenses: Decimal
+    winnings_threshold: Decimal
+    representative_share_pct: Decimal
+    late_joiner_share_pct: Decimal
+    declined_share_pct: Decimal
+    dues_schedule: tuple[tuple[int, Decimal], ...] = field(default=())  # (event number, amount)
+    payout_table: tuple[PayoutRowData, ...] = field(default=())
+    wsop_table: tuple[WsopRowData, ...] = field(default=())
+    blind_structure: tuple[BlindLevelData, ...] = field(default=())
+
+    SCALAR_FIELDS = (
+        "events_per_season",
+        "schedule",
+        "event_start_time",
+        "announce_days_ahead",
+        "max_members",
+        "minimum_age",
+        "dues_per_event",
+        "admin_fee",
+        "late_fee",
+        "late_joiner_full_until_event",
+        "late_joiner_min_events",
+        "late_joiner_window_from_event",
+        "starting_stack",
+        "substitutes_per_season",
+        "late_arrival_levels",
+        "table_size",
+        "final_table_size",
+        "points_table",
+        "wsop_entry",
+        "wsop_expenses",
+        "winnings_threshold",
+        "representative_share_pct",
+        "late_joiner_share_pct",
+        "declined_share_pct",
+    )

@@ -1,0 +1,91 @@
+"""Creating a season with its rules and its events, and changing its rules (commands)."""
+
+import datetime as dt
+
+from django.db import transaction
+
+from events.bylaws import BYLAWS_RULES
+from events.models import BlindLevel, DuesInstallment, Event, PayoutRow, Season, WsopRow
+from events.rules import SeasonRules
+from events.selectors import season_rules
+from events.services.schedule import schedule_dates
+from ncpc.audit import audit_record
+from ncpc.errors import NcpcError
+
+
+def season_name_for(start: dt.date) -> str:
+    return f"{start.year}-{(start.year + 1) % 100:02d}"
+
+
+def season_bounds(start_year: int) -> tuple[dt.date, dt.date]:
+    """A fiscal year runs 1 Aug – 31 Jul (§1.2)."""
+    return dt.date(start_year, 8, 1), dt.date(start_year + 1, 7, 31)
+
+
+@transaction.atomic
+def season_create(*, start_year: int, actor=None, rules: SeasonRules | None = None) -> Season:
+    """Create the season beginning 1 Aug ``start_year``, with rules copied from the previous season.
+
+    The club's first season gets the bylaws' values. Its events are generated from the schedule rule.
+    """
+    start, end = season_bounds(start_year)
+    name = season_name_for(start)
+    if Season.objects.filter(name=name).exists():
+        raise NcpcError(f"Season {name} exists already.")
+    if rules is None:
+        previous = Season.objects.filter(start__lt=start).order_by("-start").first()
+        rules = season_rules(previous) if previous else BYLAWS_RULES
+    scalars = {f: getattr(rules, f) for f in SeasonRules.SCALAR_FIELDS}
+    scalars["schedule"] = [list(pair) for pair in rules.schedule]
+    scalars["points_table"] = list(rules.points_table)
+    season = Season.objects.create(name=name, start=start, end=end, **scalars)
+    rules_tables_write(season=season, rules=rules)
+    events_generate(season=season)
+    audit_record(actor=actor, action="season.create", target=season, summary=f"Created season {name}")
+    return season
+
+
+def rules_tables_write(*, season: Season, rules: SeasonRules) -> None:
+    DuesInstallment.objects.bulk_create(
+        DuesInstallment(season=season, event_number=n, amount=amount) for n, amount in rules.dues_schedule
+    )
+    PayoutRow.objects.bulk_create(
+        PayoutRow(
+            season=season,
+            member_count=row.member_count,
+            **dict(zip(("first", "second", "third", "fourth"), row.amounts, strict=False)),
+        )
+        for row in rules.payout_table
+    )
+    WsopRow.objects.bulk_create(
+        WsopRow(season=season, min_members=r.min_members, max_members=r.max_members, prizes=r.prizes)
+        for r in rules.wsop_table
+    )
+    BlindLevel.objects.bulk_create(
+        BlindLevel(
+            season=season,
+            position=i,
+            kind=lvl.kind,
+            small_blind=lvl.small_blind,
+            big_blind=lvl.big_blind,
+            ante=lvl.ante,
+            minutes=lvl.minutes,
+            note=lvl.note,
+        )
+        for i, lvl in enumerate(rules.blind_structure, start=1)
+    )
+
+
+def events_generate(*, season: Season) -> list[Event]:
+    """Create the season's events from its schedule rule; events that exist already are kept."""
+    try:
+        dates = schedule_dates(season_start=season.start, schedule=season.schedule)
+    except ValueError as exc:
+        raise NcpcError(f"The schedule rule cannot be applied: {exc}.") from None
+    existing = set(season.events.values_list("number", flat=True))
+    created = [
+        Event(season=season, number=number, date=date, starts_at=season.event_start_time)
+        for number, date in enumerate(dates, start=1)
+        if number not in existing
+    ]
+    return Event.objects.bulk_create(created)

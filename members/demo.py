@@ -1,0 +1,66 @@
+"""Demo people for `manage.py load_demo`: 16 members, three of them officers with logins."""
+
+import datetime as dt
+
+from django.contrib.auth import get_user_model
+
+from members.models import Membership, OfficerTerm, Person
+from members.services.officers import default_term
+
+DEMO_PASSWORD = "ncpc-demo-2026"  # noqa: S105  (local demo only; README says so)
+
+# key, first, last, date of birth, office (or "")
+DEMO_PEOPLE = (
+    ("rick", "Rick", "Hammond", dt.date(1968, 3, 14), "president"),
+    ("vera", "Vera", "Okafor", dt.date(1975, 7, 2), "vice_president"),
+    ("tom", "Tom", "Brennan", dt.date(1971, 11, 23), "treasurer"),
+    ("ann", "Ann", "Lee", dt.date(1980, 4, 2), ""),
+    ("bob", "Bob", "Schuster", dt.date(1966, 1, 30), ""),
+    ("cat", "Cat", "Delgado", dt.date(1984, 9, 9), ""),
+    ("dan", "Dan", "Fischer", dt.date(1979, 5, 17), ""),
+    ("eve", "Eve", "Marsh", dt.date(1990, 12, 1), ""),
+    ("gus", "Gus", "Wendt", dt.date(1962, 6, 6), ""),
+    ("hal", "Hal", "Pruitt", dt.date(1973, 2, 28), ""),
+    ("ivy", "Ivy", "Nakamura", dt.date(1987, 8, 19), ""),
+    ("joe", "Joe", "Castellano", dt.date(1969, 10, 4), ""),
+    ("kim", "Kim", "Albers", dt.date(1982, 3, 27), ""),
+    ("lou", "Lou", "Tremblay", dt.date(1958, 7, 12), ""),
+    ("max", "Max", "Ortiz", dt.date(1993, 4, 8), ""),
+    ("ned", "Ned", "Kowalski", dt.date(1976, 12, 19), ""),
+)
+
+
+def demo_people_load(*, season) -> list[Person]:
+    User = get_user_model()
+    people = []
+    term_start, term_end = default_term(
+        start_year=season.start.year if season.start.month >= 6 else season.start.year
+    )
+    for key, first, last, born, office in DEMO_PEOPLE:
+        user, created = User.objects.get_or_create(
+            username=key, defaults={"first_name": first, "last_name": last, "email": f"{key}@example.org"}
+        )
+        if created:
+            user.set_password(DEMO_PASSWORD)
+            user.save()
+        person, _ = Person.objects.get_or_create(
+            key=key,
+            defaults={
+                "first_name": first,
+                "last_name": last,
+                "email": f"{key}@example.org",
+                "phone": "513-555-01" + f"{len(people):02d}",
+                "address": f"{100 + 7 * len(people)} Vine St, Cincinnati, OH",
+                "date_of_birth": born,
+                "user": user,
+            },
+        )
+        Membership.objects.get_or_create(person=person, season=season, defaults={"joined_on": season.start})
+        if office and not OfficerTerm.objects.filter(person=person, office=office).exists():
+            OfficerTerm.objects.create(person=person, office=office, start=term_start, end=term_end)
+        people.append(person)
+    return people
+
+
+def demo_context_people(context: dict) -> None:
+    context["people"] = demo_people_load(season=context["season"])

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class NcpcConfig(AppConfig):
+    name = "ncpc"
+    verbose_name = "NCPC core"

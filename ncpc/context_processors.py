@@ -1,0 +1,41 @@
+from django.urls import NoReverseMatch, reverse
+
+from ncpc.permissions import Action, user_can
+
+# (label, url name, action needed). Entries whose page does not exist yet are left out.
+NAVIGATION = (
+    ("Home", "home", None),
+    ("Schedule", "events:schedule_current", Action.VIEW_CLUB),
+    ("Standings", "standings:current", Action.VIEW_CLUB),
+    ("Members", "members:directory", Action.VIEW_CLUB),
+    ("Finance", "finance:index", Action.VIEW_CLUB),
+    ("Reports", "reports", Action.VIEW_CLUB),
+)
+OFFICER_NAVIGATION = (
+    ("Season rules", "events:rules_current", Action.EDIT_RULES),
+    ("Audit trail", "audit", Action.VIEW_AUDIT),
+)
+
+
+def _links(user, entries, path):
+    links = []
+    for label, name, action in entries:
+        if action is not None and not user_can(user, action):
+            continue
+        try:
+            url = reverse(name)
+        except NoReverseMatch:
+            continue
+        active = path == url if url == "/" else path.startswith(url)
+        links.append({"label": label, "url": url, "active": active})
+    return links
+
+
+def navigation(request):
+    user = request.user
+    if not user.is_authenticated:
+        return {"nav_links": [], "officer_links": []}
+    return {
+        "nav_links": _links(user, NAVIGATION, request.path),
+        "officer_links": _links(user, OFFICER_NAVIGATION, request.path),
+    }

@@ -1,0 +1,28 @@
+"""The one family of domain errors. Views turn these into a message for the user, never a 500."""
+
+
+class NcpcError(Exception):
+    """A rule of the club (or of the app) was broken by what the user asked for.
+
+    ``str(error)`` is a sentence fit to show the user as it is.
+    """
+
+    def __init__(self, message: str, *, field: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class RulesError(NcpcError):
+    """The season's rule data is inconsistent or incomplete."""
+
+
+class NotAllowed(NcpcError):
+    """The user's role does not allow the action (views answer 403)."""
+
+
+class ConcurrentChange(NcpcError):
+    """Someone else changed the same thing meanwhile; reload and try again."""

@@ -1,0 +1,38 @@
+"""Money is Decimal with two places everywhere; every amount and aggregate goes through here."""
+
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+
+CENT = Decimal("0.01")
+ZERO = Decimal("0.00")
+
+
+def quantize(value: Decimal | int | str | None) -> Decimal:
+    """Two places, half-up. SQLite hands back sums as floats-in-disguise, so aggregates pass here too."""
+    if value is None:
+        return ZERO
+    if isinstance(value, float):
+        # Only SQLite aggregates produce floats; repr() keeps the digits it printed.
+        value = repr(value)
+    return Decimal(value).quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def floor_cents(value: Decimal) -> Decimal:
+    """Round down to the cent (SPEC §9: every share is rounded down, the rest goes to the representative)."""
+    return Decimal(value).quantize(CENT, rounding=ROUND_DOWN)
+
+
+def parse_money(text: str) -> Decimal:
+    """Parse a money string like ``"110.00"``; raises ValueError for anything else."""
+    from decimal import InvalidOperation
+
+    try:
+        amount = Decimal(str(text).strip())
+    except (InvalidOperation, ValueError):
+        raise ValueError(f"{text!r} is not an amount of money") from None
+    if not amount.is_finite() or amount != amount.quantize(CENT):
+        raise ValueError(f"{text!r} is not an amount with at most two decimals")
+    return amount.quantize(CENT)
+
+
+def money_str(value: Decimal) -> str:
+    return f"{quantize(value):.2f}"

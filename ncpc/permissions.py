@@ -1,0 +1,174 @@
+"""The one place that answers "may this user do X now?" (SPEC §12).
+
+Officers are whoever holds an office on that date according to the officer terms, never a hand-kept flag.
+Views use ``require(Action.X)`` or ``user_can``; templates get ``perms_ncpc`` from the context processor.
+"""
+
+import datetime as dt
+import enum
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+
+from ncpc.clock import club_today
+
+PRESIDENT = "president"
+VICE_PRESIDENT = "vice_president"
+TREASURER = "treasurer"
+OFFICES = (PRESIDENT, VICE_PRESIDENT, TREASURER)
+
+
+class Action(enum.StrEnum):
+    # Any member of the club
+    VIEW_CLUB = "view_club"  # schedule, results, standings, club totals of reports
+    VOTE = "vote"
+    # Any officer
+    EDIT_RULES = "edit_rules"
+    VIEW_AUDIT = "view_audit"
+    VIEW_PERSONAL_DATA = "view_personal_data"  # date of birth, address, phone of every member
+    # Vice President (and President)
+    MANAGE_MEMBERS = "manage_members"
+    RECORD_SIGNATURES = "record_signatures"
+    ENTER_RESULTS = "enter_results"
+    RECORD_TIE_BREAKS = "record_tie_breaks"
+    POINTS_REPORT = "points_report"
+    # Treasurer (and President)
+    RECORD_PAYMENTS = "record_payments"
+    MANAGE_LEDGER = "manage_ledger"
+    APPROVE_DISBURSEMENTS = "approve_disbursements"
+    TREASURER_REPORT = "treasurer_report"
+    # Treasurer only (SPEC §7: "only the treasurer can waive" a late fee)
+    WAIVE_LATE_FEES = "waive_late_fees"
+    # President
+    MANAGE_BALLOTS = "manage_ballots"
+    MANAGE_ELECTIONS = "manage_elections"
+    RECORD_RULINGS = "record_rulings"
+
+
+MEMBER_ACTIONS = {Action.VIEW_CLUB, Action.VOTE}
+OFFICER_ACTIONS = {Action.EDIT_RULES, Action.VIEW_AUDIT, Action.VIEW_PERSONAL_DATA}
+OFFICE_ACTIONS: dict[str, set[Action]] = {
+    VICE_PRESIDENT: {
+        Action.MANAGE_MEMBERS,
+        Action.RECORD_SIGNATURES,
+        Action.ENTER_RESULTS,
+        Action.RECORD_TIE_BREAKS,
+        Action.POINTS_REPORT,
+    },
+    TREASURER: {
+        Action.RECORD_PAYMENTS,
+        Action.MANAGE_LEDGER,
+        Action.APPROVE_DISBURSEMENTS,
+        Action.TREASURER_REPORT,
+        Action.WAIVE_LATE_FEES,
+    },
+}
+OFFICE_ACTIONS[PRESIDENT] = (
+    {Action.MANAGE_BALLOTS, Action.MANAGE_ELECTIONS, Action.RECORD_RULINGS}
+    | OFFICE_ACTIONS[VICE_PRESIDENT]
+    | OFFICE_ACTIONS[TREASURER]
+) - {Action.WAIVE_LATE_FEES}
+
+
+def user_person(user):
+    if not getattr(user, "is_authenticated", False):
+        return None
+    try:
+        return user.person
+    except Exception:  # RelatedObjectDoesNotExist: a login with no person (e.g. a superuser)
+        return None
+
+
+def user_offices(user, *, on: dt.date | None = None) -> set[str]:
+    from members.selectors import offices_held
+
+    person = user_person(user)
+    if person is None:
+        return set()
+    return offices_held(person=person, on=on or club_today())
+
+
+def user_is_member(user, *, on: dt.date | None = None) -> bool:
+    """Holds a seat in the season of that date (or is an officer, who always may see the club)."""
+    from members.selectors import membership_on
+
+    person = user_person(user)
+    if person is None:
+        return False
+    return membership_on(person=person, on=on or club_today()) is not None
+
+
+def user_actions(user, *, on: dt.date | None = None) -> set[Action]:
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return set()
+    if user.is_superuser:
+        return set(Action)
+    day = on or club_today()
+    offices = user_offices(user, on=day)
+    actions: set[Action] = set()
+    if offices or user_is_member(user, on=day):
+        actions |= MEMBER_ACTIONS
+    if offices:
+        actions |= OFFICER_ACTIONS
+    for office in offices:
+        actions |= OFFICE_ACTIONS[office]
+    return actions
+
+
+def user_can(user, action: Action, *, on: dt.date | None = None) -> bool:
+    cache = getattr(user, "_ncpc_actions", None)
+    if on is None and cache is not None:
+        return action in cache
+    actions = user_actions(user, on=on)
+    if on is None and getattr(user, "is_authenticated", False):
+        user._ncpc_actions = actions
+    return action in actions
+
+
+def require(action: Action):
+    """View decorator: anonymous → login page; logged in without the right → 403."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not user_can(request.user, action):
+                raise PermissionDenied(f"Your role does not allow this ({action.value}).")
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+class RequireMixin:
+    """Class-based views: ``required_action = Action.X``."""
+
+    required_action: Action
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not user_can(request.user, self.required_action):
+            raise PermissionDenied(f"Your role does not allow this ({self.required_action.value}).")
+        return super().dispatch(request, *args, **kwargs)
+
+
+def club_page(view):
+    """For schedule, results and standings: members only, or everyone when NCPC_PUBLIC_STANDINGS is on."""
+    from django.conf import settings
+    from django.contrib.auth.decorators import login_not_required
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            if settings.NCPC_PUBLIC_STANDINGS:
+                return view(request, *args, **kwargs)
+            return redirect_to_login(request.get_full_path())
+        if not user_can(request.user, Action.VIEW_CLUB):
+            raise PermissionDenied("These pages are for club members.")
+        return view(request, *args, **kwargs)
+
+    return login_not_required(wrapper)

@@ -1,0 +1,22 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from ncpc import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("reports/", views.reports, name="reports"),
+    path("audit/", views.audit, name="audit"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("members/", include("members.urls")),
+    path("events/", include("events.urls")),
+    path("finance/", include("finance.urls")),
+    path("standings/", include("standings.urls")),
+    path("api/v1/", include("ncpc.api_urls")),
+    path("admin/", admin.site.urls),
+]
+
+handler403 = "ncpc.views.error_403"
+handler404 = "ncpc.views.error_404"
+handler500 = "ncpc.views.error_500"

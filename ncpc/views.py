@@ -1,0 +1,90 @@
+from django.contrib.auth.decorators import login_not_required
+from django.core.paginator import Paginator
+from django.db import connection
+from django.http import HttpResponse, HttpResponseServerError
+from django.shortcuts import render
+from django.urls import NoReverseMatch, reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from events.selectors import current_season, next_event
+from ncpc.models import AuditEntry
+from ncpc.permissions import Action, require, user_can, user_person
+
+# Reports offered on /reports/: (title, description, url name, action). Each app adds its own here.
+REPORTS = (
+    (
+        "Treasurer's monthly report",
+        "Account balances, receipts and payments, outstanding fees (§3.6.3).",
+        "finance:report_current",
+        Action.VIEW_CLUB,
+    ),
+    (
+        "Points report",
+        "Standings after the month's events, points per event (§3.5.7).",
+        "standings:points_report_current",
+        Action.VIEW_CLUB,
+    ),
+)
+
+
+@login_not_required
+@never_cache
+@require_GET
+def healthz(request):
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+    return HttpResponse("ok", content_type="text/plain")
+
+
+def home(request):
+    season = current_season()
+    context = {
+        "season": season,
+        "next_event": next_event(),
+        "person": user_person(request.user),
+    }
+    # Apps contribute their own panels to the home page through ncpc.home_panels.
+    from ncpc.home import home_panels
+
+    context["panels"] = home_panels(request=request, season=season)
+    return render(request, "home.html", context)
+
+
+def reports(request):
+    entries = []
+    for title, description, name, action in REPORTS:
+        if not user_can(request.user, action):
+            continue
+        try:
+            url = reverse(name)
+        except NoReverseMatch:
+            continue
+        entries.append({"title": title, "description": description, "url": url})
+    return render(request, "reports.html", {"reports": entries})
+
+
+@require(Action.VIEW_AUDIT)
+def audit(request):
+    entries = AuditEntry.objects.select_related("actor")
+    action = request.GET.get("action", "").strip()
+    if action:
+        entries = entries.filter(action__startswith=action)
+    page = Paginator(entries, 50).get_page(request.GET.get("page"))
+    return render(request, "audit.html", {"page": page, "action": action})
+
+
+def error_403(request, exception=None):
+    return render(request, "errors/403.html", {"message": str(exception or "")}, status=403)
+
+
+def error_404(request, exception=None):
+    return render(request, "errors/404.html", status=404)
+
+
+def error_500(request):
+    # No context processors here: the error may be the database itself.
+    from django.template import loader
+
+    return HttpResponseServerError(loader.get_template("errors/500.html").render())

@@ -1,0 +1,158 @@
+from decimal import Decimal
+
+import pytest
+
+from events.bylaws import BYLAWS_RULES
+from events.models import PayoutRow, Season
+from events.selectors import season_rules
+from events.services.rules_check import rules_problems
+from events.services.seasons import season_create
+from finance.services.wsop import WsopTableMissing, wsop_allocation
+from ncpc.models import AuditEntry
+
+# Bylaws §8.1, row by row: members → (total fees, prizes, entries, expenses, monthly funds, per event).
+WSOP_TABLE = [
+    (10, "5000", 1, "1500", "700", "2800", "280"),
+    (11, "5500", 1, "1500", "700", "3300", "330"),
+    (12, "6000", 1, "1500", "700", "3800", "380"),
+    (13, "6500", 1, "1500", "700", "4300", "430"),
+    (14, "7000", 1, "1500", "700", "4800", "480"),
+    (15, "7500", 2, "3000", "1400", "3100", "310"),
+    (16, "8000", 2, "3000", "1400", "3600", "360"),
+    (17, "8500", 2, "3000", "1400", "4100", "410"),
+    (18, "9000", 3, "4500", "2100", "2400", "240"),
+    (19, "9500", 3, "4500", "2100", "2900", "290"),
+    (20, "10000", 3, "4500", "2100", "3400", "340"),
+]
+
+# Bylaws §6.2, row by row.
+PAYOUT_TABLE = {
+    10: ("140", "85", "55"),
+    11: ("165", "100", "65"),
+    12: ("190", "115", "75"),
+    13: ("175", "105", "85", "65"),
+    14: ("195", "120", "95", "70"),
+    15: ("155", "90", "65"),
+    16: ("145", "95", "70", "50"),
+    17: ("165", "105", "80", "60"),
+    18: ("120", "70", "50"),
+    19: ("145", "85", "60"),
+    20: ("135", "85", "70", "50"),
+}
+
+
+@pytest.mark.parametrize(
+    ("members", "fees", "prizes", "entries", "expenses", "funds", "per_event"), WSOP_TABLE
+)
+def test_wsop_allocation_matches_every_row_of_the_bylaws(
+    members, fees, prizes, entries, expenses, funds, per_event
+):
+    allocation = wsop_allocation(rules=BYLAWS_RULES, member_count=members)
+    assert allocation.total_fees == Decimal(fees)
+    assert allocation.prizes == prizes
+    assert allocation.entries == Decimal(entries)
+    assert allocation.expenses == Decimal(expenses)
+    assert allocation.monthly_event_funds == Decimal(funds)
+    assert allocation.per_event == Decimal(per_event)
+
+
+@pytest.mark.parametrize(
+    ("members", "fees", "prizes", "entries", "expenses", "funds", "per_event"), WSOP_TABLE
+)
+def test_each_payout_row_adds_up_to_the_per_event_fund(
+    members, fees, prizes, entries, expenses, funds, per_event
+):
+    assert sum(Decimal(a) for a in PAYOUT_TABLE[members]) == Decimal(per_event)
+    seeded = next(row for row in BYLAWS_RULES.payout_table if row.member_count == members)
+    assert seeded.amounts == tuple(Decimal(a) for a in PAYOUT_TABLE[members])
+
+
+def test_the_seeded_bylaws_rules_hold_together():
+    assert rules_problems(rules=BYLAWS_RULES) == []
+
+
+def test_a_member_count_outside_the_wsop_table_is_a_clear_error():
+    with pytest.raises(WsopTableMissing, match="no row for 9 members"):
+        wsop_allocation(rules=BYLAWS_RULES, member_count=9)
+
+
+@pytest.mark.django_db
+def test_the_first_season_gets_the_bylaws_rules(season):
+    assert season_rules(season) == BYLAWS_RULES
+
+
+@pytest.mark.django_db
+def test_a_new_season_copies_the_previous_seasons_rules(season):
+    season.late_fee = Decimal("30.00")
+    season.save()
+    PayoutRow.objects.filter(season=season, member_count=16).update(
+        first=Decimal("150.00"), second=Decimal("90.00")
+    )
+
+    next_season = season_create(start_year=2027)
+
+    rules = season_rules(next_season)
+    assert rules.late_fee == Decimal("30.00")
+    row16 = next(row for row in rules.payout_table if row.member_count == 16)
+    assert row16.amounts == (Decimal("150.00"), Decimal("90.00"), Decimal("70.00"), Decimal("50.00"))
+    assert rules.blind_structure == BYLAWS_RULES.blind_structure
+    assert next_season.events.count() == 10
+    # The old season is untouched by the copy.
+    assert Season.objects.get(name="2026-27").late_fee == Decimal("30.00")
+
+
+@pytest.mark.django_db
+def test_a_season_name_cannot_be_created_twice(season):
+    from ncpc.errors import NcpcError
+
+    with pytest.raises(NcpcError, match="exists already"):
+        season_create(start_year=2026)
+
+
+def _rules_post(client, season, **changes):
+    """Post the rules page back as it is shown, with some fields changed."""
+    page = client.get(f"/events/rules/{season.name}/")
+    form = page.context["form"]
+    data = {name: form[name].value() for name in form.fields}
+    data["points_table"] = ", ".join(str(p) for p in season.points_table)
+    data["schedule"] = ", ".join(f"{m}/{n}" for m, n in season.schedule)
+    for name, _title, formset in page.context["formsets"]:
+        data[f"{name}-TOTAL_FORMS"] = formset.total_form_count()
+        data[f"{name}-INITIAL_FORMS"] = formset.initial_form_count()
+        for i, f in enumerate(formset.forms):
+            for field in f.fields:
+                value = f[field].value()
+                data[f"{name}-{i}-{field}"] = "" if value is None else value
+    data = {k: ("" if v is None else v) for k, v in data.items() if v is not False}
+    data.update(changes)
+    return client.post(f"/events/rules/{season.name}/", data)
+
+
+@pytest.mark.django_db
+def test_officer_changes_a_rule_on_the_page_and_it_is_audited(officer_client, season):
+    response = _rules_post(officer_client, season, late_fee="30.00", reason="April vote, item 2")
+    assert response.status_code == 302
+    season.refresh_from_db()
+    assert season.late_fee == Decimal("30.00")
+    entry = AuditEntry.objects.get(action="season.rules")
+    assert "late_fee" in entry.summary
+    assert entry.reason == "April vote, item 2"
+
+
+@pytest.mark.django_db
+def test_rules_that_do_not_add_up_are_refused_and_nothing_is_saved(officer_client, season):
+    # Raising dues per event without changing the payout table breaks "each row sums to the event fund".
+    response = _rules_post(officer_client, season, dues_per_event="60.00", late_fee="30.00")
+    assert response.status_code == 200
+    assert "Nothing was saved" in response.content.decode()
+    season.refresh_from_db()
+    assert season.dues_per_event == Decimal("50.00")
+    assert season.late_fee == Decimal("25.00")
+    assert not AuditEntry.objects.filter(action="season.rules").exists()
+
+
+@pytest.mark.django_db
+def test_a_garbled_points_table_is_a_form_error_not_a_crash(officer_client, season):
+    response = _rules_post(officer_client, season, points_table="10, nine, 8")
+    assert response.status_code == 200
+    assert "Enter whole numbers separated by commas" in response.content.decode()

@@ -1,0 +1,43 @@
+import datetime as dt
+
+import pytest
+
+from events.bylaws import BYLAWS_RULES
+from events.services.schedule import nth_saturday, schedule_dates
+
+
+def test_2026_27_schedule_matches_the_spec():
+    dates = schedule_dates(season_start=dt.date(2026, 8, 1), schedule=BYLAWS_RULES.schedule)
+    assert dates == [
+        dt.date(2026, 8, 22),
+        dt.date(2026, 9, 26),
+        dt.date(2026, 10, 24),
+        dt.date(2026, 11, 14),
+        dt.date(2026, 12, 12),
+        dt.date(2027, 1, 23),
+        dt.date(2027, 2, 13),
+        dt.date(2027, 2, 27),
+        dt.date(2027, 3, 27),
+        dt.date(2027, 4, 24),
+    ]
+
+
+def test_every_scheduled_date_is_a_saturday_in_its_fiscal_year():
+    for year in range(2024, 2040):
+        dates = schedule_dates(season_start=dt.date(year, 8, 1), schedule=BYLAWS_RULES.schedule)
+        assert all(d.weekday() == 5 for d in dates)
+        assert dt.date(year, 8, 1) <= min(dates) and max(dates) <= dt.date(year + 1, 7, 31)
+        assert dates == sorted(dates)
+
+
+def test_a_fifth_saturday_that_does_not_exist_is_refused():
+    with pytest.raises(ValueError, match="no Saturday number 5"):
+        nth_saturday(year=2026, month=2, n=5)
+
+
+@pytest.mark.django_db
+def test_a_new_season_gets_its_ten_events(season):
+    events = list(season.events.order_by("number"))
+    assert [e.number for e in events] == list(range(1, 11))
+    assert events[3].date == dt.date(2026, 11, 14)
+    assert all(e.starts_at == dt.time(19, 0) for e in events)
