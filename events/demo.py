@@ -24,3 +24,6 @@ def demo_season_load() -> Season:
 
 def demo_context_season(context: dict) -> None:
     context["season"] = demo_season_load()
+
+
+DEMO_STEPS = [(10, demo_context_season)]

@@ -3,6 +3,7 @@
 import datetime as dt
 
 from events.models import Event, Season
+from events.placings import Placing
 from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
 from ncpc.clock import club_today
 
@@ -54,3 +55,11 @@ def next_event(*, on: dt.date | None = None) -> Event | None:
     return (
         Event.objects.select_related("venue", "season").filter(date__gte=day).order_by("date", "pk").first()
     )
+
+
+def event_placings(*, event: Event) -> list[Placing]:
+    """Places 1..N of a finished event, best first. Interface for payouts and standings.
+
+    Until results entry exists (events/results issue) no event has placings.
+    """
+    return []

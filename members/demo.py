@@ -64,3 +64,6 @@ def demo_people_load(*, season) -> list[Person]:
 
 def demo_context_people(context: dict) -> None:
     context["people"] = demo_people_load(season=context["season"])
+
+
+DEMO_STEPS = [(20, demo_context_people)]

@@ -33,3 +33,30 @@ def season_roster(*, season) -> list[Membership]:
     return list(
         Membership.objects.filter(season=season, left_after_event__isnull=True).select_related("person")
     )
+
+
+def roster_for_event(*, season, event_number: int) -> list[Membership]:
+    """Members holding a seat at event ``event_number``: joined by then and not left before it."""
+    from django.db.models import Q
+
+    return list(
+        Membership.objects.filter(season=season, first_event__lte=event_number)
+        .filter(Q(left_after_event__isnull=True) | Q(left_after_event__gte=event_number))
+        .select_related("person")
+    )
+
+
+def rules_signed(*, membership: Membership) -> bool:
+    """Has the member signed this season's rules document (§2.4, §3.5.5)?
+
+    Interface for results entry. Until signatures are recorded (membership issue) everyone counts as signed.
+    """
+    return True
+
+
+def suspended_on(*, membership: Membership, on) -> bool:
+    """Is the member under a suspension on that date (SPEC §2)? Interface for good standing.
+
+    Until suspensions are recorded (membership issue) nobody is suspended.
+    """
+    return False

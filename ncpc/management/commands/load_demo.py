@@ -2,12 +2,22 @@
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils.module_loading import import_string
 
-DEMO_LOADERS = (
-    # Each app adds its loader here, in dependency order; each takes and returns the demo context dict.
-    "events.demo.demo_context_season",
-    "members.demo.demo_context_people",
-)
+# Each app's demo module lists its steps as DEMO_STEPS = [(order, function)]; a step takes the shared
+# context dict (season, people, …) and adds what it made. Lower order runs first.
+DEMO_MODULES = ("events.demo", "members.demo", "finance.demo", "standings.demo")
+
+
+def demo_steps():
+    steps = []
+    for module in DEMO_MODULES:
+        try:
+            steps.extend(import_string(f"{module}.DEMO_STEPS"))
+        except ImportError as exc:
+            if f"No module named '{module}'" not in str(exc):
+                raise
+    return sorted(steps, key=lambda step: step[0])
 
 
 class Command(BaseCommand):
@@ -15,16 +25,12 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args, **options):
-        from django.utils.module_loading import import_string
-
         context: dict = {}
-        for path in DEMO_LOADERS:
-            import_string(path)(context)
-        season = context["season"]
+        for _order, step in demo_steps():
+            step(context)
+        count = len(context["people"])
         self.stdout.write(
-            self.style.SUCCESS(f"Demo data ready: season {season}, {len(context['people'])} members.")
+            self.style.SUCCESS(f"Demo data ready: season {context['season']}, {count} members.")
         )
-        self.stdout.write(
-            "Logins (local use only): rick (President), vera (Vice President), tom (Treasurer),"
-        )
-        self.stdout.write("ann … ned (members); password for all: ncpc-demo-2026")
+        self.stdout.write("Logins (local use only): rick (President), vera (Vice President),")
+        self.stdout.write("tom (Treasurer), ann … ned (members); password for all: ncpc-demo-2026")
