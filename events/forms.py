@@ -58,7 +58,7 @@ class SeasonRulesForm(forms.ModelForm):
 
     class Meta:
         model = Season
-        fields = SeasonRules.SCALAR_FIELDS
+        fields = (*SeasonRules.SCALAR_FIELDS, "results_email")
         widgets = {"event_start_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M")}
 
 

@@ -53,6 +53,9 @@ class Season(models.Model):
     late_joiner_share_pct = models.DecimalField(max_digits=5, decimal_places=2)
     declined_share_pct = models.DecimalField(max_digits=5, decimal_places=2)
 
+    # Not a bylaws number: whether members get an e-mail with the night's results once an event is final.
+    results_email = models.BooleanField(default=True)
+
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -55,6 +55,11 @@ class Membership(models.Model):
     how_left = models.CharField(max_length=10, choices=HowLeft.choices, blank=True)
     joined_on = models.DateField(null=True, blank=True)
     left_on = models.DateField(null=True, blank=True)
+    # Set when this member bought or was ceded the seat of another member this season (§2.5): the seat's dues
+    # account continues (the buyer owes what the seller had not paid); points never move with the seat.
+    seat_from = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="seat_to"
+    )
 
     class Meta:
         ordering = ("season", "person__last_name", "person__first_name", "pk")
