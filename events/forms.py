@@ -59,21 +59,59 @@ class SeasonRulesForm(forms.ModelForm):
     class Meta:
         model = Season
         fields = (*SeasonRules.SCALAR_FIELDS, "results_email")
+        labels = {
+            "wsop_entry": "WSOP entry ($)",
+            "wsop_expenses": "WSOP expenses ($)",
+            "winnings_threshold": "Winnings shared above ($)",
+            "representative_share_pct": "Representative keeps (%)",
+            "late_joiner_share_pct": "Late joiner share (%)",
+            "declined_share_pct": "Declined qualifier share (%)",
+            "results_email": "E-mail members the results after each night",
+            "late_joiner_full_until_event": "Late joiners still qualify up to first event",
+            "late_joiner_min_events": "…if they play at least this many events",
+            "late_joiner_window_from_event": "…counted from event",
+        }
         widgets = {"event_start_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M")}
 
 
+class TableRowForm(forms.ModelForm):
+    """A row of a rules table, rendered as a compact table row (labels in the header)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            widget = field.widget
+            if isinstance(widget, forms.CheckboxInput):
+                widget.attrs.setdefault("class", "form-check-input")
+            elif isinstance(widget, forms.Select):
+                widget.attrs.setdefault("class", "form-select form-select-sm")
+            else:
+                widget.attrs.setdefault("class", "form-control form-control-sm")
+
+
 PayoutFormSet = inlineformset_factory(
-    Season, PayoutRow, fields=("member_count", "first", "second", "third", "fourth"), extra=1, can_delete=True
+    Season,
+    PayoutRow,
+    form=TableRowForm,
+    fields=("member_count", "first", "second", "third", "fourth"),
+    extra=1,
+    can_delete=True,
 )
 WsopFormSet = inlineformset_factory(
-    Season, WsopRow, fields=("min_members", "max_members", "prizes"), extra=1, can_delete=True
+    Season,
+    WsopRow,
+    form=TableRowForm,
+    fields=("min_members", "max_members", "prizes"),
+    extra=1,
+    can_delete=True,
 )
 DuesFormSet = inlineformset_factory(
-    Season, DuesInstallment, fields=("event_number", "amount"), extra=1, can_delete=True
+    Season, DuesInstallment, form=TableRowForm, fields=("event_number", "amount"), extra=1, can_delete=True
 )
 BlindFormSet = inlineformset_factory(
     Season,
     BlindLevel,
+    form=TableRowForm,
     fields=("position", "kind", "small_blind", "big_blind", "ante", "minutes", "note"),
     extra=1,
     can_delete=True,
