@@ -4,6 +4,7 @@ Every value that differs between a laptop and the club's server comes from an en
 malformed value stops the start with a message that names the variable.
 """
 
+import datetime as dt
 import os
 from pathlib import Path
 
@@ -64,6 +65,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "axes",
     "crispy_forms",
     "crispy_bootstrap5",
     "ncpc",
@@ -75,6 +77,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -83,6 +86,12 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
+    "axes.middleware.AxesMiddleware",
+]
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "ncpc.urls"
@@ -173,6 +182,36 @@ EMAIL_BACKEND = (
 
 # --- Club-wide switches (SPEC §12). ---
 NCPC_PUBLIC_STANDINGS = env_bool("NCPC_PUBLIC_STANDINGS", False)
+
+# --- Login throttling (django-axes): 5 failures for the same username from the same address lock that
+# pair for a while, so nobody can lock a member out from elsewhere. ---
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = dt.timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False
+# Behind a proxy, set AXES_IPWARE_PROXY_COUNT (e.g. 1) so the client's address comes from X-Forwarded-For.
+if os.environ.get("AXES_IPWARE_PROXY_COUNT"):
+    AXES_IPWARE_PROXY_COUNT = env_int("AXES_IPWARE_PROXY_COUNT", 0)
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+
+# --- Content-Security-Policy (django-csp): only the site's own files; no inline scripts or styles. ---
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "media-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # --- Security: everything check --deploy asks for, when debug is off. ---
 SESSION_COOKIE_HTTPONLY = True
