@@ -1,0 +1,248 @@
+"""The club's money: a double-entry ledger, members' payments, late-fee waivers, checks, WSOP winnings.
+
+Dues charges are not stored: they follow from the season's rules, the event dates and the payments
+(``finance.services.dues``), so a member's account "as of any date" is exactly SPEC §7. The ledger records
+money that moved (cash basis). Entries are only ever added; a correction is a reversing transaction.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+MONEY = {"max_digits": 12, "decimal_places": 2}
+
+
+class Account(models.Model):
+    """A ledger account. Amounts are debit-positive: an asset's balance is the sum of its entries."""
+
+    class Kind(models.TextChoices):
+        ASSET = "asset", "Asset"
+        INCOME = "income", "Income"
+        EXPENSE = "expense", "Expense"
+        EQUITY = "equity", "Equity"
+
+    CHECKING = "checking"
+    ESCROW = "wsop_escrow"
+    CASH = "cash_box"
+    DUES = "dues_income"
+    OTHER_INCOME = "other_income"
+    PAYOUTS = "event_payouts"
+    WSOP_EXPENSES = "wsop_expenses"
+    SUPPLIES = "supplies"
+    OPENING = "opening_balances"
+
+    code = models.SlugField(max_length=40, unique=True)
+    name = models.CharField(max_length=80)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ("position", "name", "pk")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Transaction(models.Model):
+    """One movement of money: entries that add up to zero. Never edited or deleted."""
+
+    class Kind(models.TextChoices):
+        PAYMENT = "payment", "Member payment"
+        PAYOUT = "payout", "Event payout"
+        WSOP_ESCROW = "wsop_escrow", "WSOP money to escrow"
+        CHECK = "check", "Check"
+        TRANSFER = "transfer", "Transfer or other receipt"
+        OPENING = "opening", "Opening balance"
+        REVERSAL = "reversal", "Reversal"
+
+    date = models.DateField()
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    memo = models.CharField(max_length=200)
+    # Idempotency key for postings that must not happen twice (an event's payout, a season's escrow move).
+    key = models.CharField(max_length=80, null=True, blank=True, unique=True)
+    reverses = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    )
+    reason = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-date", "-pk")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(reverses__isnull=True) | ~Q(reason=""),
+                name="finance_transaction_reversal_has_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.date} {self.memo}"
+
+
+class Entry(models.Model):
+    """One line of a transaction: a debit (positive) or a credit (negative) to an account."""
+
+    transaction = models.ForeignKey(Transaction, on_delete=models.PROTECT, related_name="entries")
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries")
+    amount = models.DecimalField(**MONEY)
+    membership = models.ForeignKey(
+        "members.Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    memo = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ("transaction", "pk")
+        verbose_name_plural = "entries"
+        constraints = [
+            models.CheckConstraint(condition=~Q(amount=0), name="finance_entry_not_zero"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.account}: {self.amount}"
+
+
+class Payment(models.Model):
+    """A member's payment of dues and fees, as the treasurer recorded it (posted to the ledger)."""
+
+    class Method(models.TextChoices):
+        CASH = "cash", "Cash"
+        CHECK = "check", "Check"
+
+    membership = models.ForeignKey("members.Membership", on_delete=models.PROTECT, related_name="payments")
+    date = models.DateField()
+    amount = models.DecimalField(**MONEY)
+    method = models.CharField(max_length=5, choices=Method.choices)
+    reference = models.CharField(max_length=80, blank=True, help_text="Check number or receipt note.")
+    transaction = models.OneToOneField(Transaction, on_delete=models.PROTECT, related_name="payment")
+
+    class Meta:
+        ordering = ("-date", "-pk")
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="finance_payment_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.membership.person} paid {self.amount} on {self.date}"
+
+
+class LateFeeWaiver(models.Model):
+    """The treasurer waived the late fee charged on ``fee_date`` (SPEC §7), effective ``on``."""
+
+    membership = models.ForeignKey("members.Membership", on_delete=models.PROTECT, related_name="+")
+    fee_date = models.DateField()
+    on = models.DateField()
+    reason = models.TextField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("fee_date", "pk")
+        constraints = [
+            models.UniqueConstraint(fields=["membership", "fee_date"], name="finance_latefeewaiver_once"),
+            models.CheckConstraint(condition=~Q(reason=""), name="finance_latefeewaiver_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Late fee of {self.fee_date} waived"
+
+
+class Disbursement(models.Model):
+    """A check: counts as issued once two different officers have approved it (§4.7)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Awaiting approvals"
+        ISSUED = "issued", "Issued"
+
+    date = models.DateField()
+    payee = models.CharField(max_length=120)
+    amount = models.DecimalField(**MONEY)
+    memo = models.CharField(max_length=200)
+    check_number = models.CharField(max_length=20, blank=True)
+    from_account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="+")
+    to_account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="+")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    transaction = models.OneToOneField(
+        Transaction, null=True, blank=True, on_delete=models.PROTECT, related_name="disbursement"
+    )
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-date", "-pk")
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="finance_disbursement_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Check to {self.payee} for {self.amount}"
+
+
+class DisbursementApproval(models.Model):
+    disbursement = models.ForeignKey(Disbursement, on_delete=models.PROTECT, related_name="approvals")
+    officer = models.ForeignKey("members.Person", on_delete=models.PROTECT, related_name="+")
+    office = models.CharField(max_length=20)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("disbursement", "at", "pk")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["disbursement", "officer"], name="finance_disbursementapproval_once_per_officer"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.officer} approved {self.disbursement}"
+
+
+class WsopResult(models.Model):
+    """A representative's WSOP winnings (SPEC §9), as the treasurer verified them."""
+
+    season = models.ForeignKey("events.Season", on_delete=models.PROTECT, related_name="+")
+    representative = models.ForeignKey("members.Membership", on_delete=models.PROTECT, related_name="+")
+    gross = models.DecimalField(**MONEY)
+    tips = models.DecimalField(**MONEY, default=0)
+    declined = models.ForeignKey(
+        "members.Membership",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The qualifier who could not go and whom this representative replaced (§8.4).",
+    )
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("season", "pk")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "representative"], name="finance_wsopresult_one_per_rep"
+            ),
+            models.CheckConstraint(condition=Q(gross__gte=0), name="finance_wsopresult_gross_not_negative"),
+            models.CheckConstraint(condition=Q(tips__gte=0), name="finance_wsopresult_tips_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"WSOP winnings of {self.representative.person} ({self.season})"
+
+
+class DuesReminder(models.Model):
+    """One dues reminder e-mail sent to a member: who, when, what balance, the text."""
+
+    membership = models.ForeignKey("members.Membership", on_delete=models.PROTECT, related_name="+")
+    email = models.EmailField()
+    balance = models.DecimalField(**MONEY)
+    body = models.TextField()
+    sent_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-sent_at", "-pk")
+
+    def __str__(self) -> str:
+        return f"Reminder to {self.email} ({self.balance})"

@@ -1,22 +1,293 @@
 """Reads about money that pages and other apps share."""
 
 import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db.models import Sum
+
+from finance.services.dues import (
+    AccountTerms,
+    Charge,
+    DuesStatus,
+    MoneyIn,
+    StatementLine,
+    Waiver,
+    dues_charges,
+    dues_status,
+    statement_lines,
+)
+from ncpc.money import ZERO, quantize
+
+
+@dataclass(frozen=True)
+class DuesAccount:
+    """A seat's dues account this season: every holder of the seat, their payments, the computed charges."""
+
+    holders: list  # Membership, first holder first
+    terms: AccountTerms
+    charges: list[Charge]
+    payments: list[MoneyIn]
+
+    @property
+    def holder(self):
+        return self.holders[-1]
+
+    def status(self, *, on: dt.date) -> DuesStatus:
+        return dues_status(charges=self.charges, payments=self.payments, on=on)
+
+    def statement(self, *, on: dt.date) -> list[StatementLine]:
+        return statement_lines(charges=self.charges, payments=self.payments, on=on)
+
+
+def seat_holders(*, membership) -> list:
+    """The chain of memberships that share one seat's dues account (SPEC §2: the buyer continues it)."""
+    from members.models import Membership
+
+    chain = [membership]
+    while chain[0].seat_from_id is not None:
+        chain.insert(0, Membership.objects.select_related("person").get(pk=chain[0].seat_from_id))
+    while True:
+        nxt = Membership.objects.select_related("person").filter(seat_from=chain[-1]).first()
+        if nxt is None:
+            return chain
+        chain.append(nxt)
+
+
+def event_dates(*, season) -> dict[int, dt.date]:
+    return dict(season.events.values_list("number", "date"))
+
+
+def dues_account(*, membership, rules=None, dates: dict[int, dt.date] | None = None) -> DuesAccount:
+    from events.selectors import season_rules
+    from finance.models import LateFeeWaiver, Payment
+
+    season = membership.season
+    rules = rules or season_rules(season)
+    dates = dates if dates is not None else event_dates(season=season)
+    holders = seat_holders(membership=membership)
+    last = holders[-1]
+    terms = AccountTerms(first_event=holders[0].first_event, last_event=last.left_after_event)
+    payments: list[MoneyIn] = []
+    for payment in (
+        Payment.objects.filter(membership__in=holders)
+        .select_related("transaction", "membership__person")
+        .prefetch_related("transaction__reversed_by")
+        .order_by("date", "pk")
+    ):
+        who = f" by {payment.membership.person}" if len(holders) > 1 else ""
+        text = f"Payment{who}, {payment.get_method_display().lower()}"
+        if payment.reference:
+            text += f" {payment.reference}"
+        payments.append(MoneyIn(payment.date, payment.amount, f"{text} (receipt #{payment.pk})"))
+        reversal = getattr(payment.transaction, "reversed_by", None)
+        if reversal is not None:
+            payments.append(
+                MoneyIn(
+                    reversal.date, -payment.amount, f"Payment of {payment.date} reversed: {reversal.reason}"
+                )
+            )
+    waivers = [
+        Waiver(w.fee_date, w.on, w.reason) for w in LateFeeWaiver.objects.filter(membership__in=holders)
+    ]
+    charges = dues_charges(
+        rules=rules,
+        event_dates=dates,
+        season_end=season.end,
+        terms=terms,
+        payments=sorted(payments, key=lambda p: p.date),
+        waivers=waivers,
+    )
+    return DuesAccount(holders=holders, terms=terms, charges=charges, payments=payments)
+
+
+def season_dues_accounts(*, season) -> list[DuesAccount]:
+    """One account per seat of the season (listed under the seat's latest holder), by holder's name."""
+    from events.selectors import season_rules
+    from members.models import Membership
+
+    rules = season_rules(season)
+    dates = event_dates(season=season)
+    memberships = Membership.objects.filter(season=season).select_related("person", "season")
+    seen: set[int] = set()
+    accounts = []
+    for membership in memberships:
+        if membership.pk in seen:
+            continue
+        account = dues_account(membership=membership, rules=rules, dates=dates)
+        seen.update(h.pk for h in account.holders)
+        accounts.append(account)
+    return sorted(
+        accounts, key=lambda a: (a.holder.person.last_name, a.holder.person.first_name, a.holder.pk)
+    )
 
 
 def good_standing(*, membership, on: dt.date) -> bool:
-    """SPEC §2, §7: every charge dated on or before ``on`` is paid, and no suspension covers ``on``.
-
-    The one function results entry and every page use. Until the dues ledger exists (money issue) it only
-    checks suspensions.
+    """SPEC §2, §7: payments dated on or before ``on`` cover every charge dated on or before ``on`` (paying at
+    the door counts), and no suspension covers ``on``. The one function results entry and every page use.
     """
-    from members.selectors import suspended_on
+    from members import selectors as members_selectors
 
-    return not suspended_on(membership=membership, on=on)
+    if members_selectors.suspended_on(membership=membership, on=on):
+        return False
+    return dues_account(membership=membership).status(on=on).paid_up
 
 
 def event_payout_lines(*, event) -> list:
     """The cash prizes of an event, as ``finance.services.payouts.PayoutLine`` values, best place first.
 
-    Interface for the event page and standings. Until payouts exist (money issue) there are none.
+    Empty until the event has placings; raises ``PayoutTableMissing`` when the season's payout table has no
+    row for the number of members on the event's date.
     """
-    return []
+    from events import selectors as events_selectors
+    from events.selectors import season_rules
+    from finance.services.payouts import payout_lines
+    from members import selectors as members_selectors
+
+    placings = events_selectors.event_placings(event=event)
+    if not placings:
+        return []
+    count = len(members_selectors.roster_for_event(season=event.season, event_number=event.number))
+    return payout_lines(rules=season_rules(event.season), member_count=count, placings=placings)
+
+
+def account_balances(*, on: dt.date | None = None) -> list[tuple]:
+    """(account, balance) for every account, debit-positive, as of ``on`` (default: everything)."""
+    from finance.models import Account, Entry
+    from finance.services.ledger import accounts_ensure
+
+    accounts_ensure()
+    entries = Entry.objects.all()
+    if on is not None:
+        entries = entries.filter(transaction__date__lte=on)
+    totals = dict(entries.values("account").annotate(total=Sum("amount")).values_list("account", "total"))
+    return [(account, quantize(totals.get(account.pk))) for account in Account.objects.all()]
+
+
+def membership_payments(*, memberships) -> list:
+    from finance.models import Payment
+
+    return list(
+        Payment.objects.filter(membership__in=memberships)
+        .select_related("membership__person", "transaction")
+        .order_by("-date", "-pk")
+    )
+
+
+def money_total(values) -> Decimal:
+    return quantize(sum(values, ZERO))
+
+
+@dataclass(frozen=True)
+class AccountMonth:
+    account: object
+    opening: Decimal
+    receipts: Decimal
+    payments: Decimal
+    closing: Decimal
+
+
+@dataclass(frozen=True)
+class MemberDuesRow:
+    membership: object
+    name: str
+    charged: Decimal
+    paid: Decimal
+    late_fees: Decimal
+    balance: Decimal
+    good_standing: bool
+
+
+@dataclass(frozen=True)
+class MonthlyReport:
+    year: int
+    month: int
+    start: dt.date
+    end: dt.date
+    as_of: dt.date
+    season: object
+    accounts: list[AccountMonth]
+    members: list[MemberDuesRow]
+    charged: Decimal
+    paid: Decimal
+    late_fees: Decimal
+    outstanding: Decimal
+    escrow_balance: Decimal
+    wsop_allocation: object  # WsopAllocation, or None when the WSOP table has no row
+    wsop_posted: object  # the escrow transaction, or None
+
+
+def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
+    """The treasurer's monthly report (§3.6.3, SPEC §11). Dues are as of the month's last day, or today while
+    the month is running."""
+    import calendar
+
+    from django.db.models import Q
+
+    from events.selectors import season_for_date
+    from finance.models import Account, Entry
+    from finance.services.escrow import escrow_key, season_wsop_allocation
+    from finance.services.ledger import ASSET_CODES, accounts_ensure, posted_under_key
+    from finance.services.wsop import WsopTableMissing
+    from members import selectors as members_selectors
+
+    start = dt.date(year, month, 1)
+    end = dt.date(year, month, calendar.monthrange(year, month)[1])
+    as_of = min(end, today)
+    accounts = accounts_ensure()
+    rows = []
+    for code in ASSET_CODES:
+        account = accounts[code]
+        sums = Entry.objects.filter(account=account).aggregate(
+            opening=Sum("amount", filter=Q(transaction__date__lt=start)),
+            receipts=Sum(
+                "amount", filter=Q(transaction__date__gte=start, transaction__date__lte=end, amount__gt=0)
+            ),
+            payments=Sum(
+                "amount", filter=Q(transaction__date__gte=start, transaction__date__lte=end, amount__lt=0)
+            ),
+        )
+        opening, receipts, payments = (quantize(sums[k]) for k in ("opening", "receipts", "payments"))
+        rows.append(AccountMonth(account, opening, receipts, -payments, opening + receipts + payments))
+
+    season = season_for_date(as_of) or season_for_date(start)
+    members: list[MemberDuesRow] = []
+    allocation = posted = None
+    if season is not None:
+        for account in season_dues_accounts(season=season):
+            status = account.status(on=as_of)
+            holder = account.holder
+            name = str(holder.person)
+            if len(account.holders) > 1:
+                name += " (seat of " + ", ".join(str(h.person) for h in account.holders[:-1]) + ")"
+            if holder.left_after_event is not None:
+                name += f" (left after event {holder.left_after_event})"
+            standing = status.paid_up and not members_selectors.suspended_on(membership=holder, on=as_of)
+            members.append(
+                MemberDuesRow(
+                    holder, name, status.charged, status.paid, status.late_fees, status.balance, standing
+                )
+            )
+        try:
+            allocation = season_wsop_allocation(season=season)
+        except WsopTableMissing:
+            allocation = None
+        posted = posted_under_key(prefix=escrow_key(season=season))
+    escrow = next(r for r in rows if r.account.code == Account.ESCROW)
+    return MonthlyReport(
+        year=year,
+        month=month,
+        start=start,
+        end=end,
+        as_of=as_of,
+        season=season,
+        accounts=rows,
+        members=members,
+        charged=money_total(r.charged for r in members),
+        paid=money_total(r.paid for r in members),
+        late_fees=money_total(r.late_fees for r in members),
+        outstanding=money_total(max(r.balance, ZERO) for r in members),
+        escrow_balance=escrow.closing,
+        wsop_allocation=allocation,
+        wsop_posted=posted,
+    )

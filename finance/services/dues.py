@@ -1,0 +1,184 @@
+"""Dues, the admin fee and late fees (SPEC §2, §7; bylaws §2.6–2.12). Pure calculator: no ORM.
+
+A seat's dues account is computed, not stored: the season's rules, the event dates, the account's terms and
+its payments give the dated charges. Filtering by date gives the account "as of any date" exactly.
+"""
+
+import calendar
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from events.rules import SeasonRules
+from members.services.late_joiners import join_terms, late_joiner_dues_events
+from ncpc.money import ZERO
+
+DUES = "dues"
+ADMIN_FEE = "admin_fee"
+LATE_FEE = "late_fee"
+WAIVER = "waiver"
+
+
+@dataclass(frozen=True)
+class AccountTerms:
+    """How a seat's dues account is charged.
+
+    ``first_event`` is the first event of the seat's first holder this season (a buyer continues the
+    seller's account, so a transfer does not change it). ``last_event`` is the last event the seat is
+    charged for: the event after which its last holder left without a successor, else ``None``.
+    """
+
+    first_event: int = 1
+    last_event: int | None = None
+
+
+@dataclass(frozen=True)
+class MoneyIn:
+    date: dt.date
+    amount: Decimal  # a reversed payment appears again, negative, on the reversal's date
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Waiver:
+    fee_date: dt.date
+    on: dt.date
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Charge:
+    date: dt.date
+    kind: str  # DUES, ADMIN_FEE, LATE_FEE or WAIVER (negative)
+    amount: Decimal
+    description: str
+
+
+@dataclass(frozen=True)
+class DuesStatus:
+    on: dt.date
+    charged: Decimal  # dues and admin fee charged by ``on``
+    late_fees: Decimal  # late fees charged by ``on``, less waivers
+    paid: Decimal
+    balance: Decimal  # positive: the member owes
+
+    @property
+    def paid_up(self) -> bool:
+        return self.balance <= 0
+
+
+def late_fee_dates(
+    *, rules: SeasonRules, event_dates: Mapping[int, dt.date], season_end: dt.date
+) -> list[dt.date]:
+    """The December event's date, then the same day of each following month through the season's end."""
+    december = [n for n, (month, _nth) in enumerate(rules.schedule, start=1) if month == 12]
+    if not december or december[0] not in event_dates:
+        return []
+    first = event_dates[december[0]]
+    dates = []
+    year, month = first.year, first.month
+    while True:
+        day = min(first.day, calendar.monthrange(year, month)[1])
+        date = dt.date(year, month, day)
+        if date > season_end:
+            return dates
+        dates.append(date)
+        month += 1
+        if month > 12:
+            year, month = year + 1, 1
+
+
+def dues_charges(
+    *,
+    rules: SeasonRules,
+    event_dates: Mapping[int, dt.date],
+    season_end: dt.date,
+    terms: AccountTerms,
+    payments: Sequence[MoneyIn] = (),
+    waivers: Sequence[Waiver] = (),
+) -> list[Charge]:
+    """Every charge of the season on a seat's account, in date order."""
+    if terms.last_event is not None and terms.last_event < terms.first_event:
+        return []
+    cutoff = event_dates.get(terms.last_event) if terms.last_event is not None else None
+
+    base: list[Charge] = []
+    if terms.first_event <= 1:
+        for number, amount in rules.dues_schedule:
+            if number in event_dates and amount:
+                base.append(
+                    Charge(event_dates[number], DUES, amount, _installment_text(rules, number, amount))
+                )
+    else:
+        join = join_terms(rules=rules, first_event=terms.first_event)
+        on = event_dates[terms.first_event]
+        if join.owes_admin_fee and rules.admin_fee:
+            base.append(Charge(on, ADMIN_FEE, rules.admin_fee, "Annual admin fee (late joiner)"))
+        count = late_joiner_dues_events(rules=rules, first_event=terms.first_event)
+        if count:
+            last = rules.events_per_season
+            base.append(
+                Charge(
+                    on,
+                    DUES,
+                    rules.dues_per_event * count,
+                    f"Dues for events {terms.first_event}–{last} ({count} × {rules.dues_per_event})",
+                )
+            )
+    if cutoff is not None:
+        base = [c for c in base if c.date <= cutoff]
+
+    charges = list(base)
+    waived = {w.fee_date: w for w in waivers}
+    for fee_date in late_fee_dates(rules=rules, event_dates=event_dates, season_end=season_end):
+        if cutoff is not None and fee_date > cutoff:
+            break
+        # Payments go to dues and the admin fee first, so late fees never trigger more late fees.
+        owed = sum((c.amount for c in base if c.date <= fee_date), ZERO)
+        paid = sum((p.amount for p in payments if p.date <= fee_date), ZERO)
+        if owed - paid > 0 and rules.late_fee:
+            charges.append(Charge(fee_date, LATE_FEE, rules.late_fee, "Late fee (§2.10)"))
+            waiver = waived.get(fee_date)
+            if waiver is not None:
+                text = f"Late fee of {fee_date:%b %-d, %Y} waived: {waiver.reason}"
+                charges.append(Charge(max(waiver.on, fee_date), WAIVER, -rules.late_fee, text))
+    return sorted(charges, key=lambda c: (c.date, c.kind == WAIVER))
+
+
+def dues_status(*, charges: Sequence[Charge], payments: Sequence[MoneyIn], on: dt.date) -> DuesStatus:
+    """The account as of ``on``: what was charged and paid by that day (a payment on the day counts)."""
+    charged = sum((c.amount for c in charges if c.date <= on and c.kind in (DUES, ADMIN_FEE)), ZERO)
+    late = sum((c.amount for c in charges if c.date <= on and c.kind in (LATE_FEE, WAIVER)), ZERO)
+    paid = sum((p.amount for p in payments if p.date <= on), ZERO)
+    return DuesStatus(on=on, charged=charged, late_fees=late, paid=paid, balance=charged + late - paid)
+
+
+@dataclass(frozen=True)
+class StatementLine:
+    date: dt.date
+    description: str
+    charge: Decimal | None
+    payment: Decimal | None
+    balance: Decimal
+
+
+def statement_lines(
+    *, charges: Sequence[Charge], payments: Sequence[MoneyIn], on: dt.date
+) -> list[StatementLine]:
+    """Charges and payments by date with a running balance (charges of a day before its payments)."""
+    items = [(c.date, 0, c.description, c.amount, None) for c in charges if c.date <= on]
+    items += [(p.date, 1, p.description, None, p.amount) for p in payments if p.date <= on]
+    items.sort(key=lambda item: (item[0], item[1]))
+    lines, balance = [], ZERO
+    for date, _order, text, charge, payment in items:
+        balance += (charge or ZERO) - (payment or ZERO)
+        lines.append(StatementLine(date, text, charge, payment, balance))
+    return lines
+
+
+def _installment_text(rules: SeasonRules, number: int, amount: Decimal) -> str:
+    text = f"Dues installment, event {number}"
+    if number == 1 and rules.admin_fee:
+        text += f" (includes the {rules.admin_fee} admin fee)"
+    return text

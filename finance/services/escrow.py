@@ -1,0 +1,117 @@
+"""WSOP money (SPEC §8, §9): moving the season's WSOP allocation to escrow, recording winnings."""
+
+import datetime as dt
+from decimal import Decimal
+
+from django.db import transaction
+
+from finance.models import Account, Transaction, WsopResult
+from finance.services.ledger import EntryLine, next_key, posted_under_key, transaction_post
+from finance.services.wsop import WsopAllocation, wsop_allocation
+from ncpc.audit import audit_record
+from ncpc.errors import NcpcError
+
+
+class WsopError(NcpcError):
+    pass
+
+
+def season_member_count(*, season) -> int:
+    """SPEC §6: the WSOP member count is the number of members at the season's first event."""
+    from members import selectors as members_selectors
+
+    return len(members_selectors.roster_for_event(season=season, event_number=1))
+
+
+def season_wsop_allocation(*, season) -> WsopAllocation:
+    from events.selectors import season_rules
+
+    return wsop_allocation(rules=season_rules(season), member_count=season_member_count(season=season))
+
+
+def escrow_key(*, season) -> str:
+    return f"wsop-escrow:season:{season.pk}:"
+
+
+@transaction.atomic
+def wsop_escrow_move(*, season, date: dt.date, actor) -> Transaction:
+    """Move the season's WSOP entries and expenses from club checking to the escrow account, once."""
+    from events.models import Season
+
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    existing = posted_under_key(prefix=escrow_key(season=season))
+    if existing is not None:
+        return existing
+    allocation = season_wsop_allocation(season=season)
+    return transaction_post(
+        date=date,
+        kind=Transaction.Kind.WSOP_ESCROW,
+        memo=f"WSOP money for {season}: {allocation.prizes} prize(s) to escrow",
+        lines=[
+            EntryLine(Account.ESCROW, allocation.escrow, memo="WSOP entries and expenses (§8.1)"),
+            EntryLine(Account.CHECKING, -allocation.escrow),
+        ],
+        actor=actor,
+        key=next_key(prefix=escrow_key(season=season)),
+    )
+
+
+@transaction.atomic
+def wsop_result_record(
+    *, season, representative, gross: Decimal, tips: Decimal, declined=None, actor
+) -> WsopResult:
+    if tips < 0 or gross < 0:
+        raise WsopError("Winnings and tips cannot be negative.")
+    if tips > gross:
+        raise WsopError("Tips cannot exceed the gross winnings.", field="tips")
+    if representative.season_id != season.pk or (declined is not None and declined.season_id != season.pk):
+        raise WsopError("The representative and the declined qualifier must be members of this season.")
+    if declined is not None and declined.pk == representative.pk:
+        raise WsopError("The representative cannot also be the qualifier who declined.", field="declined")
+    if WsopResult.objects.filter(season=season, representative=representative).exists():
+        raise WsopError(f"Winnings of {representative.person} are recorded already for {season}.")
+    result = WsopResult.objects.create(
+        season=season,
+        representative=representative,
+        gross=gross,
+        tips=tips,
+        declined=declined,
+        recorded_by=actor,
+    )
+    audit_record(
+        actor=actor,
+        action="finance.wsop_result",
+        summary=f"WSOP winnings of {representative.person}: gross {gross}, tips {tips}",
+        target=result,
+    )
+    return result
+
+
+def wsop_result_split(*, result: WsopResult):
+    """The split of recorded winnings among the roster at the season's last event (SPEC §9)."""
+    from events.selectors import season_rules
+    from members import selectors as members_selectors
+    from members.services.late_joiners import join_terms
+
+    rules = season_rules(result.season)
+    roster = members_selectors.roster_for_event(season=result.season, event_number=rules.events_per_season)
+    others = [m for m in roster if m.pk != result.representative_id]
+    late = [
+        m.person.key
+        for m in others
+        if m.seat_from_id is None and join_terms(rules=rules, first_event=m.first_event).one_percent_benefit
+    ]
+    from finance.services.wsop import wsop_split
+
+    declined_key = result.declined.person.key if result.declined_id else None
+    keys = [m.person.key for m in others]
+    if declined_key and declined_key not in keys:
+        keys.append(declined_key)
+    return wsop_split(
+        rules=rules,
+        gross=result.gross,
+        tips=result.tips,
+        others=keys,
+        late_joiners=late,
+        declined=declined_key,
+    )

@@ -1,0 +1,192 @@
+"""Payments, good standing, seat transfers, payouts, escrow, checks and reminders against the database."""
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+
+from events.placings import Placing
+from finance.models import Account, Disbursement, DuesReminder, Payment, Transaction
+from finance.selectors import dues_account, event_payout_lines, good_standing
+from finance.services.checks import disbursement_approve, disbursement_create
+from finance.services.escrow import wsop_escrow_move, wsop_result_record, wsop_result_split
+from finance.services.ledger import account_balance, account_get
+from finance.services.payments import PaymentError, late_fee_waive, payment_reverse
+from finance.services.payouts import PayoutTableMissing, event_payout_post
+from finance.services.reminders import dues_reminders_send
+from members.models import Membership
+from ncpc.errors import NotAllowed
+from tests.factories import MembershipFactory, PersonFactory
+from tests.finance.factories import pay
+
+D = Decimal
+pytestmark = pytest.mark.django_db
+
+
+def day(text):
+    return dt.date.fromisoformat(text)
+
+
+def test_paying_at_the_door_on_the_event_date_keeps_a_member_in_good_standing(season, treasurer):
+    seat = MembershipFactory(season=season)
+    assert not good_standing(membership=seat, on=day("2026-08-22"))
+    pay(membership=seat, day="2026-08-22", amount="110.00", actor=treasurer)
+    assert good_standing(membership=seat, on=day("2026-08-22"))
+    assert not good_standing(membership=seat, on=day("2026-09-26"))
+    pay(membership=seat, day="2026-09-26", amount="100.00", actor=treasurer)
+    assert good_standing(membership=seat, on=day("2026-09-26"))
+
+
+def test_a_payment_posts_cash_to_the_cash_box_and_a_check_to_checking(season, treasurer):
+    seat = MembershipFactory(season=season)
+    pay(membership=seat, day="2026-08-22", amount="110.00", actor=treasurer, method="cash")
+    pay(
+        membership=seat, day="2026-09-26", amount="100.00", actor=treasurer, method="check", reference="#1044"
+    )
+    assert account_balance(account=account_get(Account.CASH)) == D("110.00")
+    assert account_balance(account=account_get(Account.CHECKING)) == D("100.00")
+    assert account_balance(account=account_get(Account.DUES)) == D("-210.00")
+
+
+def test_a_reversed_payment_stays_on_the_statement_and_no_longer_counts(season, treasurer):
+    seat = MembershipFactory(season=season)
+    payment = pay(membership=seat, day="2026-08-20", amount="110.00", actor=treasurer, method="check")
+    payment_reverse(payment=payment, date=day("2026-09-01"), reason="Check bounced", actor=treasurer)
+    account = dues_account(membership=seat)
+    assert account.status(on=day("2026-08-31")).balance == D("0.00")
+    assert account.status(on=day("2026-09-01")).balance == D("110.00")
+    lines = account.statement(on=day("2026-09-01"))
+    assert [line.payment for line in lines if line.payment is not None] == [D("110.00"), D("-110.00")]
+    assert Payment.objects.count() == 1 and Transaction.objects.count() == 2
+    with pytest.raises(PaymentError, match="reversed already"):
+        payment_reverse(payment=payment, date=day("2026-09-02"), reason="again", actor=treasurer)
+
+
+def test_a_payment_outside_the_season_is_refused(season, treasurer):
+    seat = MembershipFactory(season=season)
+    with pytest.raises(PaymentError, match="must fall in 2026-27"):
+        pay(membership=seat, day="2027-08-01", amount="10.00", actor=treasurer)
+
+
+def test_the_buyer_of_a_seat_owes_what_the_seller_had_not_paid(season, treasurer):
+    seller = MembershipFactory(season=season, left_after_event=2, how_left=Membership.HowLeft.SOLD)
+    pay(membership=seller, day="2026-08-22", amount="110.00", actor=treasurer)
+    pay(membership=seller, day="2026-09-26", amount="100.00", actor=treasurer)
+    buyer = MembershipFactory(season=season, first_event=3, seat_from=seller)
+    account = dues_account(membership=buyer)
+    assert account.status(on=day("2027-07-31")).balance == D("300.00") + 8 * D("25.00")
+    assert not good_standing(membership=buyer, on=day("2026-10-24"))
+    pay(membership=buyer, day="2026-10-24", amount="100.00", actor=treasurer)
+    assert good_standing(membership=buyer, on=day("2026-10-24"))
+    assert dues_account(membership=seller).holders == [seller, buyer]
+
+
+def test_the_treasurer_waives_a_late_fee_with_a_reason(season, treasurer):
+    seat = MembershipFactory(season=season)
+    with pytest.raises(PaymentError, match="No late fee"):
+        late_fee_waive(
+            membership=seat, fee_date=day("2026-11-12"), on=day("2026-12-20"), reason="x", actor=treasurer
+        )
+    with pytest.raises(PaymentError, match="Say why"):
+        late_fee_waive(
+            membership=seat, fee_date=day("2026-12-12"), on=day("2026-12-20"), reason="", actor=treasurer
+        )
+    late_fee_waive(
+        membership=seat, fee_date=day("2026-12-12"), on=day("2026-12-20"), reason="Hospital", actor=treasurer
+    )
+    account = dues_account(membership=seat)
+    assert account.status(on=day("2026-12-19")).late_fees == D("25.00")
+    assert account.status(on=day("2026-12-20")).late_fees == D("0.00")
+
+
+def test_paying_out_an_event_posts_one_cash_transaction_even_when_asked_twice(season, treasurer, monkeypatch):
+    seats = [MembershipFactory(season=season) for _ in range(15)]  # 16 with the treasurer
+    event = season.events.get(number=1)
+    result = [
+        Placing(place=i, membership_id=seat.pk, member_key=seat.person.key) for i, seat in enumerate(seats, 1)
+    ]
+    monkeypatch.setattr("events.selectors.event_placings", lambda *, event: result)
+    lines = event_payout_lines(event=event)
+    assert [line.amount for line in lines] == [D("145"), D("95"), D("70"), D("50")]
+    first = event_payout_post(event=event, actor=treasurer)
+    second = event_payout_post(event=event, actor=treasurer)
+    assert first.pk == second.pk
+    assert Transaction.objects.filter(kind=Transaction.Kind.PAYOUT).count() == 1
+    assert account_balance(account=account_get(Account.CASH)) == D("-360.00")
+
+
+def test_an_event_with_a_member_count_missing_from_the_table_raises_a_clear_error(season, monkeypatch):
+    seat = MembershipFactory(season=season)  # one member: no row
+    monkeypatch.setattr(
+        "events.selectors.event_placings",
+        lambda *, event: [Placing(place=1, membership_id=seat.pk, member_key=seat.person.key)],
+    )
+    with pytest.raises(PayoutTableMissing, match="no row for 1 members"):
+        event_payout_lines(event=season.events.get(number=1))
+
+
+def test_an_event_without_results_has_no_payout_lines(season):
+    assert event_payout_lines(event=season.events.get(number=1)) == []
+
+
+def test_the_wsop_money_moves_to_escrow_once(season, treasurer):
+    for _ in range(15):
+        MembershipFactory(season=season)  # 16 members with the treasurer → 2 prizes, $4,400 to escrow
+    first = wsop_escrow_move(season=season, date=day("2026-09-01"), actor=treasurer)
+    again = wsop_escrow_move(season=season, date=day("2026-09-02"), actor=treasurer)
+    assert first.pk == again.pk
+    assert account_balance(account=account_get(Account.ESCROW)) == D("4400.00")
+    assert account_balance(account=account_get(Account.CHECKING)) == D("-4400.00")
+
+
+def test_a_check_needs_two_different_officers_and_one_officer_approving_twice_does_nothing(
+    season, treasurer, president, vice_president, member
+):
+    check = disbursement_create(
+        date=day("2026-11-20"),
+        payee="Card Shop",
+        amount=D("48.00"),
+        memo="Cards for events 5–8",
+        from_code=Account.CHECKING,
+        to_code=Account.SUPPLIES,
+        actor=treasurer,
+    )
+    disbursement_approve(disbursement=check, actor=treasurer, on=day("2026-11-20"))
+    check = disbursement_approve(disbursement=check, actor=treasurer, on=day("2026-11-20"))
+    assert check.status == Disbursement.Status.PENDING
+    assert check.approvals.count() == 1
+    assert account_balance(account=account_get(Account.CHECKING)) == D("0.00")
+    with pytest.raises(NotAllowed):
+        disbursement_approve(disbursement=check, actor=member, on=day("2026-11-20"))
+    check = disbursement_approve(disbursement=check, actor=vice_president, on=day("2026-11-21"))
+    assert check.status == Disbursement.Status.ISSUED
+    assert account_balance(account=account_get(Account.CHECKING)) == D("-48.00")
+    disbursement_approve(disbursement=check, actor=president, on=day("2026-11-22"))
+    assert Transaction.objects.filter(kind=Transaction.Kind.CHECK).count() == 1
+
+
+def test_recorded_wsop_winnings_are_split_among_the_roster_at_the_last_event(season, treasurer):
+    seats = [MembershipFactory(season=season) for _ in range(10)]  # 11 with the treasurer
+    rep = seats[0]
+    result = wsop_result_record(
+        season=season, representative=rep, gross=D("3600.00"), tips=D("50.00"), actor=treasurer
+    )
+    split = wsop_result_split(result=result)
+    assert split.representative == D("2130.00")
+    assert set(split.equal_shares.values()) == {D("142.00")}  # 1420 / 10 others
+
+
+def test_dues_reminders_go_to_members_with_a_balance_and_are_kept(
+    season, treasurer, django_capture_on_commit_callbacks, mailoutbox
+):
+    owes = MembershipFactory(season=season, person=PersonFactory(email="owes@example.org"))
+    paid = MembershipFactory(season=season)
+    pay(membership=paid, day="2026-08-22", amount="510.00", actor=treasurer)
+    pay(membership=treasurer.person.memberships.get(), day="2026-08-22", amount="510.00", actor=treasurer)
+    with django_capture_on_commit_callbacks(execute=True):
+        sent = dues_reminders_send(season=season, on=day("2026-11-29"), actor=treasurer)
+    assert [r.membership for r in sent] == [owes]
+    assert DuesReminder.objects.get().balance == D("410.00")
+    assert len(mailoutbox) == 1
+    assert mailoutbox[0].to == ["owes@example.org"]
+    assert "410.00" in mailoutbox[0].body
