@@ -129,3 +129,44 @@ class SeasonCreateForm(forms.Form):
     start_year = forms.IntegerField(
         min_value=2000, max_value=2100, help_text="The season starts 1 August of this year."
     )
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Venues, events, attendance and results (issue 4)
+
+
+class VenueForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    address = forms.CharField(max_length=200, required=False)
+    active = forms.BooleanField(required=False, initial=True, label="In use")
+
+
+class EventMoveForm(forms.Form):
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label="New date")
+    reason = forms.CharField(max_length=200, required=False, help_text="e.g. host unavailable (§4.4.1)")
+
+
+class EventAnnounceForm(forms.Form):
+    venue = forms.ModelChoiceField(queryset=None, empty_label=None)
+    confirm_late = forms.BooleanField(
+        required=False, label="Announce late anyway (less notice than the bylaws ask)"
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        from events.models import Venue
+
+        self.fields["venue"].queryset = Venue.objects.filter(active=True)
+
+
+class SubstituteForm(forms.Form):
+    name = forms.CharField(max_length=120, required=False, label="Substitute's name")
+    not_professional = forms.BooleanField(required=False, label="Not a professional gambler (§5.3.1)")
+    prize_to = forms.ChoiceField(
+        choices=(("member", "Prize to the member"), ("substitute", "Prize to the substitute")),
+        initial="member",
+    )
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(max_length=300)

@@ -2,6 +2,7 @@
 
 import datetime as dt
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
@@ -190,6 +191,11 @@ class Event(models.Model):
     venue = models.ForeignKey(Venue, null=True, blank=True, on_delete=models.PROTECT, related_name="events")
     announced_on = models.DateField(null=True, blank=True)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.SCHEDULED)
+    # Announced later than the season's announce_days_ahead before the date, with an officer's confirmation.
+    announced_late = models.BooleanField(default=False)
+    # Optimistic concurrency for results entry: every change to attendance or results adds one; a form posts
+    # the version it saw and a stale one is refused (ConcurrentChange).
+    results_version = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ("season", "number", "pk")
@@ -199,3 +205,96 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season} event {self.number} ({self.date:%b %-d})"
+
+
+class Attendance(models.Model):
+    """A member's seat at one event (SPEC §4): whether it plays, and who plays it (member or substitute).
+
+    Rows are created from the roster (``members.selectors.roster_for_event``) when an officer opens the
+    attendance or results page. ``place`` is written when the results are finished (places 1..N, §5).
+    """
+
+    class Status(models.TextChoices):
+        EXPECTED = "expected", "Plays"
+        ABSENT = "absent", "Absent (post and fold)"
+        CALLED_IN = "called_in", "Called in late (exemption)"
+        CHIPS_REMOVED = "chips_removed", "Chips removed"
+        NOT_IN_GOOD_STANDING = "not_in_good_standing", "Not in good standing"
+        NOT_SIGNED = "not_signed", "Rules document not signed"
+
+    class PrizeTo(models.TextChoices):
+        MEMBER = "member", "Member"
+        SUBSTITUTE = "substitute", "Substitute"
+
+    PLAYING = (Status.EXPECTED, Status.CALLED_IN)
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="attendances")
+    membership = models.ForeignKey("members.Membership", on_delete=models.PROTECT, related_name="attendances")
+    status = models.CharField(max_length=24, choices=Status.choices, default=Status.EXPECTED)
+    substitute_name = models.CharField(max_length=120, blank=True)
+    substitute_person = models.ForeignKey(
+        "members.Person", null=True, blank=True, on_delete=models.PROTECT, related_name="substitutions"
+    )
+    prize_to = models.CharField(max_length=10, choices=PrizeTo.choices, default=PrizeTo.MEMBER)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("event", "place", "membership__person__last_name", "membership__person__first_name", "pk")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "membership"], name="events_attendance_one_per_member"),
+            models.UniqueConstraint(
+                fields=["event", "place"],
+                condition=Q(place__isnull=False),
+                name="events_attendance_one_per_place",
+            ),
+            models.CheckConstraint(
+                condition=Q(place__isnull=True) | Q(place__gte=1), name="events_attendance_place_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(place__isnull=True) | Q(status__in=["expected", "called_in"]),
+                name="events_attendance_place_only_when_playing",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.membership.person} at {self.event}: {self.get_status_display()}"
+
+    @property
+    def is_playing(self) -> bool:
+        return self.status in self.PLAYING
+
+    @property
+    def player_name(self) -> str:
+        """Who sits in the seat tonight: the substitute's name, or the member's."""
+        person = self.membership.person
+        if self.substitute_name:
+            return f"{self.substitute_name} (for {person.full_name})"
+        return person.full_name
+
+
+class Elimination(models.Model):
+    """A player out of the tournament, in order (§6.5). Players out on the same hand share ``hand``.
+
+    Within a hand the higher ``start_chips`` (chip count at the start of that hand) gets the better place;
+    equal counts are ordered by ``draw`` (1 = better place), which the app draws and records.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="eliminations")
+    attendance = models.OneToOneField(Attendance, on_delete=models.CASCADE, related_name="elimination")
+    hand = models.PositiveSmallIntegerField(help_text="1 for the first hand that put someone out, and so on.")
+    start_chips = models.PositiveIntegerField(null=True, blank=True)
+    draw = models.PositiveSmallIntegerField(null=True, blank=True)
+    removed_for_abuse = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("event", "hand", "pk")
+        constraints = [
+            models.CheckConstraint(condition=Q(hand__gte=1), name="events_elimination_hand_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.attendance.membership.person} out on hand {self.hand} of {self.event}"

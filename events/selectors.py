@@ -1,11 +1,13 @@
 """Reads of seasons and events that pages and other apps share."""
 
 import datetime as dt
+from dataclasses import dataclass
 
 from events.models import Event, Season
 from events.placings import Placing
 from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
 from ncpc.clock import club_today
+from ncpc.errors import NcpcError
 
 
 def season_rules(season: Season) -> SeasonRules:
@@ -57,9 +59,184 @@ def next_event(*, on: dt.date | None = None) -> Event | None:
     )
 
 
+# ---------------------------------------------------------------------------------------------------------
+# Schedule, attendance and results
+
+
+def event_get(*, season: Season, number: int) -> Event | None:
+    return Event.objects.select_related("season", "venue").filter(season=season, number=number).first()
+
+
+def season_events(*, season: Season) -> list[Event]:
+    return list(season.events.select_related("venue").order_by("number", "pk"))
+
+
+def event_attendances(*, event: Event) -> list:
+    """Every seat of the event with its member (and elimination, if out), by name."""
+    from events.models import Attendance
+
+    return list(
+        Attendance.objects.filter(event=event)
+        .select_related("membership__person", "elimination")
+        .order_by("membership__person__last_name", "membership__person__first_name", "pk")
+    )
+
+
+def event_busts(*, event: Event) -> list:
+    """The event's eliminations as pure ``Bust`` values keyed by attendance id, in play order."""
+    from events.services.places import Bust
+
+    return [
+        Bust(
+            player=e.attendance_id,
+            hand=e.hand,
+            start_chips=e.start_chips,
+            draw=e.draw,
+            removed_for_abuse=e.removed_for_abuse,
+        )
+        for e in event.eliminations.order_by("hand", "pk")
+    ]
+
+
 def event_placings(*, event: Event) -> list[Placing]:
     """Places 1..N of a finished event, best first. Interface for payouts and standings.
 
-    Until results entry exists (events/results issue) no event has placings.
+    Only events whose results are final have placings; chips-removed, absent and not-in-good-standing
+    members have none (SPEC §5).
     """
-    return []
+    if event.status != Event.Status.FINAL:
+        return []
+    from events.models import Attendance
+
+    rows = (
+        Attendance.objects.filter(event=event, place__isnull=False)
+        .select_related("membership__person", "elimination")
+        .order_by("place", "pk")
+    )
+    placings = []
+    for row in rows:
+        elimination = getattr(row, "elimination", None)
+        placings.append(
+            Placing(
+                place=row.place,
+                membership_id=row.membership_id,
+                member_key=row.membership.person.key,
+                substitute_name=row.substitute_name,
+                prize_to=row.prize_to if row.substitute_name else "member",
+                removed_for_abuse=bool(elimination and elimination.removed_for_abuse),
+            )
+        )
+    return placings
+
+
+@dataclass(frozen=True)
+class EventField:
+    """What the tournament clock shows about the players (SPEC §4)."""
+
+    started: int  # seats with chips on the table: playing, called in late, or absent (posted and folded)
+    left: int  # players playing who are not out yet
+    chips_in_play: int
+    average_stack: int | None  # chips_in_play / left, rounded down; None when nobody is left
+
+
+def event_field(*, event: Event) -> EventField:
+    """Players still in and the average stack: starting_stack × players who started / players left.
+
+    Absent players' chips stay on the table (posted and folded) until they are removed after the first
+    hour, so they count as started; chips-removed players do not.
+    """
+    from events.models import Attendance
+
+    rows = Attendance.objects.filter(event=event)
+    started = rows.filter(
+        status__in=[Attendance.Status.EXPECTED, Attendance.Status.CALLED_IN, Attendance.Status.ABSENT]
+    ).count()
+    left = rows.filter(status__in=Attendance.PLAYING, elimination__isnull=True).count()
+    chips = event.season.starting_stack * started
+    return EventField(
+        started=started, left=left, chips_in_play=chips, average_stack=chips // left if left else None
+    )
+
+
+def players_still_in(*, event: Event) -> list:
+    """Players playing and not out yet, by name (the results page's buttons, the clock's count)."""
+    return [a for a in event_attendances(event=event) if a.is_playing and not hasattr(a, "elimination")]
+
+
+def substitutes_used(*, membership, exclude_event: Event | None = None) -> int:
+    """Events of the season where the member sent a substitute (§5.3.1)."""
+    from events.models import Attendance
+
+    rows = Attendance.objects.filter(membership=membership, event__season=membership.season).exclude(
+        substitute_name=""
+    )
+    if exclude_event is not None:
+        rows = rows.exclude(event=exclude_event)
+    return rows.count()
+
+
+def exemption_used_at(*, membership, exclude_event: Event | None = None) -> Event | None:
+    """The event where the member used the once-a-season late-arrival exemption (§6.3), if any."""
+    from events.models import Attendance
+
+    rows = Attendance.objects.filter(
+        membership=membership, event__season=membership.season, status=Attendance.Status.CALLED_IN
+    ).select_related("event")
+    if exclude_event is not None:
+        rows = rows.exclude(event=exclude_event)
+    row = rows.order_by("event__number").first()
+    return row.event if row else None
+
+
+def person_banned(*, person) -> bool:
+    """Banned from the club (§5.3.2): removed from the club by vote (§5.5.3) in any season."""
+    from members.models import Membership
+
+    return Membership.objects.filter(person=person, how_left=Membership.HowLeft.REMOVED).exists()
+
+
+@dataclass(frozen=True)
+class ResultLine:
+    place: int | None
+    name: str  # who played the seat
+    member_name: str
+    member_key: str
+    substitute_name: str
+    status: str
+    status_label: str
+    points: int
+    removed_for_abuse: bool
+    payout: object | None  # finance PayoutLine or None
+
+
+def event_result_lines(*, event: Event) -> list[ResultLine]:
+    """The event page's results: places best first (with points and payouts), then the seats without one."""
+    from events.models import Attendance
+    from events.services.places import points_for
+    from finance import selectors as finance_selectors
+
+    try:
+        payouts = {line.place: line for line in finance_selectors.event_payout_lines(event=event)}
+    except NcpcError:  # e.g. no payout row for this member count: the page still shows places and points
+        payouts = {}
+    points_table = tuple(event.season.points_table)
+    final = event.status == Event.Status.FINAL
+    lines = []
+    for row in event_attendances(event=event):
+        place = row.place if final else None
+        elimination = getattr(row, "elimination", None)
+        lines.append(
+            ResultLine(
+                place=place,
+                name=row.player_name,
+                member_name=row.membership.person.full_name,
+                member_key=row.membership.person.key,
+                substitute_name=row.substitute_name,
+                status=row.status,
+                status_label=Attendance.Status(row.status).label,
+                points=points_for(place=place, points_table=points_table),
+                removed_for_abuse=bool(elimination and elimination.removed_for_abuse),
+                payout=payouts.get(place) if place else None,
+            )
+        )
+    return sorted(lines, key=lambda line: (line.place is None, line.place or 0))

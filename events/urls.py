@@ -1,6 +1,9 @@
-from django.urls import path
+from django.urls import path, register_converter
 
-from events import views
+from events import views, views_results, views_schedule
+from events.converters import SeasonConverter
+
+register_converter(SeasonConverter, "season")
 
 app_name = "events"
 
@@ -8,4 +11,31 @@ urlpatterns = [
     path("rules/", views.rules_current, name="rules_current"),
     path("rules/<str:season>/", views.rules, name="rules"),
     path("seasons/new/", views.season_new, name="season_new"),
+    path("", views_schedule.schedule_current, name="schedule_current"),
+    path("venues/", views_schedule.venues, name="venues"),
+    path("venues/<int:pk>/", views_schedule.venue_edit, name="venue_edit"),
+    path("calendar/<int:user_id>-<str:token>.ics", views_schedule.calendar_feed, name="calendar_feed"),
+    path("<season:season>/", views_schedule.schedule, name="schedule"),
+    path("<season:season>.ics", views_schedule.season_ics, name="season_ics"),
+    path("<season:season>/<int:number>/", views_schedule.event_detail, name="event"),
+    path("<season:season>/<int:number>/move/", views_schedule.event_move_view, name="event_move"),
+    path("<season:season>/<int:number>/announce/", views_schedule.event_announce_view, name="event_announce"),
+    path("<season:season>/<int:number>/attendance/", views_results.attendance, name="attendance"),
+    path("<season:season>/<int:number>/attendance/set/", views_results.attendance_set, name="attendance_set"),
+    path(
+        "<season:season>/<int:number>/attendance/recheck/",
+        views_results.attendance_recheck,
+        name="attendance_recheck",
+    ),
+    path(
+        "<season:season>/<int:number>/attendance/substitute/",
+        views_results.substitute_set,
+        name="substitute_set",
+    ),
+    path("<season:season>/<int:number>/results/", views_results.results_entry, name="results"),
+    path("<season:season>/<int:number>/results/bust/", views_results.results_bust, name="results_bust"),
+    path("<season:season>/<int:number>/results/abuse/", views_results.results_abuse, name="results_abuse"),
+    path("<season:season>/<int:number>/results/undo/", views_results.results_undo, name="results_undo"),
+    path("<season:season>/<int:number>/results/finish/", views_results.results_finish, name="results_finish"),
+    path("<season:season>/<int:number>/results/reopen/", views_results.results_reopen, name="results_reopen"),
 ]

@@ -1,0 +1,231 @@
+"""Attendance at an event: who plays, who is absent, late calls, substitutes (SPEC §4, bylaws §5.2, §5.3, §6.3).
+
+Commands: ``@transaction.atomic``, the event row locked and its results version checked, an audit row each.
+Good standing and the rules signature are asked of finance and members through their modules (one function
+each), so those apps decide and tests can replace them.
+"""
+
+from django.db import transaction
+
+from events import selectors
+from events.errors import ExemptionUsed, NotInGoodStanding, RulesNotSigned, SubstituteRefused
+from events.models import Attendance, Event
+from events.services.locking import event_bump, event_lock
+from ncpc.audit import audit_record
+from ncpc.errors import NcpcError
+
+
+def playing_refusal(*, attendance: Attendance, event: Event) -> NcpcError | None:
+    """Why the member cannot be entered as playing at this event, or None (§2.17, §2.4)."""
+    from finance import selectors as finance_selectors
+    from members import selectors as members_selectors
+
+    membership = attendance.membership
+    name = membership.person.full_name
+    if not finance_selectors.good_standing(membership=membership, on=event.date):
+        return NotInGoodStanding(
+            f"{name} is not in good standing on {event.date:%b %-d, %Y} (dues, fees or penalties charged by "
+            "then are unpaid, or a suspension covers the date), so cannot play (§2.17). The treasurer can "
+            f"record the payment; then set {name} to play again."
+        )
+    if not members_selectors.rules_signed(membership=membership):
+        return RulesNotSigned(
+            f"{name} has not signed the {event.season} rules document, so cannot play (§2.4). An officer "
+            f"can record the signature on the members page; then set {name} to play again."
+        )
+    return None
+
+
+def _default_status(*, attendance: Attendance, event: Event) -> str:
+    refusal = playing_refusal(attendance=attendance, event=event)
+    if isinstance(refusal, NotInGoodStanding):
+        return Attendance.Status.NOT_IN_GOOD_STANDING
+    if isinstance(refusal, RulesNotSigned):
+        return Attendance.Status.NOT_SIGNED
+    return Attendance.Status.EXPECTED
+
+
+AUTO_STATUSES = (
+    Attendance.Status.EXPECTED,
+    Attendance.Status.NOT_IN_GOOD_STANDING,
+    Attendance.Status.NOT_SIGNED,
+)
+
+
+@transaction.atomic
+def attendance_prepare(*, event: Event, actor=None) -> int:
+    """Give every member on the event's roster a seat row (plays, unless not in good standing or unsigned).
+
+    Safe to call again: only missing rows are added. Returns how many were added.
+    """
+    from members import selectors as members_selectors
+
+    locked = event_lock(event=event, version=None)
+    if locked.status == Event.Status.FINAL:
+        return 0
+    have = set(Attendance.objects.filter(event=locked).values_list("membership_id", flat=True))
+    added = 0
+    for membership in members_selectors.roster_for_event(season=locked.season, event_number=locked.number):
+        if membership.pk in have:
+            continue
+        row = Attendance(event=locked, membership=membership)
+        row.status = _default_status(attendance=row, event=locked)
+        row.save()
+        added += 1
+    if added:
+        event_bump(event=locked)
+        event.results_version = locked.results_version
+    return added
+
+
+@transaction.atomic
+def attendance_recheck(*, event: Event, version: int, actor) -> int:
+    """Ask good standing and signatures again for seats not out yet (after a payment or a signature)."""
+    locked = _open_for_changes(event=event, version=version)
+    changed = 0
+    for row in Attendance.objects.filter(event=locked, status__in=AUTO_STATUSES, elimination__isnull=True):
+        status = _default_status(attendance=row, event=locked)
+        if status != row.status:
+            row.status = status
+            row.save(update_fields=["status"])
+            changed += 1
+    event_bump(event=locked)
+    audit_record(
+        actor=actor, action="attendance.recheck", target=locked, summary=f"Rechecked standing for {locked}"
+    )
+    return changed
+
+
+def _open_for_changes(*, event: Event, version: int) -> Event:
+    locked = event_lock(event=event, version=version)
+    if locked.status == Event.Status.FINAL:
+        raise NcpcError(
+            "The results of this event are final. Reopen them for a correction (with a reason) first."
+        )
+    return locked
+
+
+def _seat(*, event: Event, attendance_id) -> Attendance:
+    row = (
+        Attendance.objects.select_related("membership__person", "membership__season")
+        .filter(event=event, pk=attendance_id)
+        .first()
+    )
+    if row is None:
+        raise NcpcError("Unknown player: that member has no seat at this event.")
+    return row
+
+
+@transaction.atomic
+def attendance_set(*, event: Event, attendance_id: int, status: str, version: int, actor) -> Attendance:
+    """Set a seat's status. Playing needs good standing and a signed rules document; a late call uses the
+    member's one exemption of the season."""
+    locked = _open_for_changes(event=event, version=version)
+    row = _seat(event=locked, attendance_id=attendance_id)
+    if status not in Attendance.Status.values:
+        raise NcpcError("Unknown attendance status.")
+    name = row.membership.person.full_name
+    if hasattr(row, "elimination") and status not in Attendance.PLAYING:
+        raise NcpcError(f"{name} is already out of the tournament: undo that bust first.")
+    if status in Attendance.PLAYING:
+        refusal = playing_refusal(attendance=row, event=locked)
+        if refusal:
+            raise refusal
+    if status == Attendance.Status.CALLED_IN:
+        used = selectors.exemption_used_at(membership=row.membership, exclude_event=locked)
+        if used is not None:
+            raise ExemptionUsed(
+                f"{name} used the once-a-season late-arrival exemption at event {used.number} already (§6.3): "
+                "the chips are removed after the first hour."
+            )
+    if status not in Attendance.PLAYING and row.substitute_name:
+        raise NcpcError(f"{name} sends a substitute tonight: remove the substitute first.")
+    old = row.status
+    row.status = status
+    row.save(update_fields=["status"])
+    event_bump(event=locked)
+    audit_record(
+        actor=actor,
+        action="attendance.set",
+        target=row,
+        summary=f"{name} at {locked}: {Attendance.Status(old).label} → {Attendance.Status(status).label}",
+        data={"event": locked.pk, "from": old, "to": status},
+    )
+    return row
+
+
+@transaction.atomic
+def substitute_set(
+    *,
+    event: Event,
+    attendance_id: int,
+    name: str,
+    not_professional: bool,
+    prize_to: str,
+    version: int,
+    actor,
+) -> Attendance:
+    """Record (or with an empty name, remove) the substitute who plays a member's seat (§5.3).
+
+    At most ``substitutes_per_season`` events a season per member; the substitute must not be a professional
+    gambler (a statement is required, and a known professional is refused) nor banned from the club.
+    """
+    from members.models import Person
+
+    locked = _open_for_changes(event=event, version=version)
+    row = _seat(event=locked, attendance_id=attendance_id)
+    member = row.membership.person.full_name
+    name = " ".join(name.split())
+    if not name:
+        row.substitute_name, row.substitute_person, row.prize_to = "", None, Attendance.PrizeTo.MEMBER
+        row.save(update_fields=["substitute_name", "substitute_person", "prize_to"])
+        event_bump(event=locked)
+        audit_record(
+            actor=actor,
+            action="attendance.substitute_remove",
+            target=row,
+            summary=f"No substitute for {member}",
+        )
+        return row
+    if prize_to not in Attendance.PrizeTo.values:
+        raise NcpcError("Choose who gets the prize: the member or the substitute (§5.3.4).")
+    limit = locked.season.substitutes_per_season
+    used = selectors.substitutes_used(membership=row.membership, exclude_event=locked)
+    if used >= limit:
+        raise SubstituteRefused(
+            f"{member} has sent a substitute to {used} events this season already; the limit is {limit} (§5.3.1)."
+        )
+    first, _, last = name.rpartition(" ")
+    known = list(
+        Person.objects.filter(first_name__iexact=first or last, last_name__iexact=last if first else "")
+    )
+    if any(p.pk == row.membership.person_id for p in known):
+        raise SubstituteRefused(f"{member} cannot be their own substitute.")
+    if any(p.is_professional for p in known):
+        raise SubstituteRefused(
+            f"{name} is recorded as a professional gambler and cannot substitute (§5.3.1)."
+        )
+    if any(selectors.person_banned(person=p) for p in known):
+        raise SubstituteRefused(f"{name} is banned from the club and cannot substitute (§5.3.2).")
+    if not not_professional:
+        raise SubstituteRefused(
+            f"Confirm that {name} is not a professional gambler (§5.3.1) before entering the substitute."
+        )
+    refusal = playing_refusal(attendance=row, event=locked)
+    if refusal:
+        raise refusal
+    row.substitute_name = name
+    row.substitute_person = known[0] if len(known) == 1 else None
+    row.prize_to = prize_to
+    if row.status not in Attendance.PLAYING:
+        row.status = Attendance.Status.EXPECTED
+    row.save(update_fields=["substitute_name", "substitute_person", "prize_to", "status"])
+    event_bump(event=locked)
+    audit_record(
+        actor=actor,
+        action="attendance.substitute",
+        target=row,
+        summary=f"{name} substitutes for {member} at {locked}; prize to the {prize_to}",
+        data={"event": locked.pk, "substitute": name, "prize_to": prize_to},
+    )
+    return row

@@ -1,0 +1,107 @@
+"""Venues, moving an event and announcing it (SPEC §3, bylaws §4.4–4.6). Commands with audit rows."""
+
+import datetime as dt
+
+from django.db import transaction
+
+from events.errors import AnnouncementLate
+from events.models import Event, Venue
+from ncpc.audit import audit_record
+from ncpc.clock import club_today
+from ncpc.errors import NcpcError
+
+
+@transaction.atomic
+def venue_save(*, venue: Venue | None, name: str, address: str, active: bool, actor) -> Venue:
+    name = " ".join(name.split())
+    if not name:
+        raise NcpcError("A venue needs a name.", field="name")
+    clash = Venue.objects.filter(name__iexact=name)
+    if venue is not None:
+        clash = clash.exclude(pk=venue.pk)
+    if clash.exists():
+        raise NcpcError(f"A venue named {name} exists already.", field="name")
+    created = venue is None
+    venue = venue or Venue()
+    venue.name, venue.address, venue.active = name, address.strip(), active
+    venue.save()
+    audit_record(
+        actor=actor,
+        action="venue.create" if created else "venue.update",
+        target=venue,
+        summary=f"{'Added' if created else 'Changed'} venue {venue}{'' if active else ' (not in use)'}",
+    )
+    return venue
+
+
+def announcement_is_late(*, event_date: dt.date, announced_on: dt.date, days_ahead: int) -> bool:
+    """Announced less than ``days_ahead`` days before the event (§4.6: at least 2 weeks in advance)."""
+    return (event_date - announced_on).days < days_ahead
+
+
+@transaction.atomic
+def event_move(*, event: Event, date: dt.date, actor, reason: str = "") -> Event:
+    """Move an event to another date (§4.4.1); it keeps its number. A moved event must be announced again."""
+    locked = Event.objects.select_for_update().select_related("season").get(pk=event.pk)
+    if locked.status != Event.Status.SCHEDULED:
+        raise NcpcError("Results are being entered for this event: it cannot be moved any more.")
+    if not locked.season.contains(date):
+        raise NcpcError(
+            f"{date:%b %-d, %Y} is outside season {locked.season} "
+            f"({locked.season.start:%b %-d, %Y} – {locked.season.end:%b %-d, %Y}).",
+            field="date",
+        )
+    if date == locked.date:
+        raise NcpcError("That is the event's date already.", field="date")
+    clash = locked.season.events.filter(date=date).exclude(pk=locked.pk).first()
+    if clash:
+        raise NcpcError(f"Event {clash.number} is on {date:%b %-d, %Y} already.", field="date")
+    old = locked.date
+    locked.date = date
+    was_announced = locked.announced_on is not None
+    locked.announced_on = None
+    locked.announced_late = False
+    locked.save(update_fields=["date", "announced_on", "announced_late"])
+    audit_record(
+        actor=actor,
+        action="event.move",
+        target=locked,
+        summary=f"Moved event {locked.number} of {locked.season} from {old:%b %-d} to {date:%b %-d, %Y}"
+        + (" (to be announced again)" if was_announced else ""),
+        reason=reason,
+        data={"from": old.isoformat(), "to": date.isoformat()},
+    )
+    return locked
+
+
+@transaction.atomic
+def event_announce(
+    *, event: Event, venue: Venue, actor, confirm_late: bool = False, on: dt.date | None = None
+) -> Event:
+    """Announce the event with its venue. Later than the season's notice period (§4.6) only when the officer
+    confirms it explicitly; the event is then shown as announced late."""
+    locked = Event.objects.select_for_update().select_related("season").get(pk=event.pk)
+    day = on or club_today()
+    if not venue.active:
+        raise NcpcError(f"{venue} is not in use any more.", field="venue")
+    days = locked.season.announce_days_ahead
+    late = announcement_is_late(event_date=locked.date, announced_on=day, days_ahead=days)
+    if late and not confirm_late:
+        raise AnnouncementLate(
+            f"Event {locked.number} is on {locked.date:%b %-d, %Y}, less than {days} days from now: the bylaws "
+            f"want {days} days' notice (§4.6). Tick the confirmation to announce it late anyway.",
+            field="confirm_late",
+        )
+    locked.venue = venue
+    locked.announced_on = day
+    locked.announced_late = late
+    locked.save(update_fields=["venue", "announced_on", "announced_late"])
+    audit_record(
+        actor=actor,
+        action="event.announce",
+        target=locked,
+        summary=f"Announced event {locked.number} of {locked.season} at {venue}"
+        + (" (late)" if late else ""),
+        data={"venue": venue.pk, "late": late},
+    )
+    return locked

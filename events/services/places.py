@@ -1,0 +1,93 @@
+"""Places 1..N from eliminations in order (SPEC §5, bylaws §6.5, §10.3). Pure: values in, values out.
+
+Eliminations come as *hands*: every hand that put at least one player out, in play order. Players out on the
+same hand are ordered by their chip count at the start of that hand (higher count = better place); equal
+counts by a recorded draw (1 = better place). Places are never shared.
+"""
+
+from collections.abc import Collection, Hashable, Sequence
+from dataclasses import dataclass
+
+from events.errors import ResultsError
+
+
+@dataclass(frozen=True)
+class Bust:
+    player: Hashable
+    hand: int  # hands in play order; players out on the same hand share the number
+    start_chips: int | None = None  # needed when several players go out on the same hand
+    draw: int | None = None  # among equal start_chips: 1 = better place
+    removed_for_abuse: bool = False
+
+
+@dataclass(frozen=True)
+class Place:
+    player: Hashable
+    place: int
+    removed_for_abuse: bool = False
+
+
+def hand_order(*, busts: Sequence[Bust]) -> list[Bust]:
+    """The players of one hand, best place first (higher start-of-hand chips, then the draw)."""
+    if len(busts) == 1:
+        return list(busts)
+    if any(b.start_chips is None for b in busts):
+        raise ResultsError(
+            "Players out on the same hand need their chip counts at the start of that hand (§6.5)."
+        )
+    counts: dict[int, list[Bust]] = {}
+    for b in busts:
+        counts.setdefault(b.start_chips, []).append(b)
+    for tied in counts.values():
+        draws = [b.draw for b in tied]
+        if len(tied) > 1 and (None in draws or len(set(draws)) != len(draws)):
+            raise ResultsError("Players with equal chip counts on the same hand need the order of a draw.")
+    return sorted(busts, key=lambda b: (-b.start_chips, b.draw or 0))
+
+
+def bust_places(*, entrants: Collection[Hashable], busts: Sequence[Bust]) -> list[Place]:
+    """Places of the players out so far, best first. The last player left (not among them) wins."""
+    entrant_set = set(entrants)
+    seen: set[Hashable] = set()
+    hands: dict[int, list[Bust]] = {}
+    for b in busts:
+        if b.player not in entrant_set:
+            raise ResultsError(f"Unknown player {b.player!r}: not playing at this event.")
+        if b.player in seen:
+            raise ResultsError(f"Player {b.player!r} is entered twice.")
+        seen.add(b.player)
+        hands.setdefault(b.hand, []).append(b)
+    if busts and len(seen) >= len(entrant_set):
+        raise ResultsError("Everyone cannot be out: the last player left is the winner.")
+    remaining = len(entrant_set)
+    places: list[Place] = []
+    for hand in sorted(hands):
+        group = hand_order(busts=hands[hand])
+        best = remaining - len(group) + 1
+        places.extend(
+            Place(player=b.player, place=best + i, removed_for_abuse=b.removed_for_abuse)
+            for i, b in enumerate(group)
+        )
+        remaining -= len(group)
+    return sorted(places, key=lambda p: p.place)
+
+
+def places_final(*, entrants: Collection[Hashable], busts: Sequence[Bust]) -> list[Place]:
+    """Places 1..N for everyone who played: the one player never out is 1st."""
+    places = bust_places(entrants=entrants, busts=busts)
+    out = {p.player for p in places}
+    left = [e for e in entrants if e not in out]
+    if len(left) != 1:
+        raise ResultsError(
+            f"{len(left)} players are still in: finish when only the winner is left."
+            if left
+            else "Nobody is playing at this event."
+        )
+    return [Place(player=left[0], place=1), *places]
+
+
+def points_for(*, place: int | None, points_table: Sequence[int]) -> int:
+    """Points of a place from the season's points table; places beyond it (and no place) score 0."""
+    if place is None or place < 1 or place > len(points_table):
+        return 0
+    return points_table[place - 1]

@@ -1,0 +1,261 @@
+"""Results entry on tournament night: busts in order, same-hand busts, undo, removal for abuse, finish,
+and corrections (SPEC §4, §5). Commands lock the event row and check the results version the officer saw."""
+
+import random
+from collections.abc import Mapping, Sequence
+
+from django.db import transaction
+from django.db.models import Max
+
+from events import selectors
+from events.errors import ResultsError
+from events.models import Attendance, Elimination, Event
+from events.services.locking import event_bump, event_lock
+from events.services.places import Bust, bust_places, places_final
+from events.signals import results_final
+from ncpc.audit import audit_record
+from ncpc.errors import NcpcError
+
+
+def _open_event(*, event: Event, version: int) -> Event:
+    locked = event_lock(event=event, version=version)
+    if locked.status == Event.Status.FINAL:
+        raise NcpcError(
+            "The results of this event are final. Reopen them for a correction (with a reason) first."
+        )
+    return locked
+
+
+def _entrants(*, event: Event) -> dict[int, Attendance]:
+    return {
+        a.pk: a
+        for a in Attendance.objects.filter(event=event, status__in=Attendance.PLAYING).select_related(
+            "membership__person"
+        )
+    }
+
+
+def draw_order(*, count: int, rng: random.Random | None = None) -> list[int]:
+    """A random order 1..count (the app's draw for equal chip counts)."""
+    order = list(range(1, count + 1))
+    (rng or random.SystemRandom()).shuffle(order)
+    return order
+
+
+@transaction.atomic
+def bust_record(
+    *,
+    event: Event,
+    attendance_ids: Sequence[int],
+    version: int,
+    actor,
+    start_chips: Mapping[int, int] | None = None,
+    removed_for_abuse: bool = False,
+    reason: str = "",
+    rng: random.Random | None = None,
+) -> list[Elimination]:
+    """Record one hand that put one or more players out.
+
+    Several players on the same hand need their start-of-hand chip counts (higher = better place); equal
+    counts are ordered by a draw the app makes and records (§6.5, §10.3).
+    """
+    locked = _open_event(event=event, version=version)
+    ids = [int(i) for i in attendance_ids]
+    if not ids:
+        raise ResultsError("Choose the player who is out.")
+    if len(set(ids)) != len(ids):
+        raise ResultsError("A player is entered twice on the same hand.")
+    seats = {
+        a.pk: a
+        for a in Attendance.objects.filter(event=locked, pk__in=ids).select_related("membership__person")
+    }
+    for i in ids:
+        if i not in seats:
+            raise ResultsError("Unknown player: that member has no seat at this event.")
+    entrants = _entrants(event=locked)
+    for i in ids:
+        seat = seats[i]
+        if i not in entrants:
+            raise ResultsError(
+                f"{seat.membership.person.full_name} is not playing tonight ({seat.get_status_display().lower()})."
+            )
+        if Elimination.objects.filter(attendance=seat).exists():
+            raise ResultsError(f"{seat.player_name} is out already: entered twice.")
+    chips = {int(k): v for k, v in (start_chips or {}).items()}
+    if len(ids) > 1:
+        for i in ids:
+            if chips.get(i) is None or chips[i] < 1:
+                raise ResultsError(
+                    f"Enter {seats[i].player_name}'s chip count at the start of the hand (players out on the "
+                    "same hand are placed by it, §6.5)."
+                )
+    hand = (locked.eliminations.aggregate(m=Max("hand"))["m"] or 0) + 1
+    draws: dict[int, int] = {}
+    if len(ids) > 1:
+        by_count: dict[int, list[int]] = {}
+        for i in ids:
+            by_count.setdefault(chips[i], []).append(i)
+        for tied in by_count.values():
+            if len(tied) > 1:
+                draws.update(zip(tied, draw_order(count=len(tied), rng=rng), strict=True))
+    new = [
+        Bust(
+            player=i,
+            hand=hand,
+            start_chips=chips.get(i) if len(ids) > 1 else None,
+            draw=draws.get(i),
+            removed_for_abuse=removed_for_abuse,
+        )
+        for i in ids
+    ]
+    places = {
+        p.player: p.place
+        for p in bust_places(entrants=entrants, busts=[*selectors.event_busts(event=locked), *new])
+    }
+    made = [
+        Elimination.objects.create(
+            event=locked,
+            attendance_id=b.player,
+            hand=hand,
+            start_chips=b.start_chips,
+            draw=b.draw,
+            removed_for_abuse=removed_for_abuse,
+            created_by=actor if getattr(actor, "is_authenticated", False) else None,
+        )
+        for b in new
+    ]
+    locked.status = Event.Status.IN_PROGRESS
+    event_bump(event=locked)
+    described = ", ".join(
+        f"{seats[b.player].player_name} {_ordinal(places[b.player])}"
+        + (f" ({b.start_chips:,} chips{', draw ' + str(b.draw) if b.draw else ''})" if b.start_chips else "")
+        for b in sorted(new, key=lambda b: places[b.player])
+    )
+    audit_record(
+        actor=actor,
+        action="results.abuse" if removed_for_abuse else "results.bust",
+        target=locked,
+        summary=("Removed for abuse: " if removed_for_abuse else "Out: ") + described,
+        reason=reason,
+        data={
+            "hand": hand,
+            "busts": [
+                {
+                    "attendance": b.player,
+                    "place": places[b.player],
+                    "start_chips": b.start_chips,
+                    "draw": b.draw,
+                }
+                for b in new
+            ],
+        },
+    )
+    return made
+
+
+@transaction.atomic
+def abuse_remove(*, event: Event, attendance_id: int, version: int, actor, reason: str) -> list[Elimination]:
+    """Remove a player for abuse (§5.5.2): out at this moment, keeping that place, its points and prize."""
+    if not reason.strip():
+        raise NcpcError(
+            "Say why (which officers decided, and what happened): removal for abuse needs a reason."
+        )
+    return bust_record(
+        event=event,
+        attendance_ids=[attendance_id],
+        version=version,
+        actor=actor,
+        removed_for_abuse=True,
+        reason=reason.strip(),
+    )
+
+
+@transaction.atomic
+def bust_undo(*, event: Event, version: int, actor) -> int:
+    """Take back the last hand entered (all players out on it). Returns how many players came back."""
+    locked = _open_event(event=event, version=version)
+    last = locked.eliminations.aggregate(m=Max("hand"))["m"]
+    if last is None:
+        raise ResultsError("Nothing to undo: nobody is out yet.")
+    rows = list(locked.eliminations.filter(hand=last).select_related("attendance__membership__person"))
+    names = ", ".join(r.attendance.player_name for r in rows)
+    for row in rows:
+        row.delete()
+    if not locked.eliminations.exists():
+        locked.status = Event.Status.SCHEDULED
+    event_bump(event=locked)
+    audit_record(
+        actor=actor,
+        action="results.undo",
+        target=locked,
+        summary=f"Undid the last bust at {locked}: {names} back in",
+        data={"hand": last, "attendances": [r.attendance_id for r in rows]},
+    )
+    return len(rows)
+
+
+@transaction.atomic
+def results_finish(*, event: Event, version: int, actor) -> list[Attendance]:
+    """Places 1..N for the players who played (§5); absent seats never back by now lose their chips (§6.3).
+
+    Sends ``results_final`` once the transaction commits.
+    """
+    locked = _open_event(event=event, version=version)
+    removed = list(
+        Attendance.objects.filter(event=locked, status=Attendance.Status.ABSENT).select_related(
+            "membership__person"
+        )
+    )
+    entrants = _entrants(event=locked)
+    places = places_final(entrants=list(entrants), busts=selectors.event_busts(event=locked))
+    for row in removed:
+        row.status = Attendance.Status.CHIPS_REMOVED
+        row.save(update_fields=["status"])
+    Attendance.objects.filter(event=locked).update(place=None)
+    for p in places:
+        Attendance.objects.filter(pk=p.player).update(place=p.place)
+    locked.status = Event.Status.FINAL
+    event_bump(event=locked)
+    audit_record(
+        actor=actor,
+        action="results.finish",
+        target=locked,
+        summary=f"Results of {locked} final: "
+        + ", ".join(f"{p.place}. {entrants[p.player].player_name}" for p in places[:3])
+        + (
+            f"; chips removed: {', '.join(r.membership.person.full_name for r in removed)}" if removed else ""
+        ),
+        data={"places": {str(p.player): p.place for p in places}, "chips_removed": [r.pk for r in removed]},
+    )
+    transaction.on_commit(lambda: results_final.send(sender=Event, event=locked))
+    return [entrants[p.player] for p in places]
+
+
+@transaction.atomic
+def results_reopen(*, event: Event, version: int, actor, reason: str) -> Event:
+    """Reopen final results for a correction. The reason and the places as they stood go to the audit trail;
+    finishing again makes the corrected places final (and sends ``results_final`` again)."""
+    reason = reason.strip()
+    if not reason:
+        raise NcpcError("A correction of final results needs a reason (it is kept in the audit trail).")
+    locked = event_lock(event=event, version=version)
+    if locked.status != Event.Status.FINAL:
+        raise NcpcError("These results are not final yet: correct them directly.")
+    before = {p.member_key: p.place for p in selectors.event_placings(event=locked)}
+    Attendance.objects.filter(event=locked).update(place=None)
+    locked.status = Event.Status.IN_PROGRESS
+    event_bump(event=locked)
+    audit_record(
+        actor=actor,
+        action="results.correct",
+        target=locked,
+        summary=f"Reopened the results of {locked} for a correction",
+        reason=reason,
+        data={"places_before": before},
+    )
+    return locked
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

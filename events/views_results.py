@@ -1,0 +1,244 @@
+"""Attendance and results entry on tournament night (officers with ENTER_RESULTS). Thin views: plain POST,
+then redirect back; every form carries the results version the page showed (optimistic concurrency)."""
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from events import selectors
+from events.forms import ReasonForm, SubstituteForm
+from events.models import Attendance, Event, Season
+from events.services import attendance as attendance_services
+from events.services import results as results_services
+from events.services.places import bust_places
+from ncpc.errors import ConcurrentChange, NcpcError
+from ncpc.permissions import Action, require
+
+
+def _event(season_name: str, number: int) -> Event:
+    season = Season.objects.filter(name=season_name).first()
+    event = selectors.event_get(season=season, number=number) if season else None
+    if event is None:
+        raise Http404("No such event.")
+    return event
+
+
+def _version(request) -> int:
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        return -1  # a form without the version is treated as stale
+
+
+def _run(request, command, success: str | None = None, **kwargs):
+    try:
+        result = command(version=_version(request), actor=request.user, **kwargs)
+    except ConcurrentChange as exc:
+        messages.warning(request, str(exc))
+    except NcpcError as exc:
+        messages.error(request, str(exc))
+    else:
+        if success:
+            messages.success(request, success.format(result=result))
+        return result
+    return None
+
+
+@require(Action.ENTER_RESULTS)
+def attendance(request, season, number):
+    event = _event(season, number)
+    if event.status != Event.Status.FINAL:
+        attendance_services.attendance_prepare(event=event, actor=request.user)
+        event.refresh_from_db()
+    rows = selectors.event_attendances(event=event)
+    for row in rows:
+        row.sub_form = SubstituteForm(
+            prefix=f"s{row.pk}",
+            initial={
+                "name": row.substitute_name,
+                "prize_to": row.prize_to,
+                "not_professional": bool(row.substitute_name),
+            },
+        )
+        row.subs_used = selectors.substitutes_used(membership=row.membership, exclude_event=event)
+        row.exemption_at = selectors.exemption_used_at(membership=row.membership, exclude_event=event)
+    return render(
+        request,
+        "events/attendance.html",
+        {
+            "event": event,
+            "season": event.season,
+            "rows": rows,
+            "statuses": Attendance.Status.choices,
+            "field": selectors.event_field(event=event),
+            "final": event.status == Event.Status.FINAL,
+        },
+    )
+
+
+@require_POST
+@require(Action.ENTER_RESULTS)
+def attendance_set(request, season, number):
+    event = _event(season, number)
+    _run(
+        request,
+        attendance_services.attendance_set,
+        success="{result.membership.person.full_name}: {result.get_status_display}.",
+        event=event,
+        attendance_id=_int(request.POST.get("attendance")),
+        status=request.POST.get("status", ""),
+    )
+    return _back(request, event, "events:attendance")
+
+
+@require_POST
+@require(Action.ENTER_RESULTS)
+def attendance_recheck(request, season, number):
+    event = _event(season, number)
+    _run(
+        request,
+        attendance_services.attendance_recheck,
+        success="Checked standing and signatures again.",
+        event=event,
+    )
+    return _back(request, event, "events:attendance")
+
+
+@require_POST
+@require(Action.ENTER_RESULTS)
+def substitute_set(request, season, number):
+    event = _event(season, number)
+    pk = _int(request.POST.get("attendance"))
+    form = SubstituteForm(request.POST, prefix=f"s{pk}")
+    if not form.is_valid():
+        messages.error(request, "Enter the substitute's name and who gets the prize.")
+        return _back(request, event, "events:attendance")
+    _run(
+        request,
+        attendance_services.substitute_set,
+        success="Saved the substitute of {result.membership.person.full_name}.",
+        event=event,
+        attendance_id=pk,
+        **form.cleaned_data,
+    )
+    return _back(request, event, "events:attendance")
+
+
+@require(Action.ENTER_RESULTS)
+def results_entry(request, season, number):
+    event = _event(season, number)
+    if event.status == Event.Status.SCHEDULED and not event.attendances.exists():
+        attendance_services.attendance_prepare(event=event, actor=request.user)
+        event.refresh_from_db()
+    rows = selectors.event_attendances(event=event)
+    playing = [r for r in rows if r.is_playing]
+    by_id = {r.pk: r for r in rows}
+    busts = selectors.event_busts(event=event)
+    try:
+        places = {p.player: p for p in bust_places(entrants=[r.pk for r in playing], busts=busts)}
+    except NcpcError:
+        places = {}
+    out = []
+    for b in reversed(busts):
+        row = by_id[b.player]
+        out.append({"row": row, "bust": b, "place": places.get(b.player)})
+    final_places = sorted((r for r in rows if r.place), key=lambda r: r.place)
+    return render(
+        request,
+        "events/results_entry.html",
+        {
+            "event": event,
+            "season": event.season,
+            "still_in": [r for r in playing if not hasattr(r, "elimination")],
+            "entrants": len(playing),
+            "absent": [r for r in rows if r.status == Attendance.Status.ABSENT],
+            "out": out,
+            "last_hand": busts[-1].hand if busts else None,
+            "field": selectors.event_field(event=event),
+            "final": event.status == Event.Status.FINAL,
+            "final_places": final_places,
+            "reason_form": ReasonForm(),
+        },
+    )
+
+
+@require_POST
+@require(Action.ENTER_RESULTS)
+def results_bust(request, season, number):
+    event = _event(season, number)
+    ids = [_int(v) for v in request.POST.getlist("player")]
+    chips = {}
+    if len(ids) > 1:
+        for pk in ids:
+            raw = request.POST.get(f"chips_{pk}", "").replace(",", "").strip()
+            chips[pk] = _int(raw) if raw else None
+    made = _run(request, results_services.bust_record, event=event, attendance_ids=ids, start_chips=chips)
+    if made:
+        names = ", ".join(e.attendance.player_name for e in made)
+        drawn = [e for e in made if e.draw]
+        messages.success(
+            request,
+            f"Out: {names}." + (" Equal chip counts: the app drew the order (shown below)." if drawn else ""),
+        )
+    return _back(request, event, "events:results")
+
+
+@require_POST
+@require(Action.ENTER_RESULTS)
+def results_abuse(request, season, number):
+    event = _event(season, number)
+    made = _run(
+        request,
+        results_services.abuse_remove,
+        event=event,
+        attendance_id=_int(request.POST.get("player")),
+        reason=request.POST.get("reason", ""),
+    )
+    if made:
+        messages.success(request, f"Removed for abuse: {made[0].attendance.player_name} (keeps this place).")
+    return _back(request, event, "events:results")
+
+
+@require_POST
+@require(Action.ENTER_RESULTS)
+def results_undo(request, season, number):
+    event = _event(season, number)
+    _run(request, results_services.bust_undo, success="Undone: {result} player(s) back in.", event=event)
+    return _back(request, event, "events:results")
+
+
+@require_POST
+@require(Action.ENTER_RESULTS)
+def results_finish(request, season, number):
+    event = _event(season, number)
+    done = _run(request, results_services.results_finish, event=event)
+    if done:
+        messages.success(request, f"Results final. Winner: {done[0].player_name}.")
+        return redirect("events:event", season=event.season.name, number=event.number)
+    return _back(request, event, "events:results")
+
+
+@require_POST
+@require(Action.ENTER_RESULTS)
+def results_reopen(request, season, number):
+    event = _event(season, number)
+    _run(
+        request,
+        results_services.results_reopen,
+        success="Reopened for a correction: change what is wrong, then finish again.",
+        event=event,
+        reason=request.POST.get("reason", ""),
+    )
+    return _back(request, event, "events:results")
+
+
+def _int(value) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _back(request, event: Event, name: str):
+    return redirect(name, season=event.season.name, number=event.number)

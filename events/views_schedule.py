@@ -1,0 +1,222 @@
+"""Schedule, event page, iCalendar feeds, venues, moving and announcing events (thin views)."""
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_not_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.crypto import constant_time_compare
+from django.views.decorators.http import require_GET, require_POST
+
+from events import selectors
+from events.forms import EventAnnounceForm, EventMoveForm, VenueForm
+from events.ical import calendar_text, calendar_token
+from events.models import Event, Season, Venue
+from events.services.event_edit import announcement_is_late, event_announce, event_move, venue_save
+from ncpc.clock import club_today
+from ncpc.errors import NcpcError
+from ncpc.permissions import Action, club_page, require, user_can
+
+
+def _season(name: str) -> Season:
+    season = Season.objects.filter(name=name).first()
+    if season is None:
+        raise Http404("No such season.")
+    return season
+
+
+def _event(season_name: str, number: int) -> Event:
+    event = selectors.event_get(season=_season(season_name), number=number)
+    if event is None:
+        raise Http404("No such event.")
+    return event
+
+
+@club_page
+def schedule_current(request):
+    season = selectors.current_season()
+    if season is None:
+        return render(request, "events/schedule.html", {"season": None})
+    return redirect("events:schedule", season=season.name)
+
+
+@club_page
+def schedule(request, season):
+    season = _season(season)
+    events = selectors.season_events(season=season)
+    feed_url = None
+    if request.user.is_authenticated:
+        feed_url = request.build_absolute_uri(
+            reverse(
+                "events:calendar_feed",
+                kwargs={"user_id": request.user.pk, "token": calendar_token(user=request.user)},
+            )
+        )
+    return render(
+        request,
+        "events/schedule.html",
+        {
+            "season": season,
+            "seasons": Season.objects.all(),
+            "events": events,
+            "today": club_today(),
+            "next_event": next((e for e in events if e.date >= club_today()), None),
+            "feed_url": feed_url,
+            "can_edit": user_can(request.user, Action.EDIT_RULES),
+            "can_enter": user_can(request.user, Action.ENTER_RESULTS),
+        },
+    )
+
+
+@club_page
+def event_detail(request, season, number):
+    event = _event(season, number)
+    can_edit = user_can(request.user, Action.EDIT_RULES)
+    lines = selectors.event_result_lines(event=event)
+    show_reasons = user_can(request.user, Action.ENTER_RESULTS)
+    context = {
+        "event": event,
+        "season": event.season,
+        "placed": [line for line in lines if line.place],
+        "unplaced": [line for line in lines if not line.place],
+        "show_reasons": show_reasons,
+        "can_edit": can_edit,
+        "can_enter": show_reasons,
+        "today": club_today(),
+    }
+    if can_edit and event.status == Event.Status.SCHEDULED:
+        context["move_form"] = EventMoveForm(initial={"date": event.date})
+        context["announce_form"] = EventAnnounceForm(initial={"venue": event.venue_id})
+        context["would_be_late"] = announcement_is_late(
+            event_date=event.date, announced_on=club_today(), days_ahead=event.season.announce_days_ahead
+        )
+    return render(request, "events/event.html", context)
+
+
+def _ics_response(request, *, events, name: str, filename: str) -> HttpResponse:
+    text = calendar_text(
+        events=events,
+        name=name,
+        host=request.get_host().split(":")[0] or "ncpc",
+        url_for=lambda e: request.build_absolute_uri(
+            reverse("events:event", kwargs={"season": e.season.name, "number": e.number})
+        ),
+    )
+    response = HttpResponse(text, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+@club_page
+@require_GET
+def season_ics(request, season):
+    season = _season(season)
+    return _ics_response(
+        request,
+        events=selectors.season_events(season=season),
+        name=f"NCPC {season}",
+        filename=f"ncpc-{season}.ics",
+    )
+
+
+@login_not_required
+@require_GET
+def calendar_feed(request, user_id, token):
+    """A member's personal subscription (phones cannot log in): the current season and any later ones.
+
+    The secret token stands in for the login; it stops working when the password changes or the user is no
+    longer a member.
+    """
+    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    if user is None or not constant_time_compare(token, calendar_token(user=user)):
+        raise Http404("No such calendar.")
+    if not user_can(user, Action.VIEW_CLUB):
+        raise Http404("No such calendar.")
+    current = selectors.current_season()
+    events = (
+        Event.objects.select_related("season", "venue")
+        .filter(season__start__gte=current.start)
+        .order_by("date", "pk")
+        if current
+        else Event.objects.none()
+    )
+    return _ics_response(request, events=events, name="NCPC events", filename="ncpc.ics")
+
+
+@require_POST
+@require(Action.EDIT_RULES)
+def event_move_view(request, season, number):
+    event = _event(season, number)
+    form = EventMoveForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Enter the new date.")
+    else:
+        try:
+            event_move(
+                event=event,
+                date=form.cleaned_data["date"],
+                actor=request.user,
+                reason=form.cleaned_data["reason"],
+            )
+        except NcpcError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(
+                request,
+                f"Moved event {event.number} to {form.cleaned_data['date']:%A, %B %-d}. Announce it again.",
+            )
+    return redirect("events:event", season=event.season.name, number=event.number)
+
+
+@require_POST
+@require(Action.EDIT_RULES)
+def event_announce_view(request, season, number):
+    event = _event(season, number)
+    form = EventAnnounceForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose a venue in use.")
+    else:
+        try:
+            event = event_announce(
+                event=event,
+                venue=form.cleaned_data["venue"],
+                confirm_late=form.cleaned_data["confirm_late"],
+                actor=request.user,
+            )
+        except NcpcError as exc:
+            messages.error(request, str(exc))
+        else:
+            late = " (late)" if event.announced_late else ""
+            messages.success(request, f"Announced event {event.number} at {event.venue}{late}.")
+    return redirect("events:event", season=event.season.name, number=event.number)
+
+
+@require(Action.EDIT_RULES)
+def venues(request):
+    form = VenueForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            venue = venue_save(venue=None, actor=request.user, **form.cleaned_data)
+        except NcpcError as exc:
+            form.add_error(exc.field, str(exc))
+        else:
+            messages.success(request, f"Added {venue}.")
+            return redirect("events:venues")
+    return render(request, "events/venues.html", {"venues": Venue.objects.all(), "form": form})
+
+
+@require(Action.EDIT_RULES)
+def venue_edit(request, pk):
+    venue = get_object_or_404(Venue, pk=pk)
+    initial = {"name": venue.name, "address": venue.address, "active": venue.active}
+    form = VenueForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            venue_save(venue=venue, actor=request.user, **form.cleaned_data)
+        except NcpcError as exc:
+            form.add_error(exc.field, str(exc))
+        else:
+            messages.success(request, f"Saved {venue}.")
+            return redirect("events:venues")
+    return render(request, "events/venue_form.html", {"venue": venue, "form": form})
