@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ("events", "0003_attendance_and_eliminations"),
-        ("members", "0003_votes_waiting_list_suspensions_signatures_removals"),
+        ("members", "0002_seat_from"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
