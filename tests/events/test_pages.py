@@ -1,0 +1,174 @@
+"""Schedule, event page, calendar feeds, venues, moving and announcing, and the entry pages' permissions."""
+
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+
+from events.errors import AnnouncementLate
+from events.ical import calendar_token
+from events.models import Event, Venue
+from events.services.event_edit import event_announce, event_move
+from events.services.results import bust_record, results_finish
+from ncpc.models import AuditEntry
+from tests.events.factories import night_make
+from tests.factories import VenueFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_season_urls_do_not_clash_with_fixed_words():
+    assert reverse("events:schedule", kwargs={"season": "2026-27"}) == "/events/2026-27/"
+    assert reverse("events:event", kwargs={"season": "2026-27", "number": 4}) == "/events/2026-27/4/"
+    assert reverse("events:rules_current") == "/events/rules/"
+    assert reverse("events:season_new") == "/events/seasons/new/"
+
+
+def test_the_current_schedule_redirects_to_the_season(member_client, season):
+    response = member_client.get("/events/")
+    assert response.status_code == 302 and response.url == "/events/2026-27/"
+
+
+def test_the_schedule_lists_the_ten_dates_and_links_the_calendar(member_client, season):
+    response = member_client.get("/events/2026-27/")
+    text = response.content.decode()
+    assert response.status_code == 200
+    assert "Sat Aug 22, 2026" in text and "Sat Apr 24, 2027" in text
+    assert "/events/2026-27.ics" in text
+
+
+def test_anonymous_visitors_are_sent_to_log_in(client, season):
+    response = client.get("/events/2026-27/")
+    assert response.status_code == 302 and "/accounts/login/" in response.url
+
+
+def test_the_event_page_shows_places_and_points(member_client, season, today):
+    event, s = night_make(season=season, players=4)
+    # member_client's member sits at the event too: mark the seat absent so it is not among the players.
+    from events.services.attendance import attendance_set
+
+    seat = event.attendances.get(membership__person__key="member1")
+    attendance_set(
+        event=event, attendance_id=seat.pk, status="absent", version=event.results_version, actor=None
+    )
+    for key in "dcb":
+        event.refresh_from_db()
+        bust_record(event=event, attendance_ids=[s[key].pk], version=event.results_version, actor=None)
+    event.refresh_from_db()
+    results_finish(event=event, version=event.results_version, actor=None)
+    text = member_client.get("/events/2026-27/4/").content.decode()
+    assert "A Player" in text and "D Player" in text
+    # §10: 1st place → 10 points, 4th → 7.
+    assert ">10<" in text.replace(" ", "") and ">7<" in text.replace(" ", "")
+    assert "chips removed" in text
+
+
+@pytest.mark.parametrize("page", ["results", "attendance"])
+def test_a_member_gets_403_on_the_entry_pages(member_client, season, page):
+    assert member_client.get(f"/events/2026-27/4/{page}/").status_code == 403
+
+
+def test_a_member_cannot_post_a_bust(member_client, season, today):
+    event, s = night_make(season=season, players=3)
+    response = member_client.post(
+        "/events/2026-27/4/results/bust/", {"player": s["c"].pk, "version": event.results_version}
+    )
+    assert response.status_code == 403 and not event.eliminations.exists()
+
+
+def test_an_officer_enters_a_same_hand_double_bust_in_the_browser(officer_client, season, today):
+    event, s = night_make(season=season, players=4)
+    page = officer_client.get("/events/2026-27/4/results/")
+    assert page.status_code == 200
+    event.refresh_from_db()
+    response = officer_client.post(
+        "/events/2026-27/4/results/bust/",
+        {
+            "version": event.results_version,
+            "player": [s["d"].pk, s["c"].pk],
+            f"chips_{s['d'].pk}": "3,000",
+            f"chips_{s['c'].pk}": "7000",
+        },
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert {e.attendance_id: e.start_chips for e in event.eliminations.all()} == {
+        s["d"].pk: 3000,
+        s["c"].pk: 7000,
+    }
+    assert "C Player" in response.content.decode()
+
+
+def test_a_stale_page_gets_changed_meanwhile_and_nothing_is_written(officer_client, season, today):
+    event, s = night_make(season=season, players=4)
+    stale = event.results_version
+    bust_record(event=event, attendance_ids=[s["d"].pk], version=stale, actor=None)
+    response = officer_client.post(
+        "/events/2026-27/4/results/bust/", {"version": stale, "player": s["c"].pk}, follow=True
+    )
+    assert "changed meanwhile" in response.content.decode()
+    assert event.eliminations.count() == 1
+
+
+def test_undo_from_the_page(officer_client, season, today):
+    event, s = night_make(season=season, players=4)
+    bust_record(event=event, attendance_ids=[s["d"].pk], version=event.results_version, actor=None)
+    event.refresh_from_db()
+    officer_client.post("/events/2026-27/4/results/undo/", {"version": event.results_version})
+    assert not event.eliminations.exists()
+
+
+def test_the_season_calendar_is_rfc_5545_in_new_york_time(member_client, season):
+    response = member_client.get("/events/2026-27.ics")
+    text = response.content.decode()
+    assert response["Content-Type"].startswith("text/calendar")
+    assert text.startswith("BEGIN:VCALENDAR\r\n") and text.endswith("END:VCALENDAR\r\n")
+    assert text.count("BEGIN:VEVENT") == 10
+    assert "DTSTART;TZID=America/New_York:20260822T190000" in text
+    assert "TZID:America/New_York" in text
+    assert all(len(line.encode()) <= 75 for line in text.split("\r\n"))
+
+
+def test_the_personal_feed_works_without_login_only_with_the_right_token(client, member, season):
+    token = calendar_token(user=member)
+    ok = client.get(f"/events/calendar/{member.pk}-{token}.ics")
+    assert ok.status_code == 200 and b"BEGIN:VEVENT" in ok.content
+    assert client.get(f"/events/calendar/{member.pk}-{'0' * 32}.ics").status_code == 404
+
+
+def test_announcing_late_needs_the_confirmation_and_shows_as_late(season, today):
+    event = season.events.get(number=5)  # Dec 12: 13 days after today (Nov 29), the bylaws want 14
+    venue = VenueFactory()
+    with pytest.raises(AnnouncementLate, match="14 days"):
+        event_announce(event=event, venue=venue, actor=None)
+    event = event_announce(event=event, venue=venue, actor=None, confirm_late=True)
+    assert (event.announced_on, event.announced_late) == (dt.date(2026, 11, 29), True)
+
+
+def test_announcing_fourteen_days_ahead_is_on_time(season, today):
+    event = season.events.get(number=5)
+    event = event_announce(event=event, venue=VenueFactory(), actor=None, on=dt.date(2026, 11, 28))
+    assert event.announced_late is False
+
+
+def test_a_moved_event_keeps_its_number_and_must_be_announced_again(season, today):
+    event = event_announce(event=season.events.get(number=6), venue=VenueFactory(), actor=None)
+    moved = event_move(event=event, date=dt.date(2027, 1, 30), actor=None, reason="host away")
+    assert (moved.number, moved.date, moved.announced_on) == (6, dt.date(2027, 1, 30), None)
+    assert AuditEntry.objects.filter(action="event.move", reason="host away").exists()
+
+
+def test_an_officer_adds_a_venue(officer_client, season):
+    officer_client.post("/events/venues/", {"name": "Lee garage", "address": "1 Elm St", "active": "on"})
+    assert Venue.objects.filter(name="Lee garage").exists()
+
+
+def test_a_member_cannot_open_the_venues_page(member_client, season):
+    assert member_client.get("/events/venues/").status_code == 403
+
+
+def test_the_announce_form_refuses_late_without_the_checkbox(officer_client, season, today):
+    venue = VenueFactory()
+    response = officer_client.post("/events/2026-27/5/announce/", {"venue": venue.pk}, follow=True)
+    assert "Tick the confirmation" in response.content.decode()
+    assert Event.objects.get(season=season, number=5).announced_on is None
