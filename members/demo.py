@@ -66,4 +66,59 @@ def demo_context_people(context: dict) -> None:
     context["people"] = demo_people_load(season=context["season"])
 
 
-DEMO_STEPS = [(20, demo_context_people)]
+# key, first, last, date of birth, sponsor key: people waiting for a seat, first alternate first.
+DEMO_WAITING = (
+    ("pam", "Pam", "Whitaker", dt.date(1985, 5, 21), "ann"),
+    ("quinn", "Quinn", "Haddad", dt.date(1991, 10, 3), "bob"),
+    ("ray", "Ray", "Lindqvist", dt.date(1977, 1, 15), ""),
+)
+
+
+def demo_membership_extras(context: dict) -> None:
+    """Rules signatures, a waiting list and one past suspension (each added only once)."""
+    from members.models import RulesSignature, Suspension, WaitingListEntry
+    from members.services.standing import rules_signature_record, suspension_create
+    from members.services.waiting_list import waiting_list_add
+
+    season = context["season"]
+    memberships = {
+        m.person.key: m for m in Membership.objects.filter(season=season).select_related("person", "season")
+    }
+    # Every demo member played the events already held, so each signed before the first event (§2.4).
+    for index, key in enumerate(sorted(memberships)):
+        membership = memberships[key]
+        if not RulesSignature.objects.filter(membership=membership).exists():
+            rules_signature_record(
+                membership=membership, signed_on=season.start + dt.timedelta(days=2 + index % 15)
+            )
+    for key, first, last, born, sponsor_key in DEMO_WAITING:
+        person, _ = Person.objects.get_or_create(
+            key=key,
+            defaults={
+                "first_name": first,
+                "last_name": last,
+                "email": f"{key}@example.org",
+                "date_of_birth": born,
+            },
+        )
+        if not WaitingListEntry.objects.filter(person=person).exists() and not person.memberships.exists():
+            sponsor = memberships.get(sponsor_key)
+            waiting_list_add(
+                person=person,
+                sponsor=sponsor.person if sponsor else None,
+                on=season.start + dt.timedelta(days=20),
+                notes="Asked to join at the August event" if sponsor else "",
+            )
+    suspended = memberships.get("eve")
+    if suspended is not None and not Suspension.objects.filter(membership=suspended).exists():
+        # 1–20 September: between the August and September events, so no event night is affected.
+        suspension_create(
+            membership=suspended,
+            start=season.start + dt.timedelta(days=31),
+            end=season.start + dt.timedelta(days=50),
+            reason="Two weeks for repeated verbal abuse at the August event (§5.5.1)",
+        )
+    context["waiting_list"] = [key for key, *_ in DEMO_WAITING]
+
+
+DEMO_STEPS = [(20, demo_context_people), (21, demo_membership_extras)]

@@ -60,6 +60,16 @@ class Membership(models.Model):
     seat_from = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="seat_to"
     )
+    # How the seat was won (SPEC §2); empty for seats taken over by a transfer and for imported history.
+    sponsor = models.ForeignKey(
+        Person, null=True, blank=True, on_delete=models.PROTECT, related_name="sponsored_memberships"
+    )
+    admission_vote = models.ForeignKey(
+        "members.Vote", null=True, blank=True, on_delete=models.PROTECT, related_name="admissions"
+    )
+    declared_not_professional = models.BooleanField(
+        default=False, help_text="The person stated they are not a professional gambler (§2.4)."
+    )
 
     class Meta:
         ordering = ("season", "person__last_name", "person__first_name", "pk")
@@ -105,3 +115,150 @@ class OfficerTerm(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_office_display()} {self.person} ({self.start} – {self.end})"
+
+
+class Vote(models.Model):
+    """A vote of the club's members (admission, removal, or any other question). Reusable by governance."""
+
+    class Kind(models.TextChoices):
+        ADMISSION = "admission", "Admission"
+        REMOVAL = "removal", "Removal"
+        OTHER = "other", "Other"
+
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    subject = models.CharField(max_length=200)
+    held_on = models.DateField()
+    yes = models.PositiveSmallIntegerField()
+    no = models.PositiveSmallIntegerField(default=0)
+    abstain = models.PositiveSmallIntegerField(default=0)
+    members_eligible = models.PositiveSmallIntegerField(
+        help_text="Members of the club when the vote was held (the majority is of these)."
+    )
+    season = models.ForeignKey(
+        "events.Season", null=True, blank=True, on_delete=models.PROTECT, related_name="votes"
+    )
+    person = models.ForeignKey(
+        Person, null=True, blank=True, on_delete=models.PROTECT, related_name="votes_about"
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-held_on", "-pk")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(members_eligible__gte=F("yes") + F("no") + F("abstain")),
+                name="members_vote_counts_within_eligible",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} vote {self.held_on}: {self.subject} ({self.yes}-{self.no}-{self.abstain})"
+
+    @property
+    def passed(self) -> bool:
+        from members.services.votes import majority
+
+        return majority(yes=self.yes, members=self.members_eligible)
+
+
+class WaitingListEntry(models.Model):
+    """A person waiting for a seat; the open entry in first position is the first alternate (§2.5)."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting"
+        ADMITTED = "admitted", "Admitted"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="waiting_list_entries")
+    position = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    sponsor = models.ForeignKey(
+        Person, null=True, blank=True, on_delete=models.PROTECT, related_name="sponsored_entries"
+    )
+    added_on = models.DateField()
+    offered_on = models.DateField(null=True, blank=True, help_text="A free seat was offered on this date.")
+    closed_on = models.DateField(null=True, blank=True)
+    notes = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ("position", "pk")
+        verbose_name_plural = "waiting list entries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["person"],
+                condition=Q(status="waiting"),
+                name="members_waitinglistentry_one_open_per_person",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.position} {self.person} ({self.get_status_display()})"
+
+
+class Suspension(models.Model):
+    """A dated period (both days included) during which the member is not in good standing (§2.16)."""
+
+    membership = models.ForeignKey(Membership, on_delete=models.PROTECT, related_name="suspensions")
+    start = models.DateField()
+    end = models.DateField()
+    reason = models.CharField(max_length=300)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-start", "-pk")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(end__gte=F("start")), name="members_suspension_end_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.membership.person} suspended {self.start} – {self.end}"
+
+
+class RulesSignature(models.Model):
+    """The member signed the season's club rules document (§2.4, §3.5.5), recorded by the Vice President."""
+
+    membership = models.OneToOneField(Membership, on_delete=models.PROTECT, related_name="rules_signature")
+    signed_on = models.DateField()
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-signed_on", "-pk")
+
+    def __str__(self) -> str:
+        return f"{self.membership} signed the rules on {self.signed_on}"
+
+
+class Removal(models.Model):
+    """A member removed by majority vote (§2.11 unpaid fees, §5.5.3 abuse); they forfeit money paid."""
+
+    class Grounds(models.TextChoices):
+        UNPAID_FEES = "unpaid_fees", "Unpaid fees after the first January event (§2.11)"
+        ABUSE = "abuse", "Player abuse (§5.5.3)"
+
+    membership = models.OneToOneField(Membership, on_delete=models.PROTECT, related_name="removal")
+    grounds = models.CharField(max_length=12, choices=Grounds.choices)
+    vote = models.ForeignKey(Vote, on_delete=models.PROTECT, related_name="removals")
+    nominated_by = models.ForeignKey(
+        Person, null=True, blank=True, on_delete=models.PROTECT, related_name="removal_nominations"
+    )
+    removed_on = models.DateField()
+    # The money itself stays in the club's books (finance); this records that nothing is refunded.
+    forfeits_payments = models.BooleanField(default=True)
+    notes = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ("-removed_on", "-pk")
+
+    def __str__(self) -> str:
+        return f"{self.membership} removed on {self.removed_on}"

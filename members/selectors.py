@@ -2,7 +2,7 @@
 
 import datetime as dt
 
-from members.models import Membership, OfficerTerm, Person
+from members.models import Membership, OfficerTerm, Person, RulesSignature, Suspension, WaitingListEntry
 
 
 def offices_held(*, person: Person, on: dt.date) -> set[str]:
@@ -47,16 +47,81 @@ def roster_for_event(*, season, event_number: int) -> list[Membership]:
 
 
 def rules_signed(*, membership: Membership) -> bool:
-    """Has the member signed this season's rules document (§2.4, §3.5.5)?
+    """Has the member signed this season's rules document (§2.4, §3.5.5)? Interface for results entry.
 
-    Interface for results entry. Until signatures are recorded (membership issue) everyone counts as signed.
+    A signature belongs to the membership, so a seat's buyer signs for themself.
     """
-    return True
+    return RulesSignature.objects.filter(membership=membership).exists()
 
 
-def suspended_on(*, membership: Membership, on) -> bool:
-    """Is the member under a suspension on that date (SPEC §2)? Interface for good standing.
+def suspended_on(*, membership: Membership, on: dt.date) -> bool:
+    """Is the member under a suspension on that date (SPEC §2, both ends included)? Interface for good standing."""
+    return Suspension.objects.filter(membership=membership, start__lte=on, end__gte=on).exists()
 
-    Until suspensions are recorded (membership issue) nobody is suspended.
-    """
-    return False
+
+def current_member_count(*, season) -> int:
+    """Seats held now (not left): the "current members" a majority is counted against, and the seats taken."""
+    return Membership.objects.filter(season=season, left_after_event__isnull=True).count()
+
+
+def next_event_number(*, season, on: dt.date) -> int | None:
+    """The number of the season's first event on or after ``on`` (a newcomer's first event), if any is left."""
+    from events.models import Event
+
+    return (
+        Event.objects.filter(season=season, date__gte=on)
+        .order_by("date", "number")
+        .values_list("number", flat=True)
+        .first()
+    )
+
+
+def waiting_list() -> list[WaitingListEntry]:
+    """Open entries, first alternate first."""
+    return list(
+        WaitingListEntry.objects.filter(status=WaitingListEntry.Status.WAITING).select_related(
+            "person", "sponsor"
+        )
+    )
+
+
+def first_alternate() -> WaitingListEntry | None:
+    return (
+        WaitingListEntry.objects.filter(status=WaitingListEntry.Status.WAITING)
+        .select_related("person", "sponsor")
+        .first()
+    )
+
+
+def unsigned_before_next_event(*, season, on: dt.date) -> tuple[int | None, list[Membership]]:
+    """The next event's number and the members who will hold a seat at it without having signed the rules."""
+    number = next_event_number(season=season, on=on)
+    if number is None:
+        return None, []
+    unsigned = [m for m in roster_for_event(season=season, event_number=number) if not _signed(m)]
+    return number, unsigned
+
+
+def _signed(membership: Membership) -> bool:
+    try:
+        return membership.rules_signature is not None
+    except RulesSignature.DoesNotExist:
+        return False
+
+
+def signature_checklist(*, season) -> list[tuple[Membership, RulesSignature | None]]:
+    """Every seat of the season (held or left) with its signature, if any."""
+    rows = []
+    for membership in Membership.objects.filter(season=season).select_related("person", "rules_signature"):
+        rows.append((membership, getattr(membership, "rules_signature", None)))
+    return rows
+
+
+def person_seasons(*, person: Person) -> list[Membership]:
+    """The person's seats, newest season first, with what a profile shows about each."""
+    return list(
+        Membership.objects.filter(person=person)
+        .select_related("season", "sponsor", "seat_from__person", "admission_vote", "rules_signature")
+        .prefetch_related("suspensions")
+        .order_by("-season__start", "-pk")
+    )

@@ -13,6 +13,7 @@ NAVIGATION = (
 )
 OFFICER_NAVIGATION = (
     ("Season rules", "events:rules_current", Action.EDIT_RULES),
+    ("Manage members", "members:manage", Action.MANAGE_MEMBERS),
     ("Audit trail", "audit", Action.VIEW_AUDIT),
 )
 

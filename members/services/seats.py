@@ -1,0 +1,223 @@
+"""Seats changing hands or freeing up mid-season: sell/cede (§2.5, §2.5.1), withdrawal, removal (§2.11,
+§5.5.3). Commands; each writes its audit row in the same transaction."""
+
+import datetime as dt
+
+from django.db import transaction
+
+from events.selectors import season_rules
+from members.models import Membership, Person, Removal, Vote, WaitingListEntry
+from members.selectors import current_member_count, next_event_number
+from members.services.admission import age_on
+from members.services.late_joiners import JoinTerms, join_terms
+from members.services.votes import majority, vote_build, vote_counts_problems
+from members.services.waiting_list import offer_seat_to_first_alternate
+from ncpc.audit import audit_record
+from ncpc.errors import ConcurrentChange, NcpcError
+
+
+def last_event_before(*, membership: Membership, on: dt.date) -> int:
+    """The event after which a member leaving on ``on`` is gone: the last event held before that date.
+
+    Never before the member's first event minus one (a member who leaves before playing).
+    """
+    season = membership.season
+    upcoming = next_event_number(season=season, on=on)
+    last = season.events_per_season if upcoming is None else upcoming - 1
+    return max(last, membership.first_event - 1)
+
+
+def _lock_active(membership: Membership) -> Membership:
+    locked = Membership.objects.select_for_update().select_related("season", "person").get(pk=membership.pk)
+    if locked.left_after_event is not None:
+        raise ConcurrentChange(f"{locked.person} has already left {locked.season}; reload the page.")
+    return locked
+
+
+def _leave(*, membership: Membership, on: dt.date, how: str) -> None:
+    if not membership.season.contains(on):
+        raise NcpcError(f"The date {on:%b %-d, %Y} is outside season {membership.season}.")
+    membership.left_after_event = last_event_before(membership=membership, on=on)
+    membership.how_left = how
+    membership.left_on = on
+    membership.save(update_fields=["left_after_event", "how_left", "left_on"])
+
+
+@transaction.atomic
+def seat_transfer(
+    *,
+    seller: Membership,
+    buyer: Person,
+    how: str,
+    on: dt.date,
+    actor=None,
+    reason: str = "",
+) -> Membership:
+    """The seller sells or cedes the seat (initiated by the Vice President, §2.5.1); the buyer takes it.
+
+    The seller keeps their membership (and so every place and point they earned: points never move,
+    §2.5); it ends after the last event held before ``on``. The buyer gets a new membership from the next
+    event whose ``seat_from`` is the seller's, so the seat's dues account continues with the buyer.
+    The buyer must meet §2.1 (age) and §2.4 (not a professional); a seat changing hands needs no vote.
+    """
+    if how not in (Membership.HowLeft.SOLD, Membership.HowLeft.CEDED):
+        raise NcpcError("A seat is either sold or ceded.")
+    seller = _lock_active(seller)
+    season = seller.season
+    rules = season_rules(season)
+    problems = []
+    if buyer.pk == seller.person_id:
+        problems.append("The buyer and the seller are the same person.")
+    if Membership.objects.filter(person=buyer, season=season).exists():
+        problems.append(f"{buyer} already has a seat this season.")
+    if buyer.date_of_birth is None:
+        problems.append(f"{buyer}'s date of birth is not recorded, so the minimum age cannot be checked.")
+    elif age_on(born=buyer.date_of_birth, on=on) < rules.minimum_age:
+        problems.append(f"{buyer} is under {rules.minimum_age} on {on:%b %-d, %Y}.")
+    if buyer.is_professional:
+        problems.append(f"{buyer} is a professional gambler and cannot join the club (§2.4).")
+    first_event = next_event_number(season=season, on=on)
+    if first_event is None:
+        problems.append(f"Season {season} has no event left for the buyer to play.")
+    if problems:
+        raise NcpcError("The seat was not transferred: " + " ".join(problems))
+
+    _leave(membership=seller, on=on, how=how)
+    bought = Membership.objects.create(
+        person=buyer,
+        season=season,
+        first_event=max(first_event, seller.first_event),
+        joined_on=on,
+        seat_from=seller,
+        declared_not_professional=True,
+    )
+    WaitingListEntry.objects.filter(person=buyer, status=WaitingListEntry.Status.WAITING).update(
+        status=WaitingListEntry.Status.ADMITTED, closed_on=on
+    )
+    terms = join_terms(rules=rules, first_event=bought.first_event)
+    audit_record(
+        actor=actor,
+        action=f"member.seat.{how}",
+        target=bought,
+        summary=(
+            f"{seller.person} {'sold' if how == Membership.HowLeft.SOLD else 'ceded'} the seat to {buyer}: "
+            f"{seller.person} leaves after event {seller.left_after_event}, {buyer} plays from event "
+            f"{bought.first_event}"
+        ),
+        reason=reason,
+        data={"seller_membership": seller.pk, "buyer_membership": bought.pk, **_terms_data(terms)},
+    )
+    return bought
+
+
+def _terms_data(terms: JoinTerms) -> dict:
+    return {
+        "first_event": terms.first_event,
+        "owes_admin_fee": terms.owes_admin_fee,
+        "can_qualify_for_wsop": terms.can_qualify_for_wsop,
+        "one_percent_benefit": terms.one_percent_benefit,
+    }
+
+
+@transaction.atomic
+def member_withdraw(*, membership: Membership, on: dt.date, actor=None, reason: str = "") -> Membership:
+    """The member gives up the seat without selling or ceding it; the seat is offered to the first alternate."""
+    membership = _lock_active(membership)
+    _leave(membership=membership, on=on, how=Membership.HowLeft.WITHDREW)
+    audit_record(
+        actor=actor,
+        action="member.withdraw",
+        target=membership,
+        summary=f"{membership.person} withdrew from {membership.season} after event {membership.left_after_event}",
+        reason=reason,
+    )
+    offer_seat_to_first_alternate(on=on, actor=actor)
+    return membership
+
+
+def first_january_event_date(*, season) -> dt.date | None:
+    from events.models import Event
+
+    return (
+        Event.objects.filter(season=season, date__month=1)
+        .order_by("date", "number")
+        .values_list("date", flat=True)
+        .first()
+    )
+
+
+@transaction.atomic
+def member_remove(
+    *,
+    membership: Membership,
+    grounds: str,
+    held_on: dt.date,
+    yes: int,
+    no: int = 0,
+    abstain: int = 0,
+    nominated_by: Person | None = None,
+    notes: str = "",
+    actor=None,
+) -> Removal:
+    """Remove a member after a club vote (§2.11 unpaid fees, §5.5.3 abuse): they forfeit the money paid
+    (§2.12, §5.5.3.1) and the seat is offered to the first alternate. Without a majority nothing is saved."""
+    membership = _lock_active(membership)
+    season = membership.season
+    members_now = current_member_count(season=season)
+    problems = vote_counts_problems(yes=yes, no=no, abstain=abstain, members_eligible=members_now)
+    if grounds == Removal.Grounds.UNPAID_FEES:
+        january = first_january_event_date(season=season)
+        if january is None or held_on < january:
+            problems.append(
+                "A removal for unpaid fees can be voted only after the first January event (§2.11)"
+                + (f", on {january:%b %-d, %Y}." if january else ".")
+            )
+    elif grounds == Removal.Grounds.ABUSE:
+        if nominated_by is None:
+            problems.append("A removal for abuse needs the club member who nominated it (§5.5.3).")
+    else:
+        problems.append("Choose the grounds for removal.")
+    if not problems and not majority(yes=yes, members=members_now):
+        problems.append(
+            f"Not removed: {yes} yes of {members_now} current members is not a majority "
+            f"(more than half is needed)."
+        )
+    if problems:
+        raise NcpcError(" ".join(problems))
+
+    vote = vote_build(
+        kind=Vote.Kind.REMOVAL,
+        subject=f"Remove {membership.person} from {season}",
+        held_on=held_on,
+        yes=yes,
+        no=no,
+        abstain=abstain,
+        members_eligible=members_now,
+        season=season,
+        person=membership.person,
+        actor=actor,
+    )
+    vote.save()
+    _leave(membership=membership, on=held_on, how=Membership.HowLeft.REMOVED)
+    removal = Removal.objects.create(
+        membership=membership,
+        grounds=grounds,
+        vote=vote,
+        nominated_by=nominated_by,
+        removed_on=held_on,
+        forfeits_payments=True,
+        notes=notes,
+    )
+    audit_record(
+        actor=actor,
+        action="member.remove",
+        target=membership,
+        summary=(
+            f"Removed {membership.person} from {season} by a vote of {yes} of {members_now} "
+            f"({removal.get_grounds_display()}); money paid is forfeited"
+        ),
+        reason=notes,
+        data={"vote": vote.pk, "left_after_event": membership.left_after_event},
+    )
+    offer_seat_to_first_alternate(on=held_on, actor=actor)
+    return removal

@@ -1,0 +1,100 @@
+"""Club votes (admission, removal, and later governance). ``majority`` is the pure rule; the rest persist."""
+
+import datetime as dt
+
+from django.db import transaction
+
+from members.models import Person, Vote
+from ncpc.audit import audit_record
+from ncpc.errors import NcpcError
+
+
+def majority(*, yes: int, members: int) -> bool:
+    """More than half of the members voted yes (§2.3, §2.11, §5.5.3): ``yes * 2 > members``.
+
+    Exactly half is not a majority.
+    """
+    return yes * 2 > members
+
+
+def vote_counts_problems(*, yes: int, no: int, abstain: int, members_eligible: int) -> list[str]:
+    problems = []
+    if min(yes, no, abstain) < 0:
+        problems.append("Vote counts cannot be negative.")
+    if members_eligible < 1:
+        problems.append("A vote needs at least one member entitled to vote.")
+    elif yes + no + abstain > members_eligible:
+        problems.append(
+            f"{yes + no + abstain} votes were counted but only {members_eligible} members could vote."
+        )
+    return problems
+
+
+def vote_build(
+    *,
+    kind: str,
+    subject: str,
+    held_on: dt.date,
+    yes: int,
+    no: int = 0,
+    abstain: int = 0,
+    members_eligible: int,
+    season=None,
+    person: Person | None = None,
+    actor=None,
+) -> Vote:
+    """An unsaved vote (validated by the caller with ``vote_counts_problems``)."""
+    user = actor if getattr(actor, "is_authenticated", False) else None
+    return Vote(
+        kind=kind,
+        subject=subject,
+        held_on=held_on,
+        yes=yes,
+        no=no,
+        abstain=abstain,
+        members_eligible=members_eligible,
+        season=season,
+        person=person,
+        recorded_by=user,
+    )
+
+
+@transaction.atomic
+def vote_record(
+    *,
+    kind: str,
+    subject: str,
+    held_on: dt.date,
+    yes: int,
+    no: int = 0,
+    abstain: int = 0,
+    members_eligible: int,
+    season=None,
+    person: Person | None = None,
+    actor=None,
+) -> Vote:
+    """Record the outcome of a vote held by the club (any kind), with its audit row."""
+    problems = vote_counts_problems(yes=yes, no=no, abstain=abstain, members_eligible=members_eligible)
+    if problems:
+        raise NcpcError(" ".join(problems))
+    vote = vote_build(
+        kind=kind,
+        subject=subject,
+        held_on=held_on,
+        yes=yes,
+        no=no,
+        abstain=abstain,
+        members_eligible=members_eligible,
+        season=season,
+        person=person,
+        actor=actor,
+    )
+    vote.save()
+    audit_record(
+        actor=actor,
+        action="member.vote",
+        target=vote,
+        summary=str(vote),
+        data={"passed": vote.passed},
+    )
+    return vote
