@@ -1,3 +1,28 @@
+from django.urls import path
+
+from finance import views
+
 app_name = "finance"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("me/", views.me, name="me"),
+    path("members/<int:membership_id>/", views.statement, name="statement"),
+    path("members/<int:membership_id>/waive/", views.waive, name="waive"),
+    path("payments/", views.payments, name="payments"),
+    path("payments/<int:pk>/", views.receipt, name="receipt"),
+    path("payments/<int:pk>/reverse/", views.payment_reverse, name="payment_reverse"),
+    path("ledger/", views.ledger, name="ledger"),
+    path("ledger/<int:pk>/", views.transaction_detail, name="transaction"),
+    path("ledger/transfer/", views.transfer, name="transfer"),
+    path("payouts/", views.payouts, name="payouts"),
+    path("payouts/<int:event_id>/pay/", views.payout_post, name="payout_post"),
+    path("wsop/", views.wsop, name="wsop"),
+    path("wsop/escrow/", views.wsop_escrow, name="wsop_escrow"),
+    path("wsop/winnings/", views.wsop_result, name="wsop_result"),
+    path("checks/", views.checks, name="checks"),
+    path("checks/<int:pk>/approve/", views.check_approve, name="check_approve"),
+    path("reminders/", views.reminders, name="reminders"),
+    path("reports/", views.report_current, name="report_current"),
+    path("reports/<int:year>/<int:month>/", views.report, name="report"),
+]

@@ -1,0 +1,579 @@
+"""Money pages: thin views over finance.services and finance.selectors."""
+
+import csv
+import datetime as dt
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from events.selectors import current_season
+from finance import forms
+from finance.models import Disbursement, DuesReminder, Payment, Transaction, WsopResult
+from finance.selectors import account_balances, dues_account, membership_payments, monthly_report
+from finance.services.dues import LATE_FEE
+from ncpc.clock import club_today
+from ncpc.errors import NcpcError
+from ncpc.permissions import Action, require, user_can, user_offices, user_person
+
+
+def officer_required(view):
+    """Any officer in office (checks need two officers' approvals, §4.7; all three sign)."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not (request.user.is_superuser or user_offices(request.user)):
+            raise PermissionDenied("Only an officer in office may do this.")
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _own_membership(request, season):
+    person = user_person(request.user)
+    if person is None or season is None:
+        return None
+    return person.memberships.filter(season=season).select_related("person", "season").first()
+
+
+def _may_see_member(request, membership) -> bool:
+    if user_can(request.user, Action.RECORD_PAYMENTS):
+        return True
+    person = user_person(request.user)
+    return person is not None and membership.person_id == person.pk
+
+
+# --- landing page and statements ---
+
+
+@require(Action.VIEW_CLUB)
+def index(request):
+    if not user_can(request.user, Action.MANAGE_LEDGER):
+        return redirect("finance:me")
+    season = current_season()
+    today = club_today()
+    balances = account_balances()
+    recent = Transaction.objects.select_related("created_by").prefetch_related("entries__account")[:10]
+    pending_checks = Disbursement.objects.filter(status=Disbursement.Status.PENDING).count()
+    accounts = []
+    if season is not None:
+        from finance.selectors import season_dues_accounts
+
+        for account in season_dues_accounts(season=season):
+            accounts.append((account, account.status(on=today)))
+    return render(
+        request,
+        "finance/index.html",
+        {
+            "season": season,
+            "today": today,
+            "balances": balances,
+            "recent": recent,
+            "pending_checks": pending_checks,
+            "accounts": accounts,
+        },
+    )
+
+
+def _statement(request, membership):
+    today = club_today()
+    on = min(today, membership.season.end)
+    account = dues_account(membership=membership)
+    from finance.selectors import good_standing
+
+    context = {
+        "membership": membership,
+        "account": account,
+        "status": account.status(on=on),
+        "on": on,
+        "lines": account.statement(on=on),
+        "upcoming": [c for c in account.charges if c.date > on and c.kind != LATE_FEE],
+        "good_standing": good_standing(membership=membership, on=on),
+        "payments": membership_payments(memberships=account.holders),
+        "own": _own_membership(request, membership.season) == membership,
+        "can_record": user_can(request.user, Action.RECORD_PAYMENTS),
+    }
+    if user_can(request.user, Action.WAIVE_LATE_FEES):
+        from finance.models import LateFeeWaiver
+
+        waived = set(
+            LateFeeWaiver.objects.filter(membership__in=account.holders).values_list("fee_date", flat=True)
+        )
+        fee_dates = [
+            c.date for c in account.charges if c.kind == LATE_FEE and c.date <= on and c.date not in waived
+        ]
+        context["waiver_form"] = forms.WaiverForm(fee_dates=fee_dates) if fee_dates else None
+    return render(request, "finance/statement.html", context)
+
+
+@require(Action.VIEW_CLUB)
+def me(request):
+    membership = _own_membership(request, current_season())
+    if membership is None:
+        return render(request, "finance/no_seat.html", {"season": current_season()})
+    return _statement(request, membership)
+
+
+@require(Action.VIEW_CLUB)
+def statement(request, membership_id):
+    from members.models import Membership
+
+    membership = get_object_or_404(Membership.objects.select_related("person", "season"), pk=membership_id)
+    if not _may_see_member(request, membership):
+        raise PermissionDenied("You may see only your own dues.")
+    return _statement(request, membership)
+
+
+@require_POST
+@require(Action.WAIVE_LATE_FEES)
+def waive(request, membership_id):
+    from finance.services.payments import late_fee_waive
+    from members.models import Membership
+
+    membership = get_object_or_404(Membership, pk=membership_id)
+    account = dues_account(membership=membership)
+    fee_dates = [c.date for c in account.charges if c.kind == LATE_FEE]
+    form = forms.WaiverForm(request.POST, fee_dates=fee_dates)
+    if form.is_valid():
+        try:
+            late_fee_waive(
+                membership=membership,
+                fee_date=form.cleaned_data["fee_date"],
+                on=club_today(),
+                reason=form.cleaned_data["reason"],
+                actor=request.user,
+            )
+        except NcpcError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, "The late fee is waived.")
+    else:
+        messages.error(request, "Pick a late fee and give a reason.")
+    return redirect("finance:statement", membership_id=membership.pk)
+
+
+# --- payments ---
+
+
+@require(Action.RECORD_PAYMENTS)
+def payments(request):
+    from finance.services.payments import payment_record
+
+    season = current_season()
+    form = forms.PaymentForm(
+        request.POST or None, season=season, initial={"membership": request.GET.get("member")}
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            payment = payment_record(
+                membership=data["membership"],
+                date=data["date"],
+                amount=data["amount"],
+                method=data["method"],
+                reference=data["reference"],
+                actor=request.user,
+            )
+        except NcpcError as exc:
+            if exc.field in form.fields:
+                form.add_error(exc.field, str(exc))
+            else:
+                messages.error(request, str(exc))
+        else:
+            messages.success(request, f"Recorded {payment.amount} from {payment.membership.person}.")
+            return redirect("finance:receipt", pk=payment.pk)
+    recent = Payment.objects.select_related("membership__person", "transaction").prefetch_related(
+        "transaction__reversed_by"
+    )
+    page = Paginator(recent, 30).get_page(request.GET.get("page"))
+    return render(request, "finance/payments.html", {"form": form, "page": page, "season": season})
+
+
+@require(Action.VIEW_CLUB)
+def receipt(request, pk):
+    payment = get_object_or_404(
+        Payment.objects.select_related("membership__person", "membership__season", "transaction__created_by"),
+        pk=pk,
+    )
+    if not _may_see_member(request, payment.membership):
+        raise PermissionDenied("You may see only your own receipts.")
+    reversal = Transaction.objects.filter(reverses=payment.transaction).first()
+    return render(
+        request,
+        "finance/receipt.html",
+        {
+            "payment": payment,
+            "reversal": reversal,
+            "perms_record": user_can(request.user, Action.RECORD_PAYMENTS),
+        },
+    )
+
+
+@require(Action.RECORD_PAYMENTS)
+def payment_reverse(request, pk):
+    from finance.services.payments import payment_reverse as reverse_payment
+
+    payment = get_object_or_404(Payment.objects.select_related("membership__person", "transaction"), pk=pk)
+    form = forms.ReverseForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            reverse_payment(
+                payment=payment,
+                date=form.cleaned_data["date"],
+                reason=form.cleaned_data["reason"],
+                actor=request.user,
+            )
+        except NcpcError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, "The payment is reversed; both stay in the books.")
+        return redirect("finance:receipt", pk=payment.pk)
+    return render(
+        request,
+        "finance/reverse_confirm.html",
+        {
+            "form": form,
+            "what": f"the payment of {payment.amount} from {payment.membership.person} on {payment.date}",
+        },
+    )
+
+
+# --- ledger ---
+
+
+@require(Action.MANAGE_LEDGER)
+def ledger(request):
+    txns = Transaction.objects.select_related("created_by", "reverses").prefetch_related(
+        "entries__account", "reversed_by"
+    )
+    page = Paginator(txns, 25).get_page(request.GET.get("page"))
+    return render(request, "finance/ledger.html", {"page": page, "balances": account_balances()})
+
+
+@require(Action.MANAGE_LEDGER)
+def transaction_detail(request, pk):
+    from finance.services.ledger import transaction_reverse
+
+    txn = get_object_or_404(Transaction.objects.select_related("created_by", "reverses"), pk=pk)
+    form = forms.ReverseForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            reversal = transaction_reverse(
+                txn=txn,
+                date=form.cleaned_data["date"],
+                reason=form.cleaned_data["reason"],
+                actor=request.user,
+            )
+        except NcpcError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, f"Posted reversal #{reversal.pk}.")
+            return redirect("finance:transaction", pk=reversal.pk)
+    reversed_by = Transaction.objects.filter(reverses=txn).first()
+    return render(
+        request,
+        "finance/transaction.html",
+        {
+            "txn": txn,
+            "entries": txn.entries.select_related("account", "membership__person"),
+            "form": form,
+            "reversed_by": reversed_by,
+        },
+    )
+
+
+@require(Action.MANAGE_LEDGER)
+def transfer(request):
+    from finance.services.ledger import transfer_post
+
+    form = forms.TransferForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            txn = transfer_post(
+                date=data["date"],
+                from_code=data["from_account"],
+                to_code=data["to_account"],
+                amount=data["amount"],
+                memo=data["memo"],
+                actor=request.user,
+            )
+        except NcpcError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, f"Posted #{txn.pk}.")
+            return redirect("finance:ledger")
+    return render(request, "finance/transfer.html", {"form": form})
+
+
+# --- event payouts and WSOP ---
+
+
+@require(Action.MANAGE_LEDGER)
+def payouts(request):
+    from finance.selectors import event_payout_lines
+    from finance.services.ledger import posted_under_key
+    from finance.services.payouts import event_payout_key
+
+    season = current_season()
+    rows = []
+    if season is not None:
+        for event in season.events.all():
+            try:
+                lines, error = event_payout_lines(event=event), ""
+            except NcpcError as exc:
+                lines, error = [], str(exc)
+            posted = posted_under_key(prefix=event_payout_key(event=event))
+            rows.append(
+                {
+                    "event": event,
+                    "lines": lines,
+                    "error": error,
+                    "posted": posted,
+                    "total": sum(line.amount for line in lines),
+                }
+            )
+    return render(request, "finance/payouts.html", {"season": season, "rows": rows})
+
+
+@require_POST
+@require(Action.MANAGE_LEDGER)
+def payout_post(request, event_id):
+    from events.models import Event
+    from finance.services.ledger import posted_under_key
+    from finance.services.payouts import event_payout_key, event_payout_post
+
+    event = get_object_or_404(Event, pk=event_id)
+    already = posted_under_key(prefix=event_payout_key(event=event))
+    try:
+        txn = event_payout_post(event=event, actor=request.user)
+    except NcpcError as exc:
+        messages.error(request, str(exc))
+    else:
+        if already is not None:
+            messages.info(request, f"Event {event.number} was paid out already (#{txn.pk}).")
+        else:
+            messages.success(request, f"Event {event.number} paid out from the cash box (#{txn.pk}).")
+    return redirect("finance:payouts")
+
+
+@require(Action.VIEW_CLUB)
+def wsop(request):
+    from finance.services.escrow import escrow_key, season_wsop_allocation, wsop_result_split
+    from finance.services.ledger import posted_under_key
+
+    season = current_season()
+    if season is None:
+        raise Http404("No season.")
+    try:
+        allocation, error = season_wsop_allocation(season=season), ""
+    except NcpcError as exc:
+        allocation, error = None, str(exc)
+    results = []
+    for result in WsopResult.objects.filter(season=season).select_related(
+        "representative__person", "declined__person"
+    ):
+        results.append((result, wsop_result_split(result=result)))
+    manage = user_can(request.user, Action.MANAGE_LEDGER)
+    return render(
+        request,
+        "finance/wsop.html",
+        {
+            "season": season,
+            "allocation": allocation,
+            "error": error,
+            "posted": posted_under_key(prefix=escrow_key(season=season)),
+            "results": results,
+            "manage": manage,
+            "form": forms.WsopResultForm(season=season) if manage else None,
+        },
+    )
+
+
+@require_POST
+@require(Action.MANAGE_LEDGER)
+def wsop_escrow(request):
+    from finance.services.escrow import wsop_escrow_move
+
+    season = current_season()
+    try:
+        txn = wsop_escrow_move(season=season, date=club_today(), actor=request.user)
+    except NcpcError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"The WSOP money of {season} is in escrow (#{txn.pk}).")
+    return redirect("finance:wsop")
+
+
+@require_POST
+@require(Action.MANAGE_LEDGER)
+def wsop_result(request):
+    from finance.services.escrow import wsop_result_record
+
+    season = current_season()
+    form = forms.WsopResultForm(request.POST, season=season)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            wsop_result_record(
+                season=season,
+                representative=data["representative"],
+                gross=data["gross"],
+                tips=data["tips"],
+                declined=data["declined"],
+                actor=request.user,
+            )
+        except NcpcError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, "Winnings recorded.")
+    else:
+        messages.error(request, "Please give the representative, gross winnings and tips.")
+    return redirect("finance:wsop")
+
+
+# --- checks ---
+
+
+@officer_required
+def checks(request):
+    from finance.services.checks import disbursement_create
+
+    may_write = user_can(request.user, Action.MANAGE_LEDGER)
+    form = forms.CheckForm(request.POST or None) if may_write else None
+    if request.method == "POST":
+        if not may_write:
+            raise PermissionDenied("Only the treasurer writes checks.")
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                disbursement_create(
+                    date=data["date"],
+                    payee=data["payee"],
+                    amount=data["amount"],
+                    memo=data["memo"],
+                    from_code=data["from_account"],
+                    to_code=data["to_account"],
+                    check_number=data["check_number"],
+                    actor=request.user,
+                )
+            except NcpcError as exc:
+                messages.error(request, str(exc))
+            else:
+                messages.success(request, "Check written; it needs two officers' approvals.")
+                return redirect("finance:checks")
+    items = Disbursement.objects.select_related("from_account", "to_account").prefetch_related(
+        "approvals__officer"
+    )
+    person = user_person(request.user)
+    return render(request, "finance/checks.html", {"form": form, "checks": items, "me": person})
+
+
+@require_POST
+@officer_required
+def check_approve(request, pk):
+    from finance.services.checks import disbursement_approve
+
+    check = get_object_or_404(Disbursement, pk=pk)
+    before = check.approvals.count()
+    try:
+        check = disbursement_approve(disbursement=check, actor=request.user, on=club_today())
+    except NcpcError as exc:
+        messages.error(request, str(exc))
+    else:
+        if check.approvals.count() == before:
+            messages.info(request, "You have approved this check already; it needs another officer.")
+        elif check.status == Disbursement.Status.ISSUED:
+            messages.success(request, f"Approved: the check to {check.payee} is issued.")
+        else:
+            messages.success(request, "Approved; one more officer must approve.")
+    return redirect("finance:checks")
+
+
+# --- reminders ---
+
+
+@require(Action.RECORD_PAYMENTS)
+def reminders(request):
+    from finance.services.reminders import dues_reminders_send
+
+    season = current_season()
+    if request.method == "POST":
+        sent = dues_reminders_send(season=season, on=club_today(), actor=request.user)
+        messages.success(request, f"Sent {len(sent)} reminder(s).")
+        return redirect("finance:reminders")
+    sent = DuesReminder.objects.select_related("membership__person", "sent_by")
+    page = Paginator(sent, 30).get_page(request.GET.get("page"))
+    return render(request, "finance/reminders.html", {"page": page, "season": season})
+
+
+# --- the treasurer's monthly report ---
+
+
+def report_current(request):
+    today = club_today()
+    return redirect("finance:report", year=today.year, month=today.month)
+
+
+report_current = require(Action.VIEW_CLUB)(report_current)
+
+
+@require(Action.VIEW_CLUB)
+def report(request, year, month):
+    if not (1 <= month <= 12 and 2000 <= year <= 2200):
+        raise Http404("No such month.")
+    data = monthly_report(year=year, month=month, today=club_today())
+    full = user_can(request.user, Action.TREASURER_REPORT)
+    own = None
+    if not full:
+        mine = _own_membership(request, data.season)
+        own = [row for row in data.members if mine is not None and row.membership.pk == mine.pk]
+    if request.GET.get("format") == "csv":
+        return _report_csv(data, full=full, own=own)
+    first = dt.date(year, month, 1)
+    prev = (first - dt.timedelta(days=1)).replace(day=1)
+    nxt = (first + dt.timedelta(days=32)).replace(day=1)
+    return render(
+        request,
+        "finance/report.html",
+        {"report": data, "full": full, "own_rows": own, "prev": prev, "next": nxt},
+    )
+
+
+def _report_csv(data, *, full, own):
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="ncpc-treasurer-{data.year}-{data.month:02d}.csv"'
+    )
+    out = csv.writer(response)
+    out.writerow([f"NCPC treasurer's report {data.start:%B %Y}", f"dues as of {data.as_of}"])
+    out.writerow([])
+    out.writerow(["account", "opening", "receipts", "payments", "closing"])
+    for row in data.accounts:
+        out.writerow([row.account.name, row.opening, row.receipts, row.payments, row.closing])
+    out.writerow([])
+    out.writerow(["member", "charged", "paid", "late_fees", "balance", "good_standing"])
+    for row in data.members if full else own or []:
+        out.writerow(
+            [
+                row.name,
+                row.charged,
+                row.paid,
+                row.late_fees,
+                row.balance,
+                "yes" if row.good_standing else "no",
+            ]
+        )
+    out.writerow(["all members", data.charged, data.paid, data.late_fees, data.outstanding, ""])
+    out.writerow([])
+    out.writerow(["WSOP escrow balance", data.escrow_balance])
+    if data.wsop_allocation is not None:
+        out.writerow(["WSOP allocation (entries + expenses)", data.wsop_allocation.escrow])
+    return response
