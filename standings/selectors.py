@@ -1,0 +1,264 @@
+"""Reads that the standings pages, the home panel, the e-mail and other apps share.
+
+All rule logic is in ``standings.services``; this module gathers the data (placings through
+``events.selectors.event_placings``, rosters through ``members.selectors``) and calls the calculators.
+"""
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from events import selectors as event_selectors
+from events.models import Event, Season
+from events.rules import SeasonRules
+from finance.services.wsop import WsopTableMissing, wsop_prizes
+from members import selectors as member_selectors
+from members.models import Membership
+from members.services.late_joiners import join_terms, wsop_eligibility_kept
+from standings.models import TieBreakEntry, WsopDecline
+from standings.services.points import EventPlaces, MemberTotal, cumulative_points, season_totals
+from standings.services.ranking import standings_ranks
+from standings.services.wsop import wsop_race, wsop_statuses
+
+
+@dataclass
+class StandingRow:
+    membership: Membership
+    rank: int
+    shared: bool
+    points: int
+    events_played: int
+    points_per_event: float | None
+    per_event: dict[int, int]
+    places: dict[int, int]
+    cumulative: list[int]
+    eligible: bool
+    wsop: str  # SPEC §13 status
+    race: str | None  # clinched / open / out of reach (eligible members only)
+
+    @property
+    def person(self):
+        return self.membership.person
+
+    @property
+    def key(self) -> str:
+        return self.membership.person.key
+
+    @property
+    def rank_label(self) -> str:
+        return f"T{self.rank}" if self.shared else str(self.rank)
+
+
+@dataclass
+class SeasonStandings:
+    season: Season
+    rules: SeasonRules
+    events: list[Event]  # the events whose results count, in number order
+    rows: list[StandingRow]
+    member_count: int  # members at the season's first event
+    prizes: int | None  # None when the WSOP table has no row for the member count
+    events_left: int
+    problem: str = ""
+    tied_groups: list[list[StandingRow]] = field(default_factory=list)
+
+    @property
+    def event_numbers(self) -> list[int]:
+        return [e.number for e in self.events]
+
+    def row_for(self, membership_id: int) -> StandingRow | None:
+        return next((r for r in self.rows if r.membership.pk == membership_id), None)
+
+    def row_for_person(self, person) -> StandingRow | None:
+        if person is None:
+            return None
+        return next((r for r in self.rows if r.membership.person_id == person.pk), None)
+
+    @property
+    def representatives(self) -> list[StandingRow]:
+        return [r for r in self.rows if r.wsop in ("qualified", "replacement")]
+
+
+def counted_events(*, season: Season, through: dt.date | None = None) -> list[Event]:
+    """Events whose results are final (and dated on or before ``through``), in number order."""
+    events = Event.objects.filter(season=season, status=Event.Status.FINAL).order_by("number", "pk")
+    if through is not None:
+        events = events.filter(date__lte=through)
+    return list(events)
+
+
+def event_places(*, event: Event) -> EventPlaces:
+    placings = event_selectors.event_placings(event=event)
+    return EventPlaces(number=event.number, places={p.membership_id: p.place for p in placings})
+
+
+def _has_decline(membership: Membership) -> bool:
+    try:
+        return membership.wsop_decline is not None
+    except WsopDecline.DoesNotExist:
+        return False
+
+
+def season_standings(*, season: Season, through: dt.date | None = None) -> SeasonStandings:
+    """The standings after the season's final events (those dated ≤ ``through`` when given).
+
+    Queries: events, the season's rules (4), memberships (with their declines), tie-breaks, the two rosters,
+    plus one ``event_placings`` call per counted event.
+    """
+    rules = event_selectors.season_rules(season)
+    events = counted_events(season=season, through=through)
+    places = [event_places(event=e) for e in events]
+    memberships = {
+        m.pk: m
+        for m in Membership.objects.filter(season=season)
+        .select_related("person", "wsop_decline")
+        .order_by("pk")
+    }
+    totals: dict[int, MemberTotal] = season_totals(
+        points_table=rules.points_table, events=places, membership_ids=memberships
+    )
+    # A placing for a membership of another season would be a bug elsewhere; leave it out rather than fail.
+    totals = {mid: t for mid, t in totals.items() if mid in memberships}
+
+    tie_breaks: dict[int, list[int]] = {}
+    for entry in TieBreakEntry.objects.filter(tie_break__season=season).order_by(
+        "tie_break__recorded_at", "tie_break_id", "position"
+    ):
+        tie_breaks.setdefault(entry.tie_break_id, []).append(entry.membership_id)
+    declined = {mid for mid, m in memberships.items() if _has_decline(m)}
+
+    ranked = standings_ranks(
+        totals={mid: t.points for mid, t in totals.items()},
+        tie_breaks=list(tie_breaks.values()),
+        sort_keys={mid: m.person.key for mid, m in memberships.items()},
+    )
+
+    member_count = len(member_selectors.roster_for_event(season=season, event_number=1))
+    last_roster = member_selectors.roster_for_event(season=season, event_number=rules.events_per_season)
+    final_numbers = {e.number for e in events}
+    still_to_play = set(range(1, rules.events_per_season + 1)) - final_numbers
+    eligible = set()
+    for m in last_roster:
+        terms = join_terms(rules=rules, first_event=m.first_event)
+        played = set(totals[m.pk].places) if m.pk in totals else set()
+        # Before the season's end: eligible while the condition can still be met with the events left.
+        if wsop_eligibility_kept(terms=terms, events_played=played | still_to_play):
+            eligible.add(m.pk)
+
+    problem = ""
+    try:
+        prizes: int | None = wsop_prizes(rules=rules, member_count=member_count)
+    except WsopTableMissing as exc:
+        prizes, problem = None, str(exc)
+
+    if prizes is None:
+        statuses = {
+            r.membership_id: ("none" if r.membership_id in eligible else "ineligible") for r in ranked
+        }
+        race: dict[int, str] = {}
+    else:
+        statuses = wsop_statuses(ranked=ranked, eligible=eligible, prizes=prizes, declined=declined)
+        race = wsop_race(
+            points={mid: t.points for mid, t in totals.items()},
+            eligible=eligible - declined,
+            prizes=prizes,
+            events_left=len(still_to_play),
+            max_points_per_event=max(rules.points_table, default=0),
+        )
+
+    numbers = [e.number for e in events]
+    rows = []
+    for r in ranked:
+        total = totals[r.membership_id]
+        rows.append(
+            StandingRow(
+                membership=memberships[r.membership_id],
+                rank=r.rank,
+                shared=r.shared,
+                points=r.points,
+                events_played=total.events_played,
+                points_per_event=total.points_per_event,
+                per_event=total.per_event,
+                places=total.places,
+                cumulative=cumulative_points(per_event=total.per_event, event_numbers=numbers),
+                eligible=r.membership_id in eligible,
+                wsop=statuses[r.membership_id],
+                race=race.get(r.membership_id),
+            )
+        )
+    groups: dict[int, list[StandingRow]] = {}
+    for row in rows:
+        if row.shared:
+            groups.setdefault(row.rank, []).append(row)
+    return SeasonStandings(
+        season=season,
+        rules=rules,
+        events=events,
+        rows=rows,
+        member_count=member_count,
+        prizes=prizes,
+        events_left=len(still_to_play),
+        problem=problem,
+        tied_groups=list(groups.values()),
+    )
+
+
+@dataclass
+class CareerRow:
+    person: object
+    stats: object  # standings.services.career.CareerStats
+
+
+def _career_places(*, seasons=None) -> tuple[dict[int, list[int]], dict[int, int], dict[int, object]]:
+    """Places and cashes per person over the final events of ``seasons`` (all when None).
+
+    Returns (person id → places, person id → cashes, person id → Person).
+    """
+    from finance import selectors as finance_selectors
+
+    memberships = Membership.objects.select_related("person")
+    events = Event.objects.filter(status=Event.Status.FINAL).order_by("date", "pk")
+    if seasons is not None:
+        memberships = memberships.filter(season__in=seasons)
+        events = events.filter(season__in=seasons)
+    by_membership = {m.pk: m.person for m in memberships}
+    places: dict[int, list[int]] = {}
+    cashes: dict[int, int] = {}
+    people: dict[int, object] = {}
+    for event in events:
+        paid_places = {line.place for line in finance_selectors.event_payout_lines(event=event)}
+        for placing in event_selectors.event_placings(event=event):
+            person = by_membership.get(placing.membership_id)
+            if person is None:
+                continue
+            people[person.pk] = person
+            places.setdefault(person.pk, []).append(placing.place)
+            if placing.place in paid_places:
+                cashes[person.pk] = cashes.get(person.pk, 0) + 1
+    return places, cashes, people
+
+
+def career_table() -> list[CareerRow]:
+    """Career stats of everyone who ever had a place, most events first."""
+    from standings.services.career import career_stats
+
+    places, cashes, people = _career_places()
+    rows = [
+        CareerRow(person=people[pid], stats=career_stats(places=places[pid], cashes=cashes.get(pid, 0)))
+        for pid in places
+    ]
+    rows.sort(key=lambda r: (-r.stats.wins, -r.stats.events, r.person.key))
+    return rows
+
+
+def person_career(*, person) -> tuple[object, list[dict]]:
+    """A person's career stats and, per season they held a seat, their final (or current) rank and points."""
+    from standings.services.career import career_stats
+
+    seasons = list(Season.objects.filter(memberships__person=person).distinct().order_by("-start", "-pk"))
+    places, cashes, _people = _career_places(seasons=seasons)
+    per_season = []
+    for season in seasons:
+        standings = season_standings(season=season)
+        row = standings.row_for_person(person)
+        per_season.append({"season": season, "row": row, "played": len(standings.events)})
+    stats = career_stats(places=places.get(person.pk, []), cashes=cashes.get(person.pk, 0))
+    return stats, per_season

@@ -1,0 +1,290 @@
+import calendar
+import csv
+import datetime as dt
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from events.models import Season
+from events.selectors import current_season
+from members.models import Person
+from ncpc.clock import club_today
+from ncpc.errors import NcpcError
+from ncpc.permissions import Action, club_page, require, user_can, user_person
+from standings import selectors
+from standings.forms import DeclineForm, TieBreakForm, WithdrawDeclineForm
+from standings.models import WsopDecline
+from standings.services.chart import cumulative_chart
+from standings.services.tie_breaks import tie_break_record, wsop_decline_record, wsop_decline_withdraw
+
+WSOP_BADGES = {
+    "qualified": ("WSOP", "text-bg-success"),
+    "replacement": ("WSOP (replacement)", "text-bg-success"),
+    "declined": ("Declined", "text-bg-secondary"),
+    "undecided": ("Tie at the cut", "text-bg-warning"),
+    "ineligible": ("Not eligible", "text-bg-light border"),
+    "none": ("", ""),
+}
+RACE_BADGES = {
+    "clinched": ("Clinched", "text-bg-success"),
+    "open": ("In the race", "text-bg-primary"),
+    "out of reach": ("Out of reach", "text-bg-light border"),
+}
+
+
+def _season(name: str) -> Season:
+    return get_object_or_404(Season, name=name)
+
+
+def _chart(standings, *, me=None):
+    if not standings.events:
+        return None
+    leaders = [row.person.full_name for row in standings.rows[:5]]
+    highlight = ([me.person.full_name] if me else []) + [
+        n for n in leaders if not me or n != me.person.full_name
+    ]
+    return cumulative_chart(
+        series=[(row.person.full_name, row.cumulative) for row in standings.rows],
+        event_numbers=standings.event_numbers,
+        highlight=highlight,
+    )
+
+
+def _decorate(rows):
+    for row in rows:
+        row.wsop_badge = WSOP_BADGES.get(row.wsop, ("", ""))
+        row.race_badge = RACE_BADGES.get(row.race) if row.race else None
+    return rows
+
+
+@club_page
+def current(request):
+    season = current_season()
+    if season is None:
+        return render(request, "standings/season.html", {"season": None})
+    return redirect("standings:season", season=season.name)
+
+
+@club_page
+def season(request, season):
+    seasons = list(Season.objects.all())  # for the season menu; also finds this season without a query more
+    season = next((s for s in seasons if s.name == season), None)
+    if season is None:
+        raise Http404("No such season.")
+    standings = selectors.season_standings(season=season)
+    me = standings.row_for_person(user_person(request.user))
+    return render(
+        request,
+        "standings/season.html",
+        {
+            "season": season,
+            "standings": standings,
+            "rows": _decorate(standings.rows),
+            "me": me,
+            "chart": _chart(standings, me=me),
+            "seasons": seasons,
+            "can_record": user_can(request.user, Action.RECORD_TIE_BREAKS),
+            "report_month": _report_month(season),
+        },
+    )
+
+
+def _report_month(season: Season) -> tuple[int, int]:
+    """The month the points report opens on: this month, clipped to the season."""
+    day = min(max(club_today(), season.start), season.end)
+    return day.year, day.month
+
+
+@club_page
+def points_report_current(request):
+    season = current_season()
+    if season is None:
+        raise Http404("No season exists yet.")
+    year, month = _report_month(season)
+    return redirect("standings:points_report", season=season.name, year=year, month=month)
+
+
+@club_page
+def points_report(request, season, year, month):
+    season = _season(season)
+    if not 1 <= month <= 12:
+        raise Http404("No such month.")
+    first = dt.date(year, month, 1)
+    last = dt.date(year, month, calendar.monthrange(year, month)[1])
+    if last < season.start or first > season.end:
+        raise Http404("That month is not in the season.")
+    standings = selectors.season_standings(season=season, through=last)
+    if request.GET.get("format") == "csv":
+        return _points_report_csv(standings, year=year, month=month)
+    months = []
+    day = season.start
+    while day <= season.end:
+        months.append((day.year, day.month))
+        day = (day.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
+    return render(
+        request,
+        "standings/points_report.html",
+        {
+            "season": season,
+            "standings": standings,
+            "rows": _decorate(standings.rows),
+            "month_start": first,
+            "month_events": [e for e in standings.events if e.date >= first],
+            "months": [dt.date(y, m, 1) for y, m in months],
+            "me": standings.row_for_person(user_person(request.user)),
+            "chart": _chart(standings),
+        },
+    )
+
+
+def _points_report_csv(standings, *, year: int, month: int) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="ncpc-points-{standings.season.name}-{year:04d}-{month:02d}.csv"'
+    )
+    writer = csv.writer(response)
+    numbers = standings.event_numbers
+    writer.writerow(
+        ["rank", "member", "name", *[f"event {n}" for n in numbers], "points", "events played", "wsop"]
+    )
+    for row in standings.rows:
+        writer.writerow(
+            [
+                row.rank_label,
+                row.key,
+                row.person.full_name,
+                *[row.per_event.get(n, "") for n in numbers],
+                row.points,
+                row.events_played,
+                row.wsop,
+            ]
+        )
+    return response
+
+
+@require(Action.RECORD_TIE_BREAKS)
+def tie_breaks(request, season):
+    season = _season(season)
+    standings = selectors.season_standings(season=season)
+    forms = {
+        group[0].rank: TieBreakForm(
+            request.POST
+            if request.method == "POST" and request.POST.get("group") == str(group[0].rank)
+            else None,
+            group=group,
+            prefix=f"g{group[0].rank}",
+        )
+        for group in standings.tied_groups
+    }
+    if request.method == "POST":
+        group_key = request.POST.get("group", "")
+        form = forms.get(int(group_key)) if group_key.isdigit() else None
+        if form is None:
+            messages.error(
+                request, "That tie no longer exists (the standings changed). Nothing was recorded."
+            )
+            return redirect("standings:tie_breaks", season=season.name)
+        if form.is_valid():
+            try:
+                tie_break_record(
+                    season=season,
+                    order=form.ordered_memberships(),
+                    how=form.cleaned_data["how"],
+                    note=form.cleaned_data["note"],
+                    actor=request.user,
+                )
+            except NcpcError as exc:
+                messages.error(request, str(exc))
+            else:
+                messages.success(request, "Recorded the tie-break; the standings now order those members.")
+                return redirect("standings:tie_breaks", season=season.name)
+        else:
+            messages.error(request, "Nothing was recorded: please correct the fields marked below.")
+    recorded = season.tie_breaks.prefetch_related("entries__membership__person").select_related("recorded_by")
+    return render(
+        request,
+        "standings/tie_breaks.html",
+        {
+            "season": season,
+            "groups": [(group, forms[group[0].rank]) for group in standings.tied_groups],
+            "recorded": recorded,
+        },
+    )
+
+
+@require(Action.RECORD_TIE_BREAKS)
+def declines(request, season):
+    season = _season(season)
+    standings = selectors.season_standings(season=season)
+    form = DeclineForm(request.POST or None, representatives=standings.representatives)
+    if request.method == "POST":
+        if form.is_valid():
+            membership = form.representatives[form.cleaned_data["membership"]]
+            try:
+                wsop_decline_record(
+                    season=season, membership=membership, note=form.cleaned_data["note"], actor=request.user
+                )
+            except NcpcError as exc:
+                messages.error(request, str(exc))
+            else:
+                messages.success(request, f"Recorded that {membership.person} cannot attend the WSOP.")
+                return redirect("standings:declines", season=season.name)
+        else:
+            messages.error(request, "Nothing was recorded: please correct the fields marked below.")
+    recorded = WsopDecline.objects.filter(season=season).select_related("membership__person", "recorded_by")
+    return render(
+        request,
+        "standings/declines.html",
+        {
+            "season": season,
+            "standings": standings,
+            "representatives": _decorate(standings.representatives),
+            "form": form,
+            "recorded": [(d, WithdrawDeclineForm(prefix=f"w{d.pk}")) for d in recorded],
+        },
+    )
+
+
+@require_POST
+@require(Action.RECORD_TIE_BREAKS)
+def decline_withdraw(request, season, pk):
+    season = _season(season)
+    decline = get_object_or_404(WsopDecline, pk=pk, season=season)
+    form = WithdrawDeclineForm(request.POST, prefix=f"w{decline.pk}")
+    if not form.is_valid():
+        messages.error(request, "Give a reason for withdrawing the decline.")
+    else:
+        try:
+            wsop_decline_withdraw(decline=decline, reason=form.cleaned_data["reason"], actor=request.user)
+        except NcpcError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, "Withdrew the decline.")
+    return redirect("standings:declines", season=season.name)
+
+
+@club_page
+def history(request):
+    today = club_today()
+    past = []
+    for s in Season.objects.filter(end__lt=today).order_by("-start", "-pk"):
+        standings = selectors.season_standings(season=s)
+        past.append({"season": s, "podium": standings.rows[:3], "representatives": standings.representatives})
+    return render(
+        request,
+        "standings/history.html",
+        {"past": past, "careers": selectors.career_table(), "me": user_person(request.user)},
+    )
+
+
+@club_page
+def career(request, key):
+    person = get_object_or_404(Person, key=key)
+    stats, seasons = selectors.person_career(person=person)
+    return render(
+        request,
+        "standings/career.html",
+        {"person": person, "stats": stats, "seasons": seasons},
+    )

@@ -1,0 +1,1 @@
+from tests.standings.factories import results  # noqa: F401  (fixture)
