@@ -7,6 +7,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("reports/", views.reports, name="reports"),
+    path("about/", views.about, name="about"),
     path("audit/", views.audit, name="audit"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("members/", include("members.urls")),

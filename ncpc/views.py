@@ -52,6 +52,11 @@ def home(request):
     return render(request, "home.html", context)
 
 
+def about(request):
+    """A page that renders only the base template and static text (also the benchmark's logged-in floor)."""
+    return render(request, "about.html")
+
+
 def reports(request):
     entries = []
     for title, description, name, action in REPORTS:

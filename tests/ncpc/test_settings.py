@@ -7,7 +7,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_django(env_overrides: dict[str, str], *args: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DJANGO_DEBUG", "ALLOWED_HOSTS"}}
+    dropped = {"SECRET_KEY", "DJANGO_DEBUG", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
     env.update(env_overrides)
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
