@@ -20,8 +20,8 @@ from standings.services.chart import cumulative_chart
 from standings.services.tie_breaks import tie_break_record, wsop_decline_record, wsop_decline_withdraw
 
 WSOP_BADGES = {
-    "qualified": ("WSOP", "text-bg-success"),
-    "replacement": ("WSOP (replacement)", "text-bg-success"),
+    "qualified": ("WSOP spot", "text-bg-success"),
+    "replacement": ("WSOP spot (replacement)", "text-bg-success"),
     "declined": ("Declined", "text-bg-secondary"),
     "undecided": ("Tie at the cut", "text-bg-warning"),
     "ineligible": ("Not eligible", "text-bg-light border"),
@@ -29,7 +29,7 @@ WSOP_BADGES = {
 }
 RACE_BADGES = {
     "clinched": ("Clinched", "text-bg-success"),
-    "open": ("In the race", "text-bg-primary"),
+    "open": ("In the race", "border border-primary text-primary"),
     "out of reach": ("Out of reach", "text-bg-light border"),
 }
 

@@ -45,14 +45,14 @@ def cumulative_chart(
     series: Sequence[tuple[str, list[int]]],
     event_numbers: Sequence[int],
     highlight: Sequence[str] = (),
-    width: int = 640,
-    height: int = 320,
+    width: int = 440,
+    height: int = 280,
 ) -> Chart | None:
     """``series``: (label, running totals after each event) per member; ``highlight``: labels to colour, in
     order of importance. None when there is nothing to draw (no event counted yet)."""
     if not event_numbers or not series:
         return None
-    left, right, top, bottom = 34, width - 60, 10, height - 26
+    left, right, top, bottom = 30, width - 26, 10, height - 24
     top_value = max(max(values) for _label, values in series) or 1
     top_value = ((top_value + 9) // 10) * 10
     steps = len(event_numbers)

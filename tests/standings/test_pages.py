@@ -220,7 +220,15 @@ def test_history_and_career_pages(member_client, season, results, monkeypatch):
     assert (m03.events, m03.wins, m03.top_three, str(m03.average_place), m03.cashes) == (2, 0, 2, "3.0", 0)
 
 
-def test_results_email_goes_once_to_members_with_an_address(season, results, today):
+def test_results_email_goes_once_to_members_with_an_address(season, results, today, monkeypatch):
+    from finance import selectors as finance_selectors
+    from finance.services.payouts import PayoutLine
+
+    monkeypatch.setattr(
+        finance_selectors,
+        "event_payout_lines",
+        lambda *, event: [PayoutLine(place=1, member_key="m01", paid_to="member", amount=Decimal("140.00"))],
+    )
     people = seats(season, 10)
     people[9].person.email = ""
     people[9].person.save()
@@ -229,7 +237,8 @@ def test_results_email_goes_once_to_members_with_an_address(season, results, tod
     assert len(mail.outbox) == 9
     message = mail.outbox[0]
     assert message.to == ["m01@example.org"]
-    assert "1. M01 Test" in message.body
+    assert "1. M01 Test — $140.00" in message.body
+    assert "2. M02 Test\n" in message.body
     assert "You are ranked 1 with 10 points" in message.body
     results_final.send(sender=Event, event=event)
     assert len(mail.outbox) == 9

@@ -182,3 +182,25 @@ def test_event_counts_only_through_the_given_date(season, results):
     standings = season_standings(season=season, through=sept.replace(day=1))
     assert [e.number for e in standings.events] == [1]
     assert standings.rows[0].points == 10
+
+
+def test_a_substitutes_place_counts_for_the_member(season, monkeypatch):
+    from events import selectors as event_selectors
+    from events.placings import Placing
+
+    people = seats(season, 10)
+    Event.objects.filter(season=season, number=1).update(status=Event.Status.FINAL)
+    monkeypatch.setattr(
+        event_selectors,
+        "event_placings",
+        lambda *, event: [
+            Placing(place=1, membership_id=people[3].pk, member_key="m04", substitute_name="Carl Guest"),
+            Placing(place=2, membership_id=people[0].pk, member_key="m01"),
+        ],
+    )
+    standings = season_standings(season=season)
+    assert (standings.rows[0].key, standings.rows[0].points, standings.rows[0].events_played) == (
+        "m04",
+        10,
+        1,
+    )
