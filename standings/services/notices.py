@@ -61,7 +61,12 @@ def results_email_send(*, event) -> int:
         )
         subject = f"NCPC results: event {event.number} of {season} ({event.date:%b %-d})"
         messages.append(EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [membership.person.email]))
-    sent = get_connection().send_messages(messages) if messages else 0
+    try:
+        sent = get_connection().send_messages(messages) if messages else 0
+    except Exception:  # the results are final already: a mail server failure must not turn into a 500
+        logger.exception("Results e-mail for %s could not be sent; it will be tried again", event)
+        notice.delete()
+        return 0
     notice.recipients = sent or 0
     notice.save(update_fields=["recipients"])
     logger.info("Results e-mail for %s sent to %s members", event, notice.recipients)

@@ -1,4 +1,3 @@
-import datetime as dt
 from decimal import Decimal
 
 import pytest
@@ -284,4 +283,19 @@ def test_demo_step_records_one_tie_break_for_a_tie_at_the_top(season, results):
     assert TieBreak.objects.count() == 1
 
 
-_ = dt
+def test_a_mail_server_failure_is_logged_and_the_email_can_be_sent_later(season, results, monkeypatch):
+    from django.core.mail.backends.locmem import EmailBackend
+
+    people = seats(season, 10)
+    event = results.set(1, people)
+
+    def broken(self, messages):
+        raise OSError("mail server down")
+
+    working = EmailBackend.send_messages
+    monkeypatch.setattr(EmailBackend, "send_messages", broken)
+    results_final.send(sender=Event, event=event)  # no exception
+    assert not ResultsNotice.objects.exists()
+    monkeypatch.setattr(EmailBackend, "send_messages", working)
+    results_final.send(sender=Event, event=event)
+    assert len(mail.outbox) == 10
