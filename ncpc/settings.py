@@ -52,7 +52,8 @@ if not SECRET_KEY:
             "SECRET_KEY is not set. Production (DJANGO_DEBUG=0) refuses to start without one: "
             "set SECRET_KEY to a long random string."
         )
-    SECRET_KEY = "dev-only-insecure-key-never-use-in-production"  # noqa: S105  # nosec B105 (debug only)
+    # Debug only: production refuses to start without SECRET_KEY (above).
+    SECRET_KEY = "dev-only-insecure-key-never-use-in-production"  # noqa: S105  # nosec B105
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
