@@ -33,7 +33,7 @@ PLANS = {
     "joe": [(1, 0, "110.00"), (3, 0, "200.00"), (6, 5, "200.00")],  # late payer
     "kim": ON_TIME,
     "lou": [(1, 0, "110.00"), (2, 0, "100.00"), (3, 0, "100.00"), (4, 0, "100.00"), (5, 0, "100.00")],
-    "max": [(1, 0, "60.00"), (2, 0, "150.00"), (4, 0, "200.00")],  # partial then catches up
+    "max": [(1, 0, "110.00"), (3, 0, "200.00"), (4, 0, "100.00"), (5, 0, "100.00")],  # missed event 2's
     # "ned" never pays.
 }
 
@@ -129,7 +129,13 @@ def demo_payouts_load(*, season, actor) -> None:
 
 def demo_context_payments(context: dict) -> None:
     context["payments"] = demo_payments_load(season=context["season"], people=context["people"])
+
+
+def demo_context_bank(context: dict) -> None:
+    demo_payments_load(season=context["season"], people=context["people"])  # no-op when step 25 ran
     demo_bank_load(season=context["season"], people=context["people"])
 
 
-DEMO_STEPS = [(40, demo_context_payments)]
+# Payments go in before the night's results (order 30), so results entry sees who was in good standing;
+# the bank deposit, the escrow move and the event payouts need the results, so they come at 40.
+DEMO_STEPS = [(25, demo_context_payments), (40, demo_context_bank)]
