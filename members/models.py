@@ -123,6 +123,8 @@ class Vote(models.Model):
     class Kind(models.TextChoices):
         ADMISSION = "admission", "Admission"
         REMOVAL = "removal", "Removal"
+        TWO_EVENTS = "two_events", "Two events in one month (§4.4.2)"
+        RULE_CHANGE = "rule_change", "Rule change (§3.4)"
         OTHER = "other", "Other"
 
     kind = models.CharField(max_length=12, choices=Kind.choices)
@@ -262,3 +264,239 @@ class Removal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.membership} removed on {self.removed_on}"
+
+
+# Governance (SPEC §10, bylaws §3, §4.8, §5.4) ------------------------------------------------------------
+
+
+class Ballot(models.Model):
+    """A secret ballot of the members: the officers' election (§3.2–3.3) or a rule-change ballot (§3.4.2–3.4.4).
+
+    The President prepares it (nominations, accepted rule changes), opens it, closes it (the tally is taken)
+    and publishes the result.
+    """
+
+    class Kind(models.TextChoices):
+        ELECTION = "election", "Election of officers"
+        RULE_CHANGES = "rule_changes", "Rule-change ballot"
+
+    class Status(models.TextChoices):
+        PREPARING = "preparing", "Being prepared"
+        OPEN = "open", "Open for voting"
+        CLOSED = "closed", "Closed, being counted"
+        PUBLISHED = "published", "Result published"
+
+    season = models.ForeignKey("events.Season", on_delete=models.PROTECT, related_name="ballots")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    title = models.CharField(max_length=120)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PREPARING)
+    opened_on = models.DateField(null=True, blank=True)
+    closed_on = models.DateField(null=True, blank=True)
+    published_on = models.DateField(null=True, blank=True)
+    members_eligible = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Seats held when the ballot closed (a majority is of these)."
+    )
+
+    class Meta:
+        ordering = ("-season__start", "kind", "-pk")
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.get_status_display()})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+    @property
+    def is_published(self) -> bool:
+        return self.status == self.Status.PUBLISHED
+
+
+class RuleChange(models.Model):
+    """A member's suggestion to change the club's rules, and what became of it (§3.4.1–3.4.4).
+
+    When it changes a rule number, ``rule_field`` names it (a scalar rule of ``events.rules.SeasonRules``,
+    ``payout_row`` or ``wsop_row``) and ``new_value`` holds the value as JSON. An adopted change is applied
+    to the next season's rules (``applies_to``), never to a season already under way.
+    """
+
+    class Status(models.TextChoices):
+        SUBMITTED = "submitted", "Submitted"
+        ON_BALLOT = "on_ballot", "On the ballot"
+        DECLINED = "declined", "Not put on the ballot"
+        ADOPTED = "adopted", "Adopted"
+        REJECTED = "rejected", "Rejected"
+
+    class Applied(models.TextChoices):
+        NONE = "", "Nothing to apply"
+        PENDING = "pending", "Waiting for the next season"
+        APPLIED = "applied", "Applied"
+        NEEDS_OFFICER = "needs_officer", "To be entered by an officer"
+        BY_HAND = "by_hand", "Entered by an officer"
+
+    season = models.ForeignKey("events.Season", on_delete=models.PROTECT, related_name="rule_changes")
+    submitted_by = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="rule_suggestions")
+    submitted_on = models.DateField()
+    suggestion = models.TextField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SUBMITTED)
+    ballot = models.ForeignKey(
+        Ballot, null=True, blank=True, on_delete=models.PROTECT, related_name="rule_changes"
+    )
+    title = models.CharField(max_length=200, blank=True, help_text="The wording on the ballot.")
+    rule_field = models.CharField(max_length=40, blank=True)
+    new_value = models.JSONField(null=True, blank=True)
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    reviewed_on = models.DateField(null=True, blank=True)
+    decline_reason = models.CharField(max_length=300, blank=True)
+    vote = models.ForeignKey(
+        Vote, null=True, blank=True, on_delete=models.PROTECT, related_name="rule_changes"
+    )
+    applies_to = models.CharField(max_length=9, blank=True, help_text="Name of the season it changes.")
+    apply_state = models.CharField(max_length=14, choices=Applied.choices, blank=True, default=Applied.NONE)
+    applied_to = models.ForeignKey(
+        "events.Season", null=True, blank=True, on_delete=models.PROTECT, related_name="rule_changes_applied"
+    )
+    applied_on = models.DateField(null=True, blank=True)
+    apply_problem = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ("-season__start", "-submitted_on", "-pk")
+
+    def __str__(self) -> str:
+        return self.title or self.suggestion[:80]
+
+
+class BallotQuestion(models.Model):
+    """One thing voted on: an office (election, options are the nominees) or a rule change (yes / no)."""
+
+    ballot = models.ForeignKey(Ballot, on_delete=models.CASCADE, related_name="questions")
+    position = models.PositiveSmallIntegerField()
+    office = models.CharField(max_length=20, choices=OfficerTerm.Office.choices, blank=True)
+    rule_change = models.OneToOneField(
+        RuleChange, null=True, blank=True, on_delete=models.PROTECT, related_name="question"
+    )
+    # Election outcome: set when the count has one leader, or by the President after a tie (§3.3 is silent).
+    winner = models.ForeignKey(Person, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    tie = models.BooleanField(default=False)
+    outcome_note = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ("ballot", "position", "pk")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["ballot", "office"],
+                condition=~Q(office=""),
+                name="members_ballotquestion_one_per_office",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.office:
+            return self.get_office_display()
+        return str(self.rule_change) if self.rule_change_id else f"Question {self.position}"
+
+
+class Nomination(models.Model):
+    """A member nominated for an office at the March event (§3.2)."""
+
+    question = models.ForeignKey(BallotQuestion, on_delete=models.CASCADE, related_name="nominations")
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="nominations")
+    nominated_by = models.ForeignKey(
+        Person, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    nominated_on = models.DateField()
+
+    class Meta:
+        ordering = ("question", "person__last_name", "person__first_name", "pk")
+        constraints = [
+            models.UniqueConstraint(fields=["question", "person"], name="members_nomination_once_per_office"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.person} for {self.question}"
+
+
+class BallotParticipation(models.Model):
+    """That a member voted on a question, and nothing about how: the choice only adds one to a
+    ``BallotCount``, which has no link to the voter (a secret ballot)."""
+
+    question = models.ForeignKey(BallotQuestion, on_delete=models.CASCADE, related_name="participations")
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="ballot_participations")
+    voted_on = models.DateField()
+
+    class Meta:
+        ordering = ("question", "person__last_name", "person__first_name", "pk")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["question", "person"], name="members_ballotparticipation_once_per_question"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.person} voted on {self.question}"
+
+
+class BallotCount(models.Model):
+    """The running count of one option of a question (a nominee, or yes / no).
+
+    Deliberately no row per ballot paper, no voter, no time: a vote adds one to ``votes`` in the same
+    transaction that records the ``BallotParticipation``, so neither row order nor timestamps can tie a
+    voter to a choice.
+    """
+
+    class Answer(models.TextChoices):
+        YES = "yes", "Yes"
+        NO = "no", "No"
+
+    question = models.ForeignKey(BallotQuestion, on_delete=models.CASCADE, related_name="counts")
+    nomination = models.OneToOneField(
+        Nomination, null=True, blank=True, on_delete=models.CASCADE, related_name="count"
+    )
+    answer = models.CharField(max_length=3, choices=Answer.choices, blank=True)
+    votes = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ("question", "answer", "nomination", "pk")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["question", "answer"],
+                condition=~Q(answer=""),
+                name="members_ballotcount_one_per_answer",
+            ),
+            models.CheckConstraint(
+                condition=(Q(answer="") & Q(nomination__isnull=False))
+                | (~Q(answer="") & Q(nomination__isnull=True)),
+                name="members_ballotcount_nominee_or_answer",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        option = self.get_answer_display() if self.answer else str(self.nomination.person)
+        return f"{self.question}: {option} {self.votes}"
+
+
+class Ruling(models.Model):
+    """A dispute at an event and how it was ruled (§4.8, §5.4): who ruled follows SPEC §10."""
+
+    event = models.ForeignKey("events.Event", on_delete=models.PROTECT, related_name="rulings")
+    hand = models.CharField(max_length=120, help_text="Which hand: level, table, what was happening.")
+    parties = models.CharField(max_length=200, help_text="The players in the dispute.")
+    dispute = models.TextField()
+    ruling = models.TextField()
+    officers_present = models.JSONField(default=list)
+    officers_involved = models.JSONField(default=list)
+    ruled_by_offices = models.JSONField(default=list)
+    ruled_by = models.CharField(max_length=200, help_text="Names of those who ruled.")
+    independent_player = models.CharField(max_length=120, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("event", "created_at", "pk")
+
+    def __str__(self) -> str:
+        return f"Ruling at {self.event}: {self.hand}"
