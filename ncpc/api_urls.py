@@ -1,6 +1,9 @@
-"""Machine-readable addresses under /api/v1/ (SPEC §14).
+"""Machine-readable addresses under /api/v1/ (SPEC §14)."""
 
-The season report is added with the import/export work.
-"""
+from django.urls import path
 
-urlpatterns: list = []
+from ncpc import api
+
+urlpatterns = [
+    path("seasons/<str:season>/report", api.season_report_json, name="api_season_report"),
+]

@@ -1,0 +1,62 @@
+"""Bringing in members from history (the season file import, SPEC §13): an imported season's members count
+as admitted (no vote needed) and as having signed that season's rules document."""
+
+import datetime as dt
+
+from django.db import transaction
+
+from members.models import Membership, Person, RulesSignature
+from ncpc.audit import audit_record
+
+
+@transaction.atomic
+def person_from_history(
+    *, key: str, first_name: str, last_name: str, email: str, date_of_birth: dt.date | None, actor=None
+) -> Person:
+    """The person with this key (the same person across seasons), created if new; blanks are filled in."""
+    person = Person.objects.filter(key=key).first()
+    if person is None:
+        person = Person.objects.create(
+            key=key, first_name=first_name, last_name=last_name, email=email, date_of_birth=date_of_birth
+        )
+        audit_record(actor=actor, action="member.person.import", target=person, summary=f"Imported {person}")
+        return person
+    changed = False
+    for field, value in (("email", email), ("date_of_birth", date_of_birth), ("last_name", last_name)):
+        if value and not getattr(person, field):
+            setattr(person, field, value)
+            changed = True
+    if changed:
+        person.save()
+    return person
+
+
+@transaction.atomic
+def membership_from_history(
+    *,
+    person: Person,
+    season,
+    first_event: int,
+    left_after_event: int | None,
+    joined_on: dt.date,
+    sponsor: Person | None = None,
+    actor=None,
+) -> Membership:
+    membership = Membership.objects.create(
+        person=person,
+        season=season,
+        first_event=first_event,
+        left_after_event=left_after_event,
+        how_left=Membership.HowLeft.WITHDREW if left_after_event is not None else "",
+        joined_on=joined_on,
+        declared_not_professional=True,
+        sponsor=sponsor,
+    )
+    RulesSignature.objects.create(membership=membership, signed_on=joined_on)
+    audit_record(
+        actor=actor,
+        action="member.import",
+        target=membership,
+        summary=f"Imported {person} into {season} from event {first_event}",
+    )
+    return membership
