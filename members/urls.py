@@ -1,6 +1,6 @@
 from django.urls import path
 
-from members import views
+from members import governance_views, views
 
 app_name = "members"
 
@@ -18,4 +18,36 @@ urlpatterns = [
     path("officers/removals/", views.removals, name="removals"),
     path("officers/suspensions/", views.suspensions, name="suspensions"),
     path("officers/signatures/", views.signatures, name="signatures"),
+    # Governance (issue 10)
+    path("votes/", governance_views.index, name="governance"),
+    path("votes/ballots/<int:pk>/", governance_views.ballot_detail, name="ballot"),
+    path("votes/ballots/<int:pk>/vote/", governance_views.ballot_vote, name="ballot_vote"),
+    path("votes/ballots/<int:pk>/<str:step>/", governance_views.ballot_step, name="ballot_step"),
+    path("votes/elections/new/", governance_views.election_new, name="election_new"),
+    path("votes/elections/<int:pk>/nominate/", governance_views.nominate, name="nominate"),
+    path(
+        "votes/nominations/<int:pk>/withdraw/",
+        governance_views.nomination_withdraw,
+        name="nomination_withdraw",
+    ),
+    path("votes/questions/<int:pk>/tie/", governance_views.tie_resolve, name="tie_resolve"),
+    path("votes/rule-changes/", governance_views.rule_changes, name="rule_changes"),
+    path(
+        "votes/rule-changes/<int:pk>/accept/", governance_views.rule_change_accept, name="rule_change_accept"
+    ),
+    path(
+        "votes/rule-changes/<int:pk>/decline/",
+        governance_views.rule_change_decline,
+        name="rule_change_decline",
+    ),
+    path("votes/rule-changes/<int:pk>/apply/", governance_views.rule_change_apply, name="rule_change_apply"),
+    path(
+        "votes/rule-changes/<int:pk>/by-hand/",
+        governance_views.rule_change_by_hand,
+        name="rule_change_by_hand",
+    ),
+    path("votes/record/", governance_views.vote_record_view, name="vote_record"),
+    path("disputes/who-rules/", governance_views.who_rules_view, name="who_rules"),
+    path("disputes/", governance_views.rulings, name="rulings"),
+    path("disputes/new/", governance_views.ruling_new, name="ruling_new"),
 ]

@@ -8,6 +8,7 @@ NAVIGATION = (
     ("Schedule", "events:schedule_current", Action.VIEW_CLUB),
     ("Standings", "standings:current", Action.VIEW_CLUB),
     ("Members", "members:directory", Action.VIEW_CLUB),
+    ("Club votes", "members:governance", Action.VIEW_CLUB),
     ("Finance", "finance:index", Action.VIEW_CLUB),
     ("Reports", "reports", Action.VIEW_CLUB),
 )

@@ -1,0 +1,498 @@
+"""Governance pages: club votes and ballots (members vote on a phone), elections, rule changes, disputes.
+
+Thin: form → service → ``NcpcError`` becomes a message → redirect. The President opens, closes and
+publishes ballots; the President or the Vice President accepts rule-change suggestions (§3.4.1, §3.5.1);
+any officer logs a ruling (the Vice President and Treasurer rule too, §3.5.2–3.5.3, §3.6.7–3.6.8).
+"""
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from events.selectors import current_season, season_rules
+from members import governance_forms as forms
+from members.governance_selectors import (
+    ballot_questions,
+    ballot_results,
+    ballot_turnout,
+    club_votes,
+    may_vote,
+    questions_voted,
+    rule_changes_waiting,
+    rule_suggestions,
+    season_ballots,
+    season_rulings,
+)
+from members.models import Ballot, BallotQuestion, Nomination, OfficerTerm, RuleChange, Vote
+from members.selectors import current_member_count
+from members.services import ballots as ballot_services
+from members.services import elections as election_services
+from members.services.disputes import ruling_record, who_rules
+from members.services.votes import vote_record
+from ncpc.clock import club_today
+from ncpc.errors import NcpcError
+from ncpc.permissions import VICE_PRESIDENT, Action, require, user_can, user_offices, user_person
+
+
+def _no_season(request):
+    return render(request, "members/no_season.html")
+
+
+def _may_review(user) -> bool:
+    """Accept or decline suggestions: the President (MANAGE_BALLOTS) or the Vice President (§3.5.1)."""
+    return user_can(user, Action.MANAGE_BALLOTS) or VICE_PRESIDENT in user_offices(user)
+
+
+def _may_log_rulings(user) -> bool:
+    return user_can(user, Action.RECORD_RULINGS) or bool(user_offices(user))
+
+
+def _may_run(user, ballot: Ballot) -> bool:
+    action = Action.MANAGE_ELECTIONS if ballot.kind == Ballot.Kind.ELECTION else Action.MANAGE_BALLOTS
+    return user_can(user, action)
+
+
+# Members -------------------------------------------------------------------------------------------------
+
+
+@require(Action.VIEW_CLUB)
+def index(request):
+    season = current_season()
+    if season is None:
+        return _no_season(request)
+    me = user_person(request.user)
+    ballots = []
+    for ballot in season_ballots(season=season):
+        voted = questions_voted(ballot=ballot, person=me)
+        ballots.append(
+            {
+                "ballot": ballot,
+                "questions": ballot.questions.count(),
+                "voted": len(voted),
+                "may_vote": ballot.is_open and may_vote(ballot=ballot, person=me),
+            }
+        )
+    return render(
+        request,
+        "members/governance/index.html",
+        {
+            "season": season,
+            "ballots": ballots,
+            "votes": club_votes(season=season),
+            "can_elect": user_can(request.user, Action.MANAGE_ELECTIONS),
+            "can_record_vote": user_can(request.user, Action.MANAGE_BALLOTS),
+            "waiting": rule_changes_waiting() if user_can(request.user, Action.EDIT_RULES) else [],
+        },
+    )
+
+
+@require(Action.VIEW_CLUB)
+def ballot_detail(request, pk):
+    ballot = get_object_or_404(Ballot.objects.select_related("season"), pk=pk)
+    me = user_person(request.user)
+    questions = ballot_questions(ballot=ballot)
+    can_run = _may_run(request.user, ballot)
+    counted = ballot.status in (Ballot.Status.CLOSED, Ballot.Status.PUBLISHED)
+    show_results = ballot.is_published or (counted and can_run)
+    voted = questions_voted(ballot=ballot, person=me)
+    rules = season_rules(ballot.season) if ballot.kind == Ballot.Kind.RULE_CHANGES else None
+    from events.services.rule_changes import RULE_LABELS, rule_value_now, rule_value_text
+
+    items = []
+    for question in questions:
+        change = question.rule_change
+        item = {"question": question, "voted": question.pk in voted, "change": change}
+        if change and change.rule_field:
+            item["rule_label"] = RULE_LABELS.get(change.rule_field, change.rule_field)
+            item["rule_now"] = rule_value_now(rules=rules, field=change.rule_field, value=change.new_value)
+            item["rule_new"] = rule_value_text(field=change.rule_field, value=change.new_value)
+        items.append(item)
+    context = {
+        "ballot": ballot,
+        "items": items,
+        "may_vote": ballot.is_open and may_vote(ballot=ballot, person=me),
+        "open_questions": [i for i in items if not i["voted"]],
+        "results": ballot_results(ballot=ballot, questions=questions) if show_results else [],
+        "can_run": can_run,
+        "turnout": ballot_turnout(ballot=ballot) if can_run else None,
+        "members": current_member_count(season=ballot.season),
+    }
+    if can_run and ballot.kind == Ballot.Kind.ELECTION and ballot.status == Ballot.Status.PREPARING:
+        context["nomination_form"] = forms.NominationForm(season=ballot.season, initial={"on": club_today()})
+    if can_run and ballot.kind == Ballot.Kind.ELECTION and counted:
+        context["tie_forms"] = [
+            (q, forms.TieForm(question=q, prefix=f"tie{q.pk}"))
+            for q in questions
+            if q.tie and not q.winner_id
+        ]
+    return render(request, "members/governance/ballot.html", context)
+
+
+@require_POST
+@require(Action.VOTE)
+def ballot_vote(request, pk):
+    ballot = get_object_or_404(Ballot, pk=pk)
+    choices = {}
+    for question_id in ballot.questions.values_list("pk", flat=True):
+        if value := request.POST.get(f"q{question_id}"):
+            choices[question_id] = value
+    person = user_person(request.user)
+    if person is None:
+        raise PermissionDenied("Only members vote.")
+    try:
+        count = ballot_services.ballot_vote(
+            ballot=ballot, person=person, choices=choices, on=club_today(), actor=request.user
+        )
+    except NcpcError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request,
+            f"Your vote on {count} question(s) is recorded. It is secret: nobody can see your choice.",
+        )
+    return redirect("members:ballot", pk=ballot.pk)
+
+
+STEPS = {
+    "open": (ballot_services.ballot_open, "Opened: members can vote now."),
+    "close": (
+        ballot_services.ballot_close,
+        "Closed and counted. Publish the result to show it to every member.",
+    ),
+    "publish": (ballot_services.ballot_publish, "Published: every member sees the result."),
+}
+
+
+@require_POST
+@require(Action.VIEW_CLUB)
+def ballot_step(request, pk, step):
+    ballot = get_object_or_404(Ballot, pk=pk)
+    if not _may_run(request.user, ballot):
+        raise PermissionDenied("Only the President runs a ballot.")
+    if step not in STEPS:
+        return redirect("members:ballot", pk=ballot.pk)
+    command, done = STEPS[step]
+    if not request.POST.get("confirm"):
+        messages.error(request, "Tick the confirmation box first: nothing was changed.")
+        return redirect("members:ballot", pk=ballot.pk)
+    try:
+        command(ballot=ballot, on=club_today(), actor=request.user)
+    except NcpcError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, done)
+    return redirect("members:ballot", pk=ballot.pk)
+
+
+# Elections (President) -----------------------------------------------------------------------------------
+
+
+@require_POST
+@require(Action.MANAGE_ELECTIONS)
+def election_new(request):
+    season = current_season()
+    if season is None:
+        return _no_season(request)
+    try:
+        ballot = election_services.election_create(season=season, on=club_today(), actor=request.user)
+    except NcpcError as exc:
+        messages.error(request, str(exc))
+        return redirect("members:governance")
+    messages.success(request, "Election created: record the nominations made at the March event.")
+    return redirect("members:ballot", pk=ballot.pk)
+
+
+@require_POST
+@require(Action.MANAGE_ELECTIONS)
+def nominate(request, pk):
+    ballot = get_object_or_404(Ballot.objects.select_related("season"), pk=pk)
+    form = forms.NominationForm(request.POST, season=ballot.season)
+    if not form.is_valid():
+        messages.error(request, "Nothing was saved: choose an office, a nominee and the date.")
+        return redirect("members:ballot", pk=ballot.pk)
+    data = form.cleaned_data
+    try:
+        nomination = election_services.nomination_record(
+            ballot=ballot,
+            office=data["office"],
+            person=data["person"],
+            nominated_by=data["nominated_by"],
+            on=data["on"],
+            actor=request.user,
+        )
+    except NcpcError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"Nominated {nomination}.")
+    return redirect("members:ballot", pk=ballot.pk)
+
+
+@require_POST
+@require(Action.MANAGE_ELECTIONS)
+def nomination_withdraw(request, pk):
+    nomination = get_object_or_404(Nomination.objects.select_related("question"), pk=pk)
+    ballot_id = nomination.question.ballot_id
+    try:
+        election_services.nomination_withdraw(nomination=nomination, actor=request.user)
+    except NcpcError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "Nomination withdrawn.")
+    return redirect("members:ballot", pk=ballot_id)
+
+
+@require_POST
+@require(Action.MANAGE_ELECTIONS)
+def tie_resolve(request, pk):
+    question = get_object_or_404(BallotQuestion, pk=pk)
+    form = forms.TieForm(request.POST, question=question, prefix=f"tie{question.pk}")
+    if not form.is_valid():
+        messages.error(request, "Nothing was saved: choose the winner and say how the club decided.")
+        return redirect("members:ballot", pk=question.ballot_id)
+    try:
+        election_services.election_tie_resolve(
+            question=question,
+            winner=form.cleaned_data["winner"],
+            note=form.cleaned_data["note"],
+            actor=request.user,
+        )
+    except NcpcError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"Recorded the outcome for {question}.")
+    return redirect("members:ballot", pk=question.ballot_id)
+
+
+# Rule changes ---------------------------------------------------------------------------------------------
+
+
+@require(Action.VIEW_CLUB)
+def rule_changes(request):
+    season = current_season()
+    if season is None:
+        return _no_season(request)
+    form = forms.SuggestionForm(request.POST or None)
+    if request.method == "POST":
+        person = user_person(request.user)
+        if not user_can(request.user, Action.VOTE) or person is None:
+            raise PermissionDenied("Only members suggest rule changes.")
+        if form.is_valid():
+            try:
+                ballot_services.rule_change_submit(
+                    season=season,
+                    person=person,
+                    suggestion=form.cleaned_data["suggestion"],
+                    on=club_today(),
+                    actor=request.user,
+                )
+            except NcpcError as exc:
+                messages.error(request, str(exc))
+            else:
+                messages.success(
+                    request, "Thank you: the President and Vice President will review your suggestion."
+                )
+                return redirect("members:rule_changes")
+    return render(
+        request,
+        "members/governance/rule_changes.html",
+        {
+            "season": season,
+            "form": form,
+            "changes": rule_suggestions(season=season),
+            "can_review": _may_review(request.user),
+            "can_edit_rules": user_can(request.user, Action.EDIT_RULES),
+        },
+    )
+
+
+@require(Action.VIEW_CLUB)
+def rule_change_accept(request, pk):
+    if not _may_review(request.user):
+        raise PermissionDenied("The President or the Vice President puts suggestions on the ballot.")
+    change = get_object_or_404(RuleChange.objects.select_related("submitted_by", "season"), pk=pk)
+    form = forms.AcceptForm(request.POST or None, initial={"title": change.suggestion[:200]})
+    decline_form = forms.DeclineForm()
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            ballot_services.rule_change_accept(
+                change=change,
+                title=data["title"],
+                rule_field=data["rule_field"],
+                value_text=data["new_value"],
+                on=club_today(),
+                actor=request.user,
+            )
+        except NcpcError as exc:
+            if exc.field in form.fields:
+                form.add_error(exc.field, str(exc))
+            else:
+                messages.error(request, str(exc))
+        else:
+            messages.success(request, "On the season's rule-change ballot.")
+            return redirect("members:rule_changes")
+    return render(
+        request,
+        "members/governance/rule_change_accept.html",
+        {"change": change, "form": form, "decline_form": decline_form},
+    )
+
+
+@require_POST
+@require(Action.VIEW_CLUB)
+def rule_change_decline(request, pk):
+    if not _may_review(request.user):
+        raise PermissionDenied("The President or the Vice President reviews suggestions.")
+    change = get_object_or_404(RuleChange, pk=pk)
+    try:
+        ballot_services.rule_change_decline(
+            change=change, reason=request.POST.get("reason", ""), on=club_today(), actor=request.user
+        )
+    except NcpcError as exc:
+        messages.error(request, str(exc))
+        return redirect("members:rule_change_accept", pk=change.pk)
+    messages.success(request, "The suggestion does not go on the ballot; the reason is shown to members.")
+    return redirect("members:rule_changes")
+
+
+@require_POST
+@require(Action.EDIT_RULES)
+def rule_change_apply(request, pk):
+    """Apply the changes waiting for a season that exists (if season creation did not do it)."""
+    from events.models import Season
+    from events.services.rule_changes import rule_changes_apply_pending
+
+    change = get_object_or_404(RuleChange, pk=pk)
+    season = Season.objects.filter(name=change.applies_to).first()
+    if season is None:
+        messages.error(request, f"Season {change.applies_to} does not exist yet: the change waits for it.")
+    else:
+        rule_changes_apply_pending(season=season, actor=request.user)
+        change.refresh_from_db()
+        messages.info(request, f"{change}: {change.get_apply_state_display()}.")
+    return redirect("members:governance")
+
+
+@require_POST
+@require(Action.EDIT_RULES)
+def rule_change_by_hand(request, pk):
+    change = get_object_or_404(RuleChange, pk=pk)
+    try:
+        ballot_services.rule_change_entered_by_hand(change=change, on=club_today(), actor=request.user)
+    except NcpcError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "Marked as entered on the Season rules page.")
+    return redirect("members:governance")
+
+
+# Other club votes (President) -----------------------------------------------------------------------------
+
+
+@require(Action.MANAGE_BALLOTS)
+def vote_record_view(request):
+    season = current_season()
+    if season is None:
+        return _no_season(request)
+    members = current_member_count(season=season)
+    form = forms.ClubVoteForm(request.POST or None, initial={"held_on": club_today()})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            vote = vote_record(
+                kind=data["kind"],
+                subject=data["subject"],
+                held_on=data["held_on"],
+                yes=data["yes"],
+                no=data["no"],
+                abstain=data["abstain"],
+                members_eligible=members,
+                season=season,
+                actor=request.user,
+            )
+        except NcpcError as exc:
+            messages.error(request, str(exc))
+        else:
+            outcome = (
+                "passed" if vote.passed else "did not pass (yes-votes must be more than half of the members)"
+            )
+            messages.success(request, f"Recorded: {vote.subject} — {outcome}.")
+            return redirect("members:governance")
+    return render(
+        request,
+        "members/governance/vote_record.html",
+        {"season": season, "form": form, "members": members, "kinds": Vote.Kind},
+    )
+
+
+# Disputes -------------------------------------------------------------------------------------------------
+
+
+@require(Action.VIEW_CLUB)
+def who_rules_view(request):
+    from members.selectors import officer_holders
+
+    form = forms.WhoRulesForm(request.GET or None)
+    answer = None
+    if request.GET and form.is_valid():
+        answer = who_rules(present=form.cleaned_data["present"], involved=form.cleaned_data["involved"])
+    labels = dict(OfficerTerm.Office.choices)
+    holders = [(labels[office], person) for office, person in officer_holders(on=club_today()).items()]
+    return render(
+        request,
+        "members/governance/who_rules.html",
+        {"form": form, "answer": answer, "holders": holders},
+    )
+
+
+@require(Action.VIEW_CLUB)
+def rulings(request):
+    season = current_season()
+    if season is None:
+        return _no_season(request)
+    return render(
+        request,
+        "members/governance/rulings.html",
+        {
+            "season": season,
+            "rulings": season_rulings(season=season),
+            "can_log": _may_log_rulings(request.user),
+        },
+    )
+
+
+@require(Action.VIEW_CLUB)
+def ruling_new(request):
+    if not _may_log_rulings(request.user):
+        raise PermissionDenied("Officers log rulings.")
+    season = current_season()
+    if season is None:
+        return _no_season(request)
+    initial = {}
+    if number := request.GET.get("event"):
+        initial["event"] = season.events.filter(number=number).first()
+    form = forms.RulingForm(request.POST or None, season=season, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            ruling_record(
+                event=data["event"],
+                hand=data["hand"],
+                parties=data["parties"],
+                dispute=data["dispute"],
+                ruling=data["ruling"],
+                present=data["present"],
+                involved=data["involved"],
+                independent_player=data["independent_player"],
+                actor=request.user,
+            )
+        except NcpcError as exc:
+            if exc.field in form.fields:
+                form.add_error(exc.field, str(exc))
+            else:
+                messages.error(request, str(exc))
+        else:
+            messages.success(request, "Ruling logged.")
+            return redirect("members:rulings")
+    return render(request, "members/governance/ruling_new.html", {"season": season, "form": form})
