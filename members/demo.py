@@ -121,4 +121,87 @@ def demo_membership_extras(context: dict) -> None:
     context["waiting_list"] = [key for key, *_ in DEMO_WAITING]
 
 
-DEMO_STEPS = [(20, demo_context_people), (21, demo_membership_extras)]
+def demo_governance(context: dict) -> None:
+    """A published rule-change ballot (one change adopted, one rejected) and an open election with nominations.
+
+    Uses the real commands, so the counts are secret ballots like any other. Added once per season.
+    """
+    from members.models import Ballot
+    from members.services.ballots import (
+        ballot_close,
+        ballot_open,
+        ballot_publish,
+        ballot_vote,
+        rule_change_accept,
+        rule_change_submit,
+    )
+    from members.services.elections import election_create, nomination_record
+    from ncpc.clock import club_today
+
+    season = context["season"]
+    today = club_today()
+    people = {p.key: p for p in context["people"]}
+    voters = [people[key] for key, *_ in DEMO_PEOPLE if key in people]
+    if not Ballot.objects.filter(season=season, kind=Ballot.Kind.RULE_CHANGES).exists():
+        items = (
+            (
+                "gus",
+                "Let a member send a substitute four times a season",
+                "Four substitutes a season (§5.3.1)",
+                "substitutes_per_season",
+                "4",
+                11,
+                4,
+            ),
+            (
+                "hal",
+                "Start with 15,000 chips so the early levels last",
+                "Starting stack 15,000 chips (§4.3)",
+                "starting_stack",
+                "15000",
+                5,
+                10,
+            ),
+        )
+        changes = []
+        for key, suggestion, title, field, value, _yes, _no in items:
+            change = rule_change_submit(season=season, person=people[key], suggestion=suggestion, on=today)
+            changes.append(
+                rule_change_accept(change=change, title=title, rule_field=field, value_text=value, on=today)
+            )
+        ballot = ballot_open(ballot=changes[0].ballot, on=today)
+        questions = list(ballot.questions.order_by("position"))
+        for index, voter in enumerate(voters):
+            choices = {}
+            for question, (*_, yes, no) in zip(questions, items, strict=True):
+                if index < yes:
+                    choices[question.pk] = "yes"
+                elif index < yes + no:
+                    choices[question.pk] = "no"
+            if choices:
+                ballot_vote(ballot=ballot, person=voter, choices=choices, on=today)
+        ballot_close(ballot=ballot, on=today)
+        ballot_publish(ballot=ballot, on=today)
+    if not Ballot.objects.filter(season=season, kind=Ballot.Kind.ELECTION).exists():
+        election = election_create(season=season, on=today)
+        for office, keys in (
+            ("president", ("rick", "ann")),
+            ("vice_president", ("vera",)),
+            ("treasurer", ("tom", "bob")),
+        ):
+            for key in keys:
+                nomination_record(
+                    ballot=election, office=office, person=people[key], nominated_by=people["joe"], on=today
+                )
+        ballot_open(ballot=election, on=today)
+        questions = {q.office: q for q in election.questions.prefetch_related("nominations__person")}
+        # A few members voted already; ann, bob and the officers have not (log in as ann to try it).
+        for index, key in enumerate(("cat", "dan", "eve", "gus", "hal")):
+            choices = {}
+            for question in questions.values():
+                nominations = list(question.nominations.all())
+                choices[question.pk] = str(nominations[index % len(nominations)].pk)
+            ballot_vote(ballot=election, person=people[key], choices=choices, on=today)
+
+
+DEMO_STEPS = [(20, demo_context_people), (21, demo_membership_extras), (25, demo_governance)]
