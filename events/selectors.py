@@ -104,19 +104,25 @@ def event_placings(*, event: Event) -> list[Placing]:
     Only events whose results are final have placings; chips-removed, absent and not-in-good-standing
     members have none (SPEC §5).
     """
-    if event.status != Event.Status.FINAL:
-        return []
+    return season_placings(events=[event]).get(event.pk, [])
+
+
+def season_placings(*, events) -> dict[int, list[Placing]]:
+    """``event_placings`` for many events in one query: event id → placings, best first."""
     from events.models import Attendance
 
+    final = [e.pk for e in events if e.status == Event.Status.FINAL]
+    placings: dict[int, list[Placing]] = {pk: [] for pk in final}
+    if not final:
+        return placings
     rows = (
-        Attendance.objects.filter(event=event, place__isnull=False)
+        Attendance.objects.filter(event_id__in=final, place__isnull=False)
         .select_related("membership__person", "elimination")
-        .order_by("place", "pk")
+        .order_by("event_id", "place", "pk")
     )
-    placings = []
     for row in rows:
         elimination = getattr(row, "elimination", None)
-        placings.append(
+        placings[row.event_id].append(
             Placing(
                 place=row.place,
                 membership_id=row.membership_id,

@@ -14,6 +14,7 @@ from finance.services.wsop import WsopTableMissing, wsop_prizes
 from members import selectors as member_selectors
 from members.models import Membership
 from members.services.late_joiners import join_terms, wsop_eligibility_kept
+from ncpc.errors import NcpcError
 from standings.models import TieBreakEntry, WsopDecline
 from standings.services.points import EventPlaces, MemberTotal, cumulative_points, season_totals
 from standings.services.ranking import standings_ranks
@@ -101,11 +102,15 @@ def season_standings(*, season: Season, through: dt.date | None = None) -> Seaso
     """The standings after the season's final events (those dated ≤ ``through`` when given).
 
     Queries: events, the season's rules (4), memberships (with their declines), tie-breaks, the two rosters,
-    plus one ``event_placings`` call per counted event.
+    and one query for the placings of all counted events.
     """
     rules = event_selectors.season_rules(season)
     events = counted_events(season=season, through=through)
-    places = [event_places(event=e) for e in events]
+    by_event = event_selectors.season_placings(events=events)
+    places = [
+        EventPlaces(number=e.number, places={p.membership_id: p.place for p in by_event.get(e.pk, [])})
+        for e in events
+    ]
     memberships = {
         m.pk: m
         for m in Membership.objects.filter(season=season)
@@ -223,9 +228,14 @@ def _career_places(*, seasons=None) -> tuple[dict[int, list[int]], dict[int, int
     places: dict[int, list[int]] = {}
     cashes: dict[int, int] = {}
     people: dict[int, object] = {}
+    events = list(events)
+    by_event = event_selectors.season_placings(events=events)
     for event in events:
-        paid_places = {line.place for line in finance_selectors.event_payout_lines(event=event)}
-        for placing in event_selectors.event_placings(event=event):
+        try:
+            paid_places = {line.place for line in finance_selectors.event_payout_lines(event=event)}
+        except NcpcError:  # no payout row for that member count: places still count, cashes cannot
+            paid_places = set()
+        for placing in by_event.get(event.pk, []):
             person = by_membership.get(placing.membership_id)
             if person is None:
                 continue

@@ -10,6 +10,7 @@ from django.template.loader import render_to_string
 from events import selectors as event_selectors
 from finance import selectors as finance_selectors
 from members import selectors as member_selectors
+from ncpc.errors import NcpcError
 from standings.models import ResultsNotice
 
 logger = logging.getLogger(__name__)
@@ -33,7 +34,10 @@ def results_email_send(*, event) -> int:
     roster = member_selectors.roster_for_event(season=season, event_number=event.number)
     names = {m.pk: m.person.full_name for m in roster}
     placings = event_selectors.event_placings(event=event)
-    payouts = {line.place: line for line in finance_selectors.event_payout_lines(event=event)}
+    try:
+        payouts = {line.place: line for line in finance_selectors.event_payout_lines(event=event)}
+    except NcpcError:  # no payout row for this member count: the e-mail still carries places and standings
+        payouts = {}
     standings = season_standings(season=season, through=None)
     places = [
         {

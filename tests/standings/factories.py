@@ -32,6 +32,7 @@ class FakeResults:
         self.season = season
         self.by_event: dict[int, list[Membership]] = {}
         monkeypatch.setattr(event_selectors, "event_placings", self.placings)
+        monkeypatch.setattr(event_selectors, "season_placings", self.season_placings)
 
     def placings(self, *, event) -> list[Placing]:
         order = self.by_event.get(event.number, []) if event.season_id == self.season.pk else []
@@ -39,6 +40,9 @@ class FakeResults:
             Placing(place=i, membership_id=m.pk, member_key=m.person.key)
             for i, m in enumerate(order, start=1)
         ]
+
+    def season_placings(self, *, events) -> dict[int, list[Placing]]:
+        return {e.pk: self.placings(event=e) for e in events if e.status == Event.Status.FINAL}
 
     def set(self, number: int, order: list[Membership], *, final: bool = True) -> Event:
         self.by_event[number] = list(order)

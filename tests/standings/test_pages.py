@@ -299,3 +299,19 @@ def test_a_mail_server_failure_is_logged_and_the_email_can_be_sent_later(season,
     monkeypatch.setattr(EmailBackend, "send_messages", working)
     results_final.send(sender=Event, event=event)
     assert len(mail.outbox) == 10
+
+
+def test_results_email_still_goes_when_the_payout_table_has_no_row_for_the_member_count(
+    season, results, monkeypatch
+):
+    from finance import selectors as finance_selectors
+    from finance.services.payouts import PayoutTableMissing
+
+    def missing(*, event):
+        raise PayoutTableMissing("The season's payout table has no row for 5 members.")
+
+    monkeypatch.setattr(finance_selectors, "event_payout_lines", missing)
+    people = seats(season, 5)
+    results_final.send(sender=Event, event=results.set(1, people))
+    assert len(mail.outbox) == 5
+    assert "1. M01 Test\n" in mail.outbox[0].body

@@ -190,13 +190,15 @@ def test_a_substitutes_place_counts_for_the_member(season, monkeypatch):
 
     people = seats(season, 10)
     Event.objects.filter(season=season, number=1).update(status=Event.Status.FINAL)
+    placings = [
+        Placing(place=1, membership_id=people[3].pk, member_key="m04", substitute_name="Carl Guest"),
+        Placing(place=2, membership_id=people[0].pk, member_key="m01"),
+    ]
+    monkeypatch.setattr(event_selectors, "event_placings", lambda *, event: placings)
     monkeypatch.setattr(
         event_selectors,
-        "event_placings",
-        lambda *, event: [
-            Placing(place=1, membership_id=people[3].pk, member_key="m04", substitute_name="Carl Guest"),
-            Placing(place=2, membership_id=people[0].pk, member_key="m01"),
-        ],
+        "season_placings",
+        lambda *, events: {e.pk: placings for e in events if e.number == 1},
     )
     standings = season_standings(season=season)
     assert (standings.rows[0].key, standings.rows[0].points, standings.rows[0].events_played) == (
