@@ -2,7 +2,7 @@ from django.urls import NoReverseMatch, reverse
 
 from ncpc.permissions import Action, user_can
 
-# (label, url name, action needed). Entries whose page does not exist yet are left out.
+# (label, url name, action needed — or a tuple: any of them). Entries whose page does not exist yet are left out.
 NAVIGATION = (
     ("Home", "home", None),
     ("Schedule", "events:schedule_current", Action.VIEW_CLUB),
@@ -15,6 +15,7 @@ NAVIGATION = (
 OFFICER_NAVIGATION = (
     ("Season rules", "events:rules_current", Action.EDIT_RULES),
     ("Manage members", "members:manage", Action.MANAGE_MEMBERS),
+    ("Spreadsheet import", "imports", (Action.MANAGE_MEMBERS, Action.RECORD_PAYMENTS)),
     ("Audit trail", "audit", Action.VIEW_AUDIT),
 )
 
@@ -22,7 +23,8 @@ OFFICER_NAVIGATION = (
 def _links(user, entries, path):
     links = []
     for label, name, action in entries:
-        if action is not None and not user_can(user, action):
+        actions = action if isinstance(action, tuple) else (action,)
+        if action is not None and not any(user_can(user, a) for a in actions):
             continue
         try:
             url = reverse(name)

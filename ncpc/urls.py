@@ -1,13 +1,14 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from ncpc import views
+from ncpc import import_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("reports/", views.reports, name="reports"),
     path("about/", views.about, name="about"),
+    path("imports/", import_views.imports, name="imports"),
     path("audit/", views.audit, name="audit"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("members/", include("members.urls")),

@@ -40,6 +40,7 @@ def membership_from_history(
     left_after_event: int | None,
     joined_on: dt.date,
     sponsor: Person | None = None,
+    signed: bool = True,
     actor=None,
 ) -> Membership:
     membership = Membership.objects.create(
@@ -52,7 +53,8 @@ def membership_from_history(
         declared_not_professional=True,
         sponsor=sponsor,
     )
-    RulesSignature.objects.create(membership=membership, signed_on=joined_on)
+    if signed:
+        RulesSignature.objects.create(membership=membership, signed_on=joined_on)
     audit_record(
         actor=actor,
         action="member.import",

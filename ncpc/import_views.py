@@ -1,0 +1,84 @@
+"""Officers bring members and payments in from CSV files: upload → preview with errors per line → confirm."""
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect, render
+
+from events.models import Season
+from events.selectors import current_season
+from ncpc.errors import NcpcError
+from ncpc.permissions import Action, user_can
+from ncpc.services import spreadsheet
+
+KINDS = {
+    "members": (Action.MANAGE_MEMBERS, spreadsheet.members_sheet_read, spreadsheet.members_sheet_write),
+    "payments": (Action.RECORD_PAYMENTS, spreadsheet.payments_sheet_read, spreadsheet.payments_sheet_write),
+}
+SESSION_KEY = "ncpc_sheet"
+
+
+class UploadForm(forms.Form):
+    kind = forms.ChoiceField(choices=(("members", "Members"), ("payments", "Payments")))
+    season = forms.ModelChoiceField(queryset=Season.objects.all(), to_field_name="name", empty_label=None)
+    file = forms.FileField(help_text="A CSV file with a header row (see the columns below).")
+
+
+def _allowed_kinds(user) -> list[str]:
+    return [kind for kind, (action, _read, _write) in KINDS.items() if user_can(user, action)]
+
+
+def imports(request):
+    allowed = _allowed_kinds(request.user)
+    if not allowed:
+        raise PermissionDenied("Spreadsheet import is for the Vice President and the Treasurer.")
+    form = UploadForm(
+        request.POST or None,
+        request.FILES or None,
+        initial={"season": current_season(), "kind": allowed[0]},
+    )
+    form.fields["kind"].choices = [(k, k.title()) for k in allowed]
+    sheet = None
+    if request.method == "POST" and request.POST.get("step") == "confirm":
+        return _confirm(request, allowed)
+    if request.method == "POST" and form.is_valid():
+        kind, season = form.cleaned_data["kind"], form.cleaned_data["season"]
+        raw = form.cleaned_data["file"].read(spreadsheet.MAX_BYTES + 1)
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            messages.error(
+                request, "The file is not UTF-8 text. Save it from your spreadsheet as 'CSV UTF-8'."
+            )
+            return redirect("imports")
+        sheet = KINDS[kind][1](text=text, season=season)
+        if sheet.ok:
+            request.session[SESSION_KEY] = {"kind": kind, "season": season.name, "text": text}
+    return render(
+        request,
+        "imports.html",
+        {
+            "form": form,
+            "sheet": sheet,
+            "member_columns": spreadsheet.MEMBER_COLUMNS,
+            "payment_columns": spreadsheet.PAYMENT_COLUMNS,
+        },
+    )
+
+
+def _confirm(request, allowed):
+    stored = request.session.pop(SESSION_KEY, None)
+    if not stored or stored["kind"] not in allowed:
+        messages.error(request, "Nothing to confirm: upload the file again.")
+        return redirect("imports")
+    season = Season.objects.filter(name=stored["season"]).first()
+    if season is None:
+        messages.error(request, "That season no longer exists.")
+        return redirect("imports")
+    try:
+        count = KINDS[stored["kind"]][2](text=stored["text"], season=season, actor=request.user)
+    except NcpcError as exc:
+        messages.error(request, str(exc))
+        return redirect("imports")
+    messages.success(request, f"Imported {count} {stored['kind']} row(s) into {season}.")
+    return redirect("imports")

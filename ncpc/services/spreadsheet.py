@@ -1,0 +1,223 @@
+"""Bringing the club's spreadsheets in: members and payments from CSV files (issue 8).
+
+Reading is pure (CSV text in, rows and per-line errors out); writing goes through the members and finance
+services, all rows or none.
+
+Members CSV columns (header row required; order free): ``key, first_name, last_name, email, phone, address,
+date_of_birth`` (YYYY-MM-DD) and optionally ``first_event`` (default 1). Each row becomes a person (the key
+names the same person across seasons) holding a seat in the chosen season: the club's existing roster, so no
+admission vote is recorded; the Vice President still records each rules signature.
+
+Payments CSV columns: ``member`` (key), ``date`` (YYYY-MM-DD), ``amount`` (like 110.00), ``method`` (cash or
+check) and optionally ``reference``.
+"""
+
+import csv
+import datetime as dt
+import io
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db import transaction
+
+from events.models import Season
+from events.selectors import season_rules
+from members.models import Membership, Person
+from ncpc.errors import NcpcError
+from ncpc.money import parse_money
+from ncpc.services.season_file import KEY_RE, age_on
+
+MAX_BYTES = 200_000
+MEMBER_COLUMNS = (
+    "key",
+    "first_name",
+    "last_name",
+    "email",
+    "phone",
+    "address",
+    "date_of_birth",
+    "first_event",
+)
+MEMBER_REQUIRED = ("key", "first_name", "last_name", "date_of_birth")
+PAYMENT_COLUMNS = ("member", "date", "amount", "method", "reference")
+PAYMENT_REQUIRED = ("member", "date", "amount", "method")
+
+
+@dataclass
+class SheetRow:
+    line: int
+    values: dict[str, str]
+    errors: list[str] = field(default_factory=list)
+    action: str = ""  # what confirming will do with this row
+
+
+@dataclass
+class Sheet:
+    kind: str  # "members" or "payments"
+    rows: list[SheetRow]
+    errors: list[str]  # problems with the file as a whole
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and all(not r.errors for r in self.rows) and bool(self.rows)
+
+    @property
+    def error_count(self) -> int:
+        return len(self.errors) + sum(len(r.errors) for r in self.rows)
+
+
+def _read_csv(
+    text: str, *, columns: tuple[str, ...], required: tuple[str, ...]
+) -> tuple[list[SheetRow], list[str]]:
+    if len(text.encode("utf-8")) > MAX_BYTES:
+        return [], [f"The file is larger than {MAX_BYTES // 1000} KB; split it."]
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    missing = [c for c in required if c not in header]
+    if missing:
+        return [], [
+            f"The header row must name the columns {', '.join(required)}; missing: {', '.join(missing)}."
+        ]
+    unknown = [h for h in header if h and h not in columns]
+    problems = [f"Unknown column(s): {', '.join(unknown)}. Known: {', '.join(columns)}."] if unknown else []
+    reader.fieldnames = header
+    rows = []
+    for number, raw in enumerate(reader, start=2):
+        values = {k: (v or "").strip() for k, v in raw.items() if k in columns}
+        if not any(values.values()):
+            continue
+        rows.append(SheetRow(line=number, values=values))
+    if not rows and not problems:
+        problems.append("The file has no rows below the header.")
+    return rows, problems
+
+
+def _date(row: SheetRow, name: str) -> dt.date | None:
+    text = row.values.get(name, "")
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        row.errors.append(f"{name} {text!r} is not a date like 2026-08-22.")
+        return None
+
+
+def members_sheet_read(*, text: str, season: Season) -> Sheet:
+    rules = season_rules(season)
+    rows, problems = _read_csv(text, columns=MEMBER_COLUMNS, required=MEMBER_REQUIRED)
+    seen: dict[str, int] = {}
+    seated = set(Membership.objects.filter(season=season).values_list("person__key", flat=True))
+    existing = set(Person.objects.values_list("key", flat=True))
+    for row in rows:
+        v = row.values
+        key = v.get("key", "").lower()
+        v["key"] = key
+        if not KEY_RE.match(key):
+            row.errors.append(f"key {key!r} must be lower-case letters, digits, - or _.")
+        elif key in seen:
+            row.errors.append(f"key {key!r} is also on line {seen[key]}.")
+        else:
+            seen[key] = row.line
+        for name in ("first_name", "last_name"):
+            if not v.get(name):
+                row.errors.append(f"{name} is missing.")
+        born = _date(row, "date_of_birth")
+        if born and age_on(born, season.start) < rules.minimum_age:
+            row.errors.append(f"born {born}: under {rules.minimum_age} when the season starts.")
+        first = v.get("first_event") or "1"
+        if not first.isdigit() or not 1 <= int(first) <= rules.events_per_season:
+            row.errors.append(f"first_event {first!r} must be a number from 1 to {rules.events_per_season}.")
+        if key in seated:
+            row.errors.append(f"{key!r} already holds a seat in {season}.")
+        if not row.errors:
+            row.action = ("Seat for existing person " if key in existing else "New person and seat ") + key
+    total = len(seated) + sum(1 for r in rows if not r.errors)
+    if total > rules.max_members:
+        problems.append(f"{total} seats would be held in {season}; the club allows {rules.max_members}.")
+    return Sheet(kind="members", rows=rows, errors=problems)
+
+
+def payments_sheet_read(*, text: str, season: Season) -> Sheet:
+    rows, problems = _read_csv(text, columns=PAYMENT_COLUMNS, required=PAYMENT_REQUIRED)
+    seats = {m.person.key: m for m in Membership.objects.filter(season=season).select_related("person")}
+    for row in rows:
+        v = row.values
+        if v.get("member") not in seats:
+            row.errors.append(f"member {v.get('member')!r} holds no seat in {season}.")
+        day = _date(row, "date")
+        if day and not season.start <= day <= season.end:
+            row.errors.append(f"date {day} is outside {season}.")
+        try:
+            amount = parse_money(v.get("amount", ""))
+            if amount <= 0:
+                row.errors.append("amount must be more than zero.")
+        except ValueError as exc:
+            row.errors.append(str(exc) + ".")
+        if v.get("method", "").lower() not in ("cash", "check"):
+            row.errors.append(f"method {v.get('method')!r} must be cash or check.")
+        if not row.errors:
+            row.action = f"Payment of {v['amount']} from {v['member']} on {v['date']}"
+    return Sheet(kind="payments", rows=rows, errors=problems)
+
+
+@transaction.atomic
+def members_sheet_write(*, text: str, season: Season, actor) -> int:
+    from members.services.history import membership_from_history, person_from_history
+    from members.services.people import person_create
+
+    sheet = members_sheet_read(text=text, season=season)
+    if not sheet.ok:
+        raise NcpcError(f"Nothing was imported: the file has {sheet.error_count} problem(s).")
+    for row in sheet.rows:
+        v = row.values
+        person = Person.objects.filter(key=v["key"]).first()
+        if person is None:
+            person = person_create(
+                actor=actor,
+                key=v["key"],
+                first_name=v["first_name"],
+                last_name=v["last_name"],
+                email=v.get("email", ""),
+                phone=v.get("phone", ""),
+                address=v.get("address", ""),
+                date_of_birth=dt.date.fromisoformat(v["date_of_birth"]),
+            )
+        else:
+            person = person_from_history(
+                key=person.key,
+                first_name=person.first_name,
+                last_name=v["last_name"],
+                email=v.get("email", ""),
+                date_of_birth=dt.date.fromisoformat(v["date_of_birth"]),
+                actor=actor,
+            )
+        membership_from_history(
+            person=person,
+            season=season,
+            first_event=int(v.get("first_event") or 1),
+            left_after_event=None,
+            joined_on=season.start,
+            signed=False,
+            actor=actor,
+        )
+    return len(sheet.rows)
+
+
+@transaction.atomic
+def payments_sheet_write(*, text: str, season: Season, actor) -> int:
+    from finance.services.payments import payment_record
+
+    sheet = payments_sheet_read(text=text, season=season)
+    if not sheet.ok:
+        raise NcpcError(f"Nothing was imported: the file has {sheet.error_count} problem(s).")
+    seats = {m.person.key: m for m in Membership.objects.filter(season=season).select_related("person")}
+    for row in sheet.rows:
+        v = row.values
+        payment_record(
+            membership=seats[v["member"]],
+            date=dt.date.fromisoformat(v["date"]),
+            amount=Decimal(v["amount"]),
+            method=v["method"].lower(),
+            reference=v.get("reference", ""),
+            actor=actor,
+        )
+    return len(sheet.rows)
