@@ -26,12 +26,14 @@ def season_bounds(start_year: int) -> tuple[dt.date, dt.date]:
 def season_create(*, start_year: int, actor=None, rules: SeasonRules | None = None) -> Season:
     """Create the season beginning 1 Aug ``start_year``, with rules copied from the previous season.
 
-    The club's first season gets the bylaws' values. Its events are generated from the schedule rule.
+    The club's first season gets the bylaws' values; adopted rule changes waiting for this season are applied.
+    Given explicit ``rules`` (an import), those are used as they are. Events come from the schedule rule.
     """
     start, end = season_bounds(start_year)
     name = season_name_for(start)
     if Season.objects.filter(name=name).exists():
         raise NcpcError(f"Season {name} exists already.")
+    copied = rules is None
     if rules is None:
         previous = Season.objects.filter(start__lt=start).order_by("-start").first()
         rules = season_rules(previous) if previous else BYLAWS_RULES
@@ -42,6 +44,11 @@ def season_create(*, start_year: int, actor=None, rules: SeasonRules | None = No
     rules_tables_write(season=season, rules=rules)
     events_generate(season=season)
     audit_record(actor=actor, action="season.create", target=season, summary=f"Created season {name}")
+    if copied:
+        # Rule changes the club adopted for this season (§3.4.4) land now, on top of the copied rules.
+        from events.services.rule_changes import rule_changes_apply_pending
+
+        rule_changes_apply_pending(season=season, actor=actor)
     return season
 
 

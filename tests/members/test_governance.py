@@ -183,8 +183,7 @@ def test_an_adopted_rule_change_waits_for_the_next_season_and_never_touches_the_
     assert change.apply_state == RuleChange.Applied.PENDING and change.applies_to == "2027-28"
     assert season_rules(season).substitutes_per_season == 3  # the bylaws' number stays this season
 
-    next_season = season_create(start_year=2027)
-    rule_changes_apply_pending(season=next_season)  # what season_create must call
+    next_season = season_create(start_year=2027)  # applies the changes waiting for it
     change.refresh_from_db()
     assert change.apply_state == RuleChange.Applied.APPLIED and change.applied_to == next_season
     next_season.refresh_from_db()
@@ -230,11 +229,11 @@ def test_a_change_that_would_break_the_rules_is_left_for_an_officer_with_the_rea
 def test_a_change_never_reaches_a_season_already_under_way(season, today):
     people = _people(season, 10)
     change = _adopt(season, people=people)
-    next_season = season_create(start_year=2027)
     import time_machine
 
+    # The next season is only created once it has begun: the change must not land mid-season.
     with time_machine.travel(dt.datetime(2027, 8, 2, 12, tzinfo=dt.UTC), tick=False):
-        rule_changes_apply_pending(season=next_season)
+        next_season = season_create(start_year=2027)
     change.refresh_from_db()
     assert change.apply_state == RuleChange.Applied.NEEDS_OFFICER
     assert "already under way" in change.apply_problem

@@ -2,6 +2,7 @@
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.test.utils import override_settings
 from django.utils.module_loading import import_string
 
 # Each app's demo module lists its steps as DEMO_STEPS = [(order, function)]; a step takes the shared
@@ -23,11 +24,13 @@ def demo_steps():
 class Command(BaseCommand):
     help = "Load demo data: the current season, venues, 16 members with logins, and what later apps add."
 
-    @transaction.atomic
     def handle(self, *args, **options):
         context: dict = {}
-        for _order, step in demo_steps():
-            step(context)
+        # The demo plays whole nights; their results e-mails to made-up members would only flood the console.
+        with override_settings(EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend"):
+            with transaction.atomic():
+                for _order, step in demo_steps():
+                    step(context)
         count = len(context["people"])
         self.stdout.write(
             self.style.SUCCESS(f"Demo data ready: season {context['season']}, {count} members.")
