@@ -44,3 +44,19 @@ def test_password_validators_refuse_a_short_common_password(member_client):
     )
     assert response.status_code == 200
     assert "too short" in response.content.decode()
+
+
+def test_no_template_has_inline_scripts_handlers_or_styles_that_the_policy_would_block():
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    pattern = re.compile(r"""\son[a-z]+\s*=|\sstyle\s*=|<script(?![^>]*\bsrc=)[^>]*>|<style""", re.IGNORECASE)
+    offenders = []
+    for path in [*root.glob("templates/**/*.html"), *root.glob("*/templates/**/*.html")]:
+        if ".venv" in path.parts:
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            if pattern.search(line):
+                offenders.append(f"{path.relative_to(root)}:{number}: {line.strip()[:80]}")
+    assert offenders == [], "Move these to static files (CSP forbids inline code):\n" + "\n".join(offenders)

@@ -1,0 +1,31 @@
+// Site-wide behaviour, kept out of the HTML because the Content-Security-Policy forbids inline scripts.
+//   <form data-confirm="Sure?">      asks before submitting
+//   <button data-confirm="Sure?">    asks before its form submits
+//   <button data-print>              prints the page
+//   <input data-select-on-click>     selects its text when clicked
+(function () {
+  "use strict";
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var message = form.getAttribute("data-confirm");
+    var submitter = event.submitter;
+    if (submitter && submitter.hasAttribute("data-confirm")) {
+      message = submitter.getAttribute("data-confirm");
+    }
+    if (message && !window.confirm(message)) {
+      event.preventDefault();
+    }
+  });
+  document.addEventListener("click", function (event) {
+    var target = event.target.closest("[data-print], [data-select-on-click]");
+    if (!target) {
+      return;
+    }
+    if (target.hasAttribute("data-print")) {
+      event.preventDefault();
+      window.print();
+    } else {
+      target.select();
+    }
+  });
+})();
