@@ -43,7 +43,9 @@ def test_an_unknown_member_is_named():
 
 def test_a_member_listed_twice_in_one_event_is_refused():
     data = changed(season_file(10), lambda d: d["events"][0]["results"][1].update(member="m01"))
-    assert "events[0].results[1].member: 'm01' is listed twice in this event (also results[0])" in problems(data)
+    assert "events[0].results[1].member: 'm01' is listed twice in this event (also results[0])" in problems(
+        data
+    )
 
 
 @pytest.mark.parametrize(
