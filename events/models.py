@@ -298,3 +298,71 @@ class Elimination(models.Model):
 
     def __str__(self) -> str:
         return f"{self.attendance.membership.person} out on hand {self.hand} of {self.event}"
+
+
+class Night(models.Model):
+    """Tournament night state for one event (SPEC §4): the clock and the seat draw.
+
+    The clock is stored as a start time, pauses and level shifts; the time left is always computed by
+    ``events.services.clock.clock_view``, never counted down here. ``clock_version`` and ``seats_version``
+    are optimistic-concurrency counters (a stale form or button is refused). ``seed`` makes the balancing
+    proposal shown on the night page stable until the tables change; it is drawn at random with each draw.
+    """
+
+    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="night")
+    started_at = models.DateTimeField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    paused_seconds = models.FloatField(default=0.0)
+    shift_seconds = models.FloatField(default=0.0)
+    clock_version = models.PositiveIntegerField(default=0)
+    seats_version = models.PositiveIntegerField(default=0)
+    seats_drawn_at = models.DateTimeField(null=True, blank=True)
+    final_table_at = models.DateTimeField(null=True, blank=True)
+    seed = models.CharField(max_length=32, blank=True)
+
+    class Meta:
+        ordering = ("event", "pk")
+
+    def __str__(self) -> str:
+        return f"Night of {self.event}"
+
+
+class NightTable(models.Model):
+    """A table of the night, with the seat of its button (an empty seat is a dead button)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="night_tables")
+    number = models.PositiveSmallIntegerField()
+    seat_count = models.PositiveSmallIntegerField(default=10)
+    button = models.PositiveSmallIntegerField(null=True, blank=True)
+    final = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ("event", "number", "pk")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="events_nighttable_one_per_number"),
+            models.CheckConstraint(
+                condition=Q(button__isnull=True) | (Q(button__gte=1) & Q(button__lte=models.F("seat_count"))),
+                name="events_nighttable_button_on_a_seat",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{'Final table' if self.final else f'Table {self.number}'} at {self.event}"
+
+
+class NightSeat(models.Model):
+    """Where a player sits tonight. A player out (or whose chips were removed) leaves the seat empty
+    without deleting the row, so the table list still shows who sat where."""
+
+    table = models.ForeignKey(NightTable, on_delete=models.CASCADE, related_name="seats")
+    attendance = models.OneToOneField(Attendance, on_delete=models.CASCADE, related_name="night_seat")
+    seat = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ("table", "seat", "pk")
+        constraints = [
+            models.CheckConstraint(condition=Q(seat__gte=1), name="events_nightseat_seat_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.attendance.membership.person} at table {self.table.number} seat {self.seat}"

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from events import views, views_results, views_schedule
+from events import night_views, views, views_results, views_schedule
 from events.converters import SeasonConverter
 
 register_converter(SeasonConverter, "season")
@@ -38,4 +38,15 @@ urlpatterns = [
     path("<season:season>/<int:number>/results/undo/", views_results.results_undo, name="results_undo"),
     path("<season:season>/<int:number>/results/finish/", views_results.results_finish, name="results_finish"),
     path("<season:season>/<int:number>/results/reopen/", views_results.results_reopen, name="results_reopen"),
+    # Tournament night (issue 7): the clock, seats, balancing, the final table, late arrivals.
+    path("<season:season>/<int:number>/clock/", night_views.clock, name="clock"),
+    path("<season:season>/<int:number>/clock/state/", night_views.clock_state, name="clock_state"),
+    path("<season:season>/<int:number>/clock/action/", night_views.clock_action, name="clock_action"),
+    path("<season:season>/<int:number>/night/", night_views.night, name="night"),
+    path("<season:season>/<int:number>/night/seats/", night_views.seats_print, name="night_seats"),
+    path("<season:season>/<int:number>/night/draw/", night_views.seats_draw, name="night_draw"),
+    path("<season:season>/<int:number>/night/move/", night_views.balance_apply, name="night_move"),
+    path("<season:season>/<int:number>/night/button/", night_views.button_set, name="night_button"),
+    path("<season:season>/<int:number>/night/final/", night_views.final_table, name="night_final"),
+    path("<season:season>/<int:number>/night/late/", night_views.late_arrival, name="night_late"),
 ]

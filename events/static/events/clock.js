@@ -1,0 +1,175 @@
+// Tournament clock (SPEC §4). The server keeps the state; this page polls it every couple of seconds and
+// counts down locally in between from the server's exact seconds left, so every screen shows the same time.
+// A beep (WebAudio) and a screen flash mark each level change. No inline script: CSP allows only our files.
+(function () {
+  "use strict";
+  var root = document.getElementById("clock");
+  if (!root) return;
+  var stateUrl = root.dataset.stateUrl;
+  var pollMs = parseInt(root.dataset.pollMs, 10) || 2000;
+  var state = JSON.parse(document.getElementById("clock-state").textContent);
+  var receivedAt = performance.now();
+  var lastIndex = state.started ? state.index : null;
+  var lastStarted = state.started;
+  var endPolled = false;
+  var audio = null;
+  var soundOn = false;
+  var failures = 0;
+
+  function field(name) { return root.querySelector('[data-field="' + name + '"]'); }
+  function setText(name, text) { var el = field(name); if (el && el.textContent !== text) el.textContent = text; }
+  function thousands(n) { return (n || 0).toLocaleString("en-US"); }
+  function blinds(level) { return thousands(level.small_blind) + " / " + thousands(level.big_blind); }
+
+  function secondsLeft() {
+    if (state.seconds_left_exact === null || state.seconds_left_exact === undefined) return null;
+    var s = state.seconds_left_exact;
+    if (state.running) s -= (performance.now() - receivedAt) / 1000;
+    return Math.max(0, s);
+  }
+
+  function clockText(seconds) {
+    if (seconds === null) return "∞";
+    var total = Math.ceil(seconds - 0.0005);
+    var h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), sec = total % 60;
+    var mm = (h ? String(m).padStart(2, "0") : String(m)) + ":" + String(sec).padStart(2, "0");
+    return h ? h + ":" + mm : mm;
+  }
+
+  function render() {
+    var left = secondsLeft();
+    setText("level", state.kind === "break" ? "Break" : "Level " + state.level_number);
+    setText("time", clockText(left));
+    setText("status", !state.started ? "Not started" : state.paused ? "Paused" : state.final ? "Results final" : "");
+    root.classList.toggle("is-paused", !!state.paused);
+    root.classList.toggle("is-break", state.kind === "break");
+    setText("blinds", state.kind === "break" ? (state.note || "Break") : blinds(state));
+    setText("ante", state.ante ? "Ante " + thousands(state.ante) : "");
+    setText("next-level", state.next_level ? blinds(state.next_level) + (state.next_level.ante ? " ante " + thousands(state.next_level.ante) : "") : "–");
+    if (state.next_break) {
+      var toBreak = state.seconds_to_next_break;
+      if (state.running && toBreak !== null) toBreak = Math.max(0, toBreak - (performance.now() - receivedAt) / 1000);
+      setText("next-break", "in " + clockText(toBreak) + " · " + state.next_break.minutes + " min");
+      setText("next-break-note", state.next_break.note || "");
+    } else {
+      setText("next-break", "–");
+      setText("next-break-note", "");
+    }
+    setText("players", state.players_left + " / " + state.players_started);
+    setText("average", state.average_stack ? thousands(state.average_stack) : "–");
+    var absent = field("absent");
+    if (absent) absent.hidden = !state.absent.length;
+    setText("absent-names", state.absent.join(", "));
+    var prompt = field("late-prompt");
+    if (prompt) prompt.hidden = !state.late_arrival_due;
+    root.querySelectorAll("input[name=version]").forEach(function (input) { input.value = state.version; });
+    var show = {
+      start: !state.started,
+      pause: state.running,
+      resume: state.paused,
+      skip: state.started,
+      back: state.started,
+    };
+    root.querySelectorAll("[data-clock-action]").forEach(function (button) {
+      button.hidden = !show[button.dataset.clockAction] || state.final;
+    });
+    if (state.running && left !== null && left <= 0 && !endPolled) {
+      endPolled = true;  // the level is over: ask the server at once for the next one
+      poll();
+    }
+  }
+
+  function beep() {
+    if (!soundOn || !audio) return;
+    [0, 0.35, 0.7].forEach(function (at) {
+      var osc = audio.createOscillator(), gain = audio.createGain();
+      osc.frequency.value = 880;
+      gain.gain.setValueAtTime(0.0001, audio.currentTime + at);
+      gain.gain.exponentialRampToValueAtTime(0.4, audio.currentTime + at + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + at + 0.3);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(audio.currentTime + at);
+      osc.stop(audio.currentTime + at + 0.32);
+    });
+  }
+
+  function signal() {
+    root.classList.remove("flash");
+    void root.offsetWidth;  // restart the animation
+    root.classList.add("flash");
+    beep();
+  }
+
+  function apply(next) {
+    var levelChanged = lastIndex !== null && next.started && next.index !== lastIndex;
+    state = next;
+    receivedAt = performance.now();
+    endPolled = false;
+    if (levelChanged || (next.started && !lastStarted)) signal();
+    lastIndex = next.started ? next.index : null;
+    lastStarted = next.started;
+    render();
+  }
+
+  function poll() {
+    fetch(stateUrl, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.json();
+      })
+      .then(function (next) {
+        failures = 0;
+        setText("connection", "");
+        apply(next);
+      })
+      .catch(function () {
+        failures += 1;
+        if (failures > 1) setText("connection", "Offline: showing the last known time");
+      });
+  }
+
+  root.querySelectorAll("form[data-clock-form]").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var data = new FormData(form);
+      if (event.submitter) data.set("action", event.submitter.value);
+      setText("error", "");
+      fetch(form.action, {
+        method: "POST",
+        body: data,
+        headers: { Accept: "application/json" },
+        credentials: "same-origin",
+      })
+        .then(function (response) { return response.json(); })
+        .then(function (answer) {
+          if (answer.error) setText("error", answer.error);
+          if (answer.state) apply(answer.state);
+        })
+        .catch(function () { setText("error", "The clock did not answer: try again."); });
+    });
+  });
+
+  var soundButton = root.querySelector("[data-sound]");
+  if (soundButton) {
+    soundButton.addEventListener("click", function () {
+      var Ctx = window.AudioContext || window.webkitAudioContext;
+      if (!audio && Ctx) audio = new Ctx();
+      if (audio && audio.state === "suspended") audio.resume();
+      soundOn = !soundOn;
+      soundButton.textContent = "Sound: " + (soundOn ? "on" : "off");
+      if (soundOn) beep();
+    });
+  }
+  var fullButton = root.querySelector("[data-fullscreen]");
+  if (fullButton) {
+    fullButton.addEventListener("click", function () {
+      if (document.fullscreenElement) document.exitFullscreen();
+      else if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen();
+    });
+  }
+
+  render();
+  setInterval(render, 200);
+  setInterval(poll, pollMs);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
+})();
