@@ -5,4 +5,4 @@ class FinanceConfig(AppConfig):
     name = "finance"
 
     def ready(self):
-        from finance import home  # noqa: F401  (registers the "My dues" home panel)
+        from finance import home, profile  # noqa: F401  (registers the home and profile panels)

@@ -5,4 +5,4 @@ class StandingsConfig(AppConfig):
     name = "standings"
 
     def ready(self):
-        from standings import home, receivers  # noqa: F401  (registers the home panel and signal receivers)
+        from standings import home, profile, receivers  # noqa: F401  (registers panels and signal receivers)

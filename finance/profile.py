@@ -1,0 +1,30 @@
+"""The "Dues" panel of a member's profile page: for the member themself and the treasurer only (SPEC §12)."""
+
+from members.profile import register_profile_panel
+from ncpc.clock import club_today
+from ncpc.permissions import Action, user_can, user_person
+
+
+@register_profile_panel
+def dues_panel(*, request, person, season):
+    if season is None:
+        return None
+    own = user_person(request.user) == person
+    if not (own or user_can(request.user, Action.TREASURER_REPORT)):
+        return None
+    membership = person.memberships.filter(season=season).select_related("season", "person").first()
+    if membership is None:
+        return None
+    from finance.selectors import dues_account, good_standing
+
+    on = min(club_today(), season.end)
+    return {
+        "title": "Dues",
+        "template": "finance/partials/profile_dues.html",
+        "order": 20,
+        "context": {
+            "membership": membership,
+            "status": dues_account(membership=membership).status(on=on),
+            "good_standing": good_standing(membership=membership, on=on),
+        },
+    }
