@@ -260,3 +260,32 @@ def test_a_file_that_is_not_json_is_a_clear_error(tmp_path):
 def test_export_of_an_unknown_season_is_a_clear_error():
     with pytest.raises(CommandError, match="No season named '1999-00'"):
         call_command("export_season", "1999-00")
+
+
+BAD_FILES = {
+    "wrong format": lambda d: d.update(format="ncpc-season/0"),
+    "place twice": lambda d: d["events"][3]["results"][5].update(place=4),
+    "unknown member": lambda d: d["events"][2]["results"][0].update(member="zed"),
+    "bad date": lambda d: d["events"][0].update(date="2026-02-30"),
+    "bad money": lambda d: d["payments"][0].update(amount="12,50"),
+    "under age": lambda d: d["members"][0].update(date_of_birth="2006-01-01"),
+    "too many members": lambda d: d["members"].extend(
+        {"key": f"x{i}", "first_name": "X", "last_name": "Y", "date_of_birth": "1980-01-01"}
+        for i in range(11)
+    ),
+    "fourth substitute": lambda d: [
+        next(r for r in d["events"][i]["results"] if r["member"] == "m01").update(substitute="Carl Guest")
+        for i in range(4)
+    ],
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_FILES))
+def test_each_kind_of_bad_file_is_refused_and_leaves_the_database_unchanged(kind):
+    from django.apps import apps
+
+    before = {m._meta.label: m.objects.count() for m in apps.get_models()}
+    with pytest.raises(SeasonFileError):
+        season_import(data=changed(season_file(10), BAD_FILES[kind]))
+    after = {m._meta.label: m.objects.count() for m in apps.get_models()}
+    assert after == before
