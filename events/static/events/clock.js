@@ -134,7 +134,7 @@
       var data = new FormData(form);
       if (event.submitter) data.set("action", event.submitter.value);
       setText("error", "");
-      fetch(form.action, {
+      fetch(form.getAttribute("action"), {  // form.action would be the buttons named "action"
         method: "POST",
         body: data,
         headers: { Accept: "application/json" },
