@@ -233,3 +233,14 @@ def test_the_navigation_links_to_club_votes(member_client):
 
 def test_dates(today):
     assert today == dt.date(2026, 11, 29)
+
+
+def test_the_home_page_asks_a_member_to_vote_until_they_have(member_client, member, season, today):
+    from members.services.ballots import ballot_vote
+    from tests.members.test_governance import APRIL, _people, _question, _rule_ballot
+
+    people = _people(season, 3)
+    ballot, _change = _rule_ballot(season, people=people)
+    assert f"Vote: {ballot.title}" in member_client.get("/").content.decode()
+    ballot_vote(ballot=ballot, person=member.person, choices={_question(ballot).pk: "yes"}, on=APRIL)
+    assert "Vote:" not in member_client.get("/").content.decode()
