@@ -57,6 +57,7 @@ def clock(request, season, number):
             "season": event.season,
             "state": state,
             "time_text": _time_text(state["seconds_left"]),
+            "break_text": _time_text(state["seconds_to_next_break"]),
             "can_run": user_can(request.user, Action.ENTER_RESULTS),
         },
     )

@@ -49,8 +49,8 @@
     if (state.next_break) {
       var toBreak = state.seconds_to_next_break;
       if (state.running && toBreak !== null) toBreak = Math.max(0, toBreak - (performance.now() - receivedAt) / 1000);
-      setText("next-break", "in " + clockText(toBreak) + " · " + state.next_break.minutes + " min");
-      setText("next-break-note", state.next_break.note || "");
+      setText("next-break", "in " + clockText(toBreak));
+      setText("next-break-note", state.next_break.minutes + " min" + (state.next_break.note ? " · " + state.next_break.note : ""));
     } else {
       setText("next-break", "–");
       setText("next-break-note", "");
