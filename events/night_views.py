@@ -239,3 +239,21 @@ def late_arrival(request, season, number):
         if row:
             messages.success(request, f"{row.membership.person.full_name}: {row.get_status_display()}.")
     return _to("events:night", event)
+
+
+@require_POST
+@require(Action.ENTER_RESULTS)
+def seat_add(request, season, number):
+    event = _event(season, number)
+    seat, _ = _run(
+        request,
+        night_services.seat_add,
+        event=event,
+        attendance_id=_int(request.POST.get("attendance")),
+        version=_int(request.POST.get("version")),
+    )
+    if seat:
+        messages.success(
+            request, f"{seat.attendance.player_name}: table {seat.table.number}, seat {seat.seat}."
+        )
+    return _to("events:night", event)

@@ -238,6 +238,54 @@ def button_set(*, event: Event, table_number: int, seat: int, version: int, acto
     return table
 
 
+@transaction.atomic
+def seat_add(
+    *, event: Event, attendance_id: int, version: int, actor, rng: random.Random | None = None
+) -> NightSeat:
+    """Seat a player who has no seat yet (e.g. set to play after the draw): a random empty seat at the smallest
+    table, never between the button and the small blind."""
+    from events.services.seating import allowed_empty_seats
+
+    night = _night_lock(event=event)
+    event = night.event
+    _not_final(event)
+    _check(seen=version, current=night.seats_version, what="seating")
+    row = (
+        Attendance.objects.filter(
+            event=event, pk=attendance_id, status__in=SEATED_STATUSES, elimination__isnull=True
+        )
+        .select_related("membership__person")
+        .first()
+    )
+    if row is None:
+        raise NcpcError("That player is not playing tonight (or is out).")
+    if NightSeat.objects.filter(attendance=row).exists():
+        raise NcpcError(f"{row.player_name} has a seat already.")
+    tables = calculator_tables(event=event)
+    for table in sorted(tables, key=lambda t: (t.size, t.number)):
+        free = allowed_empty_seats(table)
+        if free:
+            break
+    else:
+        raise NcpcError(
+            "No free seat outside the button–small blind gap: wait for the button, then try again."
+        )
+    seat = NightSeat.objects.create(
+        table=NightTable.objects.get(event=event, number=table.number),
+        attendance=row,
+        seat=(rng or random.SystemRandom()).choice(free),
+    )
+    night.seats_version += 1
+    night.save(update_fields=["seats_version"])
+    audit_record(
+        actor=actor,
+        action="night.seat_add",
+        target=event,
+        summary=f"{row.player_name} seated at table {table.number} seat {seat.seat} of {event}",
+    )
+    return seat
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Balancing (§6.6) and the final table (§6.7)
 

@@ -173,6 +173,34 @@ def test_a_draw_from_a_stale_page_is_refused(season):
         night_services.seats_draw(event=event, version=0, actor=None, confirm_redraw=True)
 
 
+def test_a_player_set_to_play_after_the_draw_gets_a_seat_at_the_smallest_table_outside_the_gap(season):
+    event, seats = night_make(season=season, players=12)
+    seats["l"].status = Attendance.Status.NOT_IN_GOOD_STANDING
+    seats["l"].save()
+    draw(event, seed=5)
+    act(event, "start")
+    seats["l"].status = Attendance.Status.EXPECTED  # paid at the door
+    seats["l"].save()
+    overview = night_services.night_overview(event=event)
+    assert [a.pk for a in overview.unseated] == [seats["l"].pk]
+    smallest = min(night_services.calculator_tables(event=event), key=lambda t: (t.size, t.number))
+    gap = forbidden_seats(smallest)
+    seat = night_services.seat_add(
+        event=event,
+        attendance_id=seats["l"].pk,
+        version=seats_version(event),
+        actor=None,
+        rng=random.Random(1),
+    )
+    assert seat.table.number == smallest.number
+    assert seat.seat not in smallest.seats and seat.seat not in gap
+    assert night_services.night_overview(event=event).unseated == []
+    with pytest.raises(NcpcError, match="has a seat already"):
+        night_services.seat_add(
+            event=event, attendance_id=seats["l"].pk, version=seats_version(event), actor=None
+        )
+
+
 # --- balancing and the final table ----------------------------------------------------------------------
 
 

@@ -54,6 +54,7 @@ def test_a_member_may_watch_the_clock_and_its_state(member_client, event):
         ("night/button/", {"version": 0, "table": 1, "seat": 1}),
         ("night/final/", {"version": 0}),
         ("night/late/", {"version": 0, "all": "1"}),
+        ("night/seat/", {"version": 0, "attendance": 1}),
     ],
 )
 def test_a_member_cannot_run_the_night(member_client, event, path, data):
