@@ -43,6 +43,15 @@ def season_rules(season: Season) -> SeasonRules:
     )
 
 
+def season_rules_once(season: Season) -> SeasonRules:
+    """``season_rules`` read once per Season instance, for pages that only read (the home page's panels share
+    it). Never use it where the rules may change in between: call ``season_rules`` there."""
+    rules = getattr(season, "_ncpc_rules_once", None)
+    if rules is None:
+        rules = season._ncpc_rules_once = season_rules(season)
+    return rules
+
+
 def season_for_date(day: dt.date) -> Season | None:
     return Season.objects.filter(start__lte=day, end__gte=day).first()
 

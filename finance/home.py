@@ -17,7 +17,9 @@ def my_dues_panel(*, request, season):
     from finance.services.dues import LATE_FEE
 
     on = min(club_today(), season.end)
-    account = dues_account(membership=membership)
+    from events.selectors import season_rules_once
+
+    account = dues_account(membership=membership, rules=season_rules_once(season))
     upcoming = [c for c in account.charges if c.date > on and c.kind != LATE_FEE]
     return {
         "title": "My dues",
@@ -25,7 +27,7 @@ def my_dues_panel(*, request, season):
         "order": 20,
         "context": {
             "status": account.status(on=on),
-            "good_standing": good_standing(membership=membership, on=on),
+            "good_standing": good_standing(membership=membership, on=on, account=account),
             "next_charge": upcoming[0] if upcoming else None,
         },
     }

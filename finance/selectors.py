@@ -66,71 +66,134 @@ def dues_account(*, membership, rules=None, dates: dict[int, dt.date] | None = N
     rules = rules or season_rules(season)
     dates = dates if dates is not None else event_dates(season=season)
     holders = seat_holders(membership=membership)
+    payments = (
+        Payment.objects.filter(membership__in=holders)
+        .select_related("transaction__reversed_by", "membership__person")
+        .order_by("date", "pk")
+    )
+    waivers = LateFeeWaiver.objects.filter(membership__in=holders)
+    return _account_build(
+        season=season, holders=holders, payments=payments, waivers=waivers, rules=rules, dates=dates
+    )
+
+
+def _account_build(*, season, holders, payments, waivers, rules, dates) -> DuesAccount:
+    """The account of one seat from its holders' payments (date order) and waivers, already read."""
     last = holders[-1]
     terms = AccountTerms(first_event=holders[0].first_event, last_event=last.left_after_event)
-    payments: list[MoneyIn] = []
-    for payment in (
-        Payment.objects.filter(membership__in=holders)
-        .select_related("transaction", "membership__person")
-        .prefetch_related("transaction__reversed_by")
-        .order_by("date", "pk")
-    ):
+    money_in: list[MoneyIn] = []
+    for payment in payments:
         who = f" by {payment.membership.person}" if len(holders) > 1 else ""
         text = f"Payment{who}, {payment.get_method_display().lower()}"
         if payment.reference:
             text += f" {payment.reference}"
-        payments.append(MoneyIn(payment.date, payment.amount, f"{text} (receipt #{payment.pk})"))
+        money_in.append(MoneyIn(payment.date, payment.amount, f"{text} (receipt #{payment.pk})"))
         reversal = getattr(payment.transaction, "reversed_by", None)
         if reversal is not None:
-            payments.append(
+            money_in.append(
                 MoneyIn(
                     reversal.date, -payment.amount, f"Payment of {payment.date} reversed: {reversal.reason}"
                 )
             )
-    waivers = [
-        Waiver(w.fee_date, w.on, w.reason) for w in LateFeeWaiver.objects.filter(membership__in=holders)
-    ]
     charges = dues_charges(
         rules=rules,
         event_dates=dates,
         season_end=season.end,
         terms=terms,
-        payments=sorted(payments, key=lambda p: p.date),
-        waivers=waivers,
+        payments=sorted(money_in, key=lambda p: p.date),
+        waivers=[Waiver(w.fee_date, w.on, w.reason) for w in waivers],
     )
-    return DuesAccount(holders=holders, terms=terms, charges=charges, payments=payments)
+    return DuesAccount(holders=holders, terms=terms, charges=charges, payments=money_in)
 
 
-def season_dues_accounts(*, season) -> list[DuesAccount]:
-    """One account per seat of the season (listed under the seat's latest holder), by holder's name."""
+def season_dues_accounts(*, season, rules=None) -> list[DuesAccount]:
+    """One account per seat of the season (listed under the seat's latest holder), by holder's name.
+
+    Reads everything in a fixed number of queries (event dates, memberships, payments, waivers), whatever the
+    number of members; ``dues_account`` gives the same account for one seat.
+    """
     from events.selectors import season_rules
+    from finance.models import LateFeeWaiver, Payment
     from members.models import Membership
 
-    rules = season_rules(season)
+    rules = rules or season_rules(season)
     dates = event_dates(season=season)
-    memberships = Membership.objects.filter(season=season).select_related("person", "season")
+    memberships = list(Membership.objects.filter(season=season).select_related("person", "season"))
+    by_pk = {m.pk: m for m in memberships}
+    # A seat is sold or ceded within its season (members.services.seats), so its buyer is among these.
+    buyers: dict[int, object] = {}
+    for m in memberships:
+        if m.seat_from_id is not None:
+            buyers.setdefault(m.seat_from_id, m)  # the first in the model's order, as seat_holders takes
+
+    chains = []
     seen: set[int] = set()
-    accounts = []
     for membership in memberships:
         if membership.pk in seen:
             continue
-        account = dues_account(membership=membership, rules=rules, dates=dates)
-        seen.update(h.pk for h in account.holders)
-        accounts.append(account)
+        chain = [membership]
+        while chain[0].seat_from_id is not None and chain[0].seat_from_id in by_pk:
+            chain.insert(0, by_pk[chain[0].seat_from_id])
+        while chain[-1].pk in buyers and buyers[chain[-1].pk].pk in by_pk:
+            chain.append(buyers[chain[-1].pk])
+        if chain[0].seat_from_id is not None or chain[-1].pk in buyers:
+            chain = seat_holders(membership=membership)  # a seat shared with another season: rare
+        seen.update(h.pk for h in chain)
+        chains.append(chain)
+
+    holder_ids = {h.pk for chain in chains for h in chain}
+    payments: dict[int, list] = {}
+    for payment in (
+        Payment.objects.filter(membership_id__in=holder_ids)
+        .select_related("transaction__reversed_by", "membership__person")
+        .order_by("date", "pk")
+    ):
+        payments.setdefault(payment.membership_id, []).append(payment)
+    waivers: dict[int, list] = {}
+    for waiver in LateFeeWaiver.objects.filter(membership_id__in=holder_ids):
+        waivers.setdefault(waiver.membership_id, []).append(waiver)
+
+    accounts = []
+    for chain in chains:
+        accounts.append(
+            _account_build(
+                season=season,
+                holders=chain,
+                payments=sorted(
+                    (p for h in chain for p in payments.get(h.pk, [])), key=lambda p: (p.date, p.pk)
+                ),
+                waivers=[w for h in chain for w in waivers.get(h.pk, [])],
+                rules=rules,
+                dates=dates,
+            )
+        )
     return sorted(
         accounts, key=lambda a: (a.holder.person.last_name, a.holder.person.first_name, a.holder.pk)
     )
 
 
-def good_standing(*, membership, on: dt.date) -> bool:
+def suspended_membership_ids(*, memberships, on: dt.date) -> set[int]:
+    """``members.selectors.suspended_on`` for many memberships in one query: those suspended on ``on``."""
+    from members.models import Suspension
+
+    return set(
+        Suspension.objects.filter(membership__in=memberships, start__lte=on, end__gte=on).values_list(
+            "membership_id", flat=True
+        )
+    )
+
+
+def good_standing(*, membership, on: dt.date, account: DuesAccount | None = None) -> bool:
     """SPEC §2, §7: payments dated on or before ``on`` cover every charge dated on or before ``on`` (paying at
     the door counts), and no suspension covers ``on``. The one function results entry and every page use.
+
+    ``account``: the membership's dues account when the caller has read it already (saves the queries).
     """
     from members import selectors as members_selectors
 
     if members_selectors.suspended_on(membership=membership, on=on):
         return False
-    return dues_account(membership=membership).status(on=on).paid_up
+    return (account or dues_account(membership=membership)).status(on=on).paid_up
 
 
 def event_payout_lines(*, event) -> list:
@@ -224,21 +287,21 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
 
     from django.db.models import Q
 
-    from events.selectors import season_for_date
+    from events.selectors import season_for_date, season_rules
     from finance.models import Account, Entry
-    from finance.services.escrow import escrow_key, season_wsop_allocation
+    from finance.services.escrow import escrow_key, season_member_count
     from finance.services.ledger import ASSET_CODES, accounts_ensure, posted_under_key
-    from finance.services.wsop import WsopTableMissing
-    from members import selectors as members_selectors
+    from finance.services.wsop import WsopTableMissing, wsop_allocation
 
     start = dt.date(year, month, 1)
     end = dt.date(year, month, calendar.monthrange(year, month)[1])
     as_of = min(end, today)
     accounts = accounts_ensure()
-    rows = []
-    for code in ASSET_CODES:
-        account = accounts[code]
-        sums = Entry.objects.filter(account=account).aggregate(
+    sums = {
+        row["account"]: row
+        for row in Entry.objects.filter(account__in=[accounts[code] for code in ASSET_CODES])
+        .values("account")
+        .annotate(
             opening=Sum("amount", filter=Q(transaction__date__lt=start)),
             receipts=Sum(
                 "amount", filter=Q(transaction__date__gte=start, transaction__date__lte=end, amount__gt=0)
@@ -247,14 +310,22 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
                 "amount", filter=Q(transaction__date__gte=start, transaction__date__lte=end, amount__lt=0)
             ),
         )
-        opening, receipts, payments = (quantize(sums[k]) for k in ("opening", "receipts", "payments"))
+    }
+    rows = []
+    for code in ASSET_CODES:
+        account = accounts[code]
+        found = sums.get(account.pk, {})
+        opening, receipts, payments = (quantize(found.get(k)) for k in ("opening", "receipts", "payments"))
         rows.append(AccountMonth(account, opening, receipts, -payments, opening + receipts + payments))
 
     season = season_for_date(as_of) or season_for_date(start)
     members: list[MemberDuesRow] = []
     allocation = posted = None
     if season is not None:
-        for account in season_dues_accounts(season=season):
+        rules = season_rules(season)
+        dues_accounts = season_dues_accounts(season=season, rules=rules)
+        suspended = suspended_membership_ids(memberships=[a.holder for a in dues_accounts], on=as_of)
+        for account in dues_accounts:
             status = account.status(on=as_of)
             holder = account.holder
             name = str(holder.person)
@@ -262,14 +333,14 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
                 name += " (seat of " + ", ".join(str(h.person) for h in account.holders[:-1]) + ")"
             if holder.left_after_event is not None:
                 name += f" (left after event {holder.left_after_event})"
-            standing = status.paid_up and not members_selectors.suspended_on(membership=holder, on=as_of)
+            standing = status.paid_up and holder.pk not in suspended
             members.append(
                 MemberDuesRow(
                     holder, name, status.charged, status.paid, status.late_fees, status.balance, standing
                 )
             )
         try:
-            allocation = season_wsop_allocation(season=season)
+            allocation = wsop_allocation(rules=rules, member_count=season_member_count(season=season))
         except WsopTableMissing:
             allocation = None
         posted = posted_under_key(prefix=escrow_key(season=season))

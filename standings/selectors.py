@@ -11,7 +11,6 @@ from events import selectors as event_selectors
 from events.models import Event, Season
 from events.rules import SeasonRules
 from finance.services.wsop import WsopTableMissing, wsop_prizes
-from members import selectors as member_selectors
 from members.models import Membership
 from members.services.late_joiners import join_terms, wsop_eligibility_kept
 from ncpc.errors import NcpcError
@@ -60,6 +59,8 @@ class SeasonStandings:
     events_left: int
     problem: str = ""
     tied_groups: list[list[StandingRow]] = field(default_factory=list)
+    placings: dict = field(default_factory=dict)  # event id → placings, best first (for reports)
+    memberships: list[Membership] = field(default_factory=list)  # every membership of the season
 
     @property
     def event_numbers(self) -> list[int]:
@@ -98,13 +99,25 @@ def _has_decline(membership: Membership) -> bool:
         return False
 
 
-def season_standings(*, season: Season, through: dt.date | None = None) -> SeasonStandings:
+def roster_from(memberships, event_number: int) -> list[Membership]:
+    """``members.selectors.roster_for_event`` over memberships already read: joined by then, not left before."""
+    return [
+        m
+        for m in memberships
+        if m.first_event <= event_number
+        and (m.left_after_event is None or m.left_after_event >= event_number)
+    ]
+
+
+def season_standings(
+    *, season: Season, through: dt.date | None = None, rules: SeasonRules | None = None
+) -> SeasonStandings:
     """The standings after the season's final events (those dated ≤ ``through`` when given).
 
-    Queries: events, the season's rules (4), memberships (with their declines), tie-breaks, the two rosters,
+    Queries: events, the season's rules (4, unless given), memberships (with their declines), tie-breaks,
     and one query for the placings of all counted events.
     """
-    rules = event_selectors.season_rules(season)
+    rules = rules or event_selectors.season_rules(season)
     events = counted_events(season=season, through=through)
     by_event = event_selectors.season_placings(events=events)
     places = [
@@ -136,8 +149,8 @@ def season_standings(*, season: Season, through: dt.date | None = None) -> Seaso
         sort_keys={mid: m.person.key for mid, m in memberships.items()},
     )
 
-    member_count = len(member_selectors.roster_for_event(season=season, event_number=1))
-    last_roster = member_selectors.roster_for_event(season=season, event_number=rules.events_per_season)
+    member_count = len(roster_from(memberships.values(), 1))
+    last_roster = roster_from(memberships.values(), rules.events_per_season)
     final_numbers = {e.number for e in events}
     still_to_play = set(range(1, rules.events_per_season + 1)) - final_numbers
     eligible = set()
@@ -203,6 +216,8 @@ def season_standings(*, season: Season, through: dt.date | None = None) -> Seaso
         events_left=len(still_to_play),
         problem=problem,
         tied_groups=list(groups.values()),
+        placings=by_event,
+        memberships=list(memberships.values()),
     )
 
 

@@ -152,6 +152,7 @@ PAGES: dict[str, Page] = {
     "events:night_button": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:night_final": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:night_late": Page(**post_only(PRES, VP), kwargs=EVENT),
+    "events:night_seat_add": Page(**post_only(PRES, VP), kwargs=EVENT),
     # --- finance ---
     # Members without the ledger land on their own statement.
     "finance:index": Page({ANON: 302, MEMBER: 302, OTHER: 302, PRES: 200, VP: 302, TREAS: 200}),

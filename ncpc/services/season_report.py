@@ -4,17 +4,16 @@ services the pages use — never by a second copy of the rules."""
 import datetime as dt
 from typing import Any
 
-from events.models import Event, Season
-from events.selectors import event_placings, season_rules
+from events.models import Season
+from events.selectors import season_rules
 from finance import selectors as finance_selectors
 from finance.models import WsopResult
 from finance.services.escrow import wsop_result_split
-from finance.services.payouts import PayoutTableMissing
+from finance.services.payouts import PayoutTableMissing, payout_lines
 from finance.services.wsop import WsopTableMissing, wsop_allocation
-from members import selectors as members_selectors
 from ncpc.clock import club_today
 from ncpc.money import money_str
-from standings.selectors import season_standings
+from standings.selectors import roster_from, season_standings
 from standings.services.points import placing_points
 
 FORMAT = "ncpc-season-report/1"
@@ -29,14 +28,16 @@ def report_as_of(*, season: Season, as_of: dt.date | None) -> dt.date:
 def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, Any]:
     as_of = report_as_of(season=season, as_of=as_of)
     rules = season_rules(season)
-    standings = season_standings(season=season, through=as_of)
+    standings = season_standings(season=season, through=as_of, rules=rules)
     member_count = standings.member_count
-
+    memberships = standings.memberships
+    # The standings' counted events are this report's events (final, dated on or before as_of).
+    finals = standings.events
+    all_placings = standings.placings
     events = []
-    for event in Event.objects.filter(season=season, status=Event.Status.FINAL, date__lte=as_of).order_by(
-        "number"
-    ):
-        placings = event_placings(event=event)
+    for event in finals:
+        placings = all_placings.get(event.pk, [])
+        count = len(roster_from(memberships, event.number))
         try:
             payouts = [
                 {
@@ -45,7 +46,10 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
                     "paid_to": p.paid_to,
                     "amount": money_str(p.amount),
                 }
-                for p in finance_selectors.event_payout_lines(event=event)
+                # finance.selectors.event_payout_lines, with what this report has read already
+                for p in (
+                    payout_lines(rules=rules, member_count=count, placings=placings) if placings else []
+                )
             ]
         except PayoutTableMissing as exc:
             payouts = [{"error": str(exc)}]
@@ -53,9 +57,7 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
             {
                 "number": event.number,
                 "date": event.date.isoformat(),
-                "member_count": len(
-                    members_selectors.roster_for_event(season=season, event_number=event.number)
-                ),
+                "member_count": count,
                 "points": {
                     p.member_key: placing_points(points_table=rules.points_table, place=p.place)
                     for p in placings
@@ -65,7 +67,9 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
         )
 
     dues = []
-    for account in finance_selectors.season_dues_accounts(season=season):
+    accounts = finance_selectors.season_dues_accounts(season=season, rules=rules)
+    suspended = finance_selectors.suspended_membership_ids(memberships=[a.holder for a in accounts], on=as_of)
+    for account in accounts:
         status = account.status(on=as_of)
         dues.append(
             {
@@ -74,7 +78,8 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
                 "paid": money_str(status.paid),
                 "late_fees": money_str(status.late_fees),
                 "balance": money_str(status.balance),
-                "good_standing": finance_selectors.good_standing(membership=account.holder, on=as_of),
+                # finance.selectors.good_standing, from the account and suspensions read above
+                "good_standing": status.paid_up and account.holder.pk not in suspended,
             }
         )
     dues.sort(key=lambda row: row["member"])
