@@ -19,6 +19,7 @@ from finance.selectors import account_balances, dues_account, membership_payment
 from finance.services.dues import LATE_FEE
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
+from ncpc.feedback import error_show
 from ncpc.permissions import Action, require, user_can, user_offices, user_person
 
 
@@ -182,10 +183,7 @@ def payments(request):
                 actor=request.user,
             )
         except NcpcError as exc:
-            if exc.field in form.fields:
-                form.add_error(exc.field, str(exc))
-            else:
-                messages.error(request, str(exc))
+            error_show(request, exc, form=form)
         else:
             messages.success(request, f"Recorded {payment.amount} from {payment.membership.person}.")
             return redirect("finance:receipt", pk=payment.pk)

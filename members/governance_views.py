@@ -32,6 +32,7 @@ from members.services.disputes import ruling_record, who_rules
 from members.services.votes import vote_record
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
+from ncpc.feedback import error_show
 from ncpc.permissions import VICE_PRESIDENT, Action, require, user_can, user_offices, user_person
 
 
@@ -325,10 +326,7 @@ def rule_change_accept(request, pk):
                 actor=request.user,
             )
         except NcpcError as exc:
-            if exc.field in form.fields:
-                form.add_error(exc.field, str(exc))
-            else:
-                messages.error(request, str(exc))
+            error_show(request, exc, form=form)
         else:
             messages.success(request, "On the season's rule-change ballot.")
             return redirect("members:rule_changes")
@@ -488,10 +486,7 @@ def ruling_new(request):
                 actor=request.user,
             )
         except NcpcError as exc:
-            if exc.field in form.fields:
-                form.add_error(exc.field, str(exc))
-            else:
-                messages.error(request, str(exc))
+            error_show(request, exc, form=form)
         else:
             messages.success(request, "Ruling logged.")
             return redirect("members:rulings")
