@@ -6,10 +6,12 @@ from dataclasses import dataclass
 from events.models import Event, Season
 from events.placings import Placing
 from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
+from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 
 
+@computed(lambda season: f"{season.pk}")
 def season_rules(season: Season) -> SeasonRules:
     """The season's rules as plain values for the rule calculators (4 queries)."""
     values = {name: getattr(season, name) for name in SeasonRules.SCALAR_FIELDS}
@@ -224,6 +226,7 @@ class ResultLine:
     payout: object | None  # finance PayoutLine or None
 
 
+@computed(lambda *, event: f"{event.pk}")
 def event_result_lines(*, event: Event) -> list[ResultLine]:
     """The event page's results: places best first (with points and payouts), then the seats without one."""
     from events.models import Attendance

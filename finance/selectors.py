@@ -17,6 +17,7 @@ from finance.services.dues import (
     dues_status,
     statement_lines,
 )
+from ncpc.cache import computed
 from ncpc.money import ZERO, quantize
 
 
@@ -58,6 +59,7 @@ def event_dates(*, season) -> dict[int, dt.date]:
     return dict(season.events.values_list("number", "date"))
 
 
+@computed(lambda *, membership, rules=None, dates=None: f"{membership.pk}")
 def dues_account(*, membership, rules=None, dates: dict[int, dt.date] | None = None) -> DuesAccount:
     from events.selectors import season_rules
     from finance.models import LateFeeWaiver, Payment
@@ -106,6 +108,7 @@ def _account_build(*, season, holders, payments, waivers, rules, dates) -> DuesA
     return DuesAccount(holders=holders, terms=terms, charges=charges, payments=money_in)
 
 
+@computed(lambda *, season, rules=None: f"{season.pk}")
 def season_dues_accounts(*, season, rules=None) -> list[DuesAccount]:
     """One account per seat of the season (listed under the seat's latest holder), by holder's name.
 
@@ -280,6 +283,7 @@ class MonthlyReport:
     wsop_posted: object  # the escrow transaction, or None
 
 
+@computed(lambda *, year, month, today: f"{year}-{month}:{today}")
 def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     """The treasurer's monthly report (§3.6.3, SPEC §11). Dues are as of the month's last day, or today while
     the month is running."""

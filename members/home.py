@@ -1,6 +1,8 @@
 """The "Club votes" home panel: open ballots the member has not finished voting on."""
 
-from members.models import Ballot, BallotParticipation, BallotQuestion
+from django.db.models import Count
+
+from members.models import Ballot, BallotParticipation, Membership
 from ncpc.home import register_home_panel
 from ncpc.permissions import user_person
 
@@ -10,16 +12,22 @@ def open_ballots_panel(*, request, season):
     person = user_person(request.user)
     if person is None or season is None:
         return None
-    from members.governance_selectors import may_vote
-
-    waiting = []
-    for ballot in Ballot.objects.filter(season=season, status=Ballot.Status.OPEN).order_by("pk"):
-        if not may_vote(ballot=ballot, person=person):
-            continue
-        questions = BallotQuestion.objects.filter(ballot=ballot).count()
-        voted = BallotParticipation.objects.filter(question__ballot=ballot, person=person).count()
-        if voted < questions:
-            waiting.append(ballot)
+    ballots = list(
+        Ballot.objects.filter(season=season, status=Ballot.Status.OPEN)
+        .annotate(question_count=Count("questions", distinct=True))
+        .order_by("pk")
+    )
+    if not ballots:
+        return None
+    # The same rule as members.governance_selectors.may_vote: a seat held in the ballot's season.
+    if not Membership.objects.filter(person=person, season=season, left_after_event__isnull=True).exists():
+        return None
+    voted = dict(
+        BallotParticipation.objects.filter(question__ballot__in=ballots, person=person)
+        .values_list("question__ballot_id")
+        .annotate(count=Count("pk"))
+    )
+    waiting = [ballot for ballot in ballots if voted.get(ballot.pk, 0) < ballot.question_count]
     if not waiting:
         return None
     return {

@@ -16,6 +16,9 @@ def audit_record(
     reason: str = "",
     data: dict[str, Any] | None = None,
 ) -> AuditEntry:
+    from ncpc.cache import data_version_forget
+
+    data_version_forget()
     user = actor if getattr(actor, "is_authenticated", False) else None
     return AuditEntry.objects.create(
         actor=user,

@@ -88,6 +88,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "axes.middleware.AxesMiddleware",
+    "ncpc.cache.DataVersionMiddleware",
 ]
 
 AUTHENTICATION_BACKENDS = [
@@ -180,6 +181,13 @@ EMAIL_BACKEND = (
     if EMAIL_HOST
     else "django.core.mail.backends.console.EmailBackend"
 )
+
+# --- Computed pages (standings, dues, reports) are cached under the data version (ncpc/cache.py). ---
+NCPC_COMPUTED_CACHE = env_bool("NCPC_COMPUTED_CACHE", True)
+NCPC_COMPUTED_CACHE_SECONDS = env_int("NCPC_COMPUTED_CACHE_SECONDS", 600)
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 2000}}
+}
 
 # --- Club-wide switches (SPEC §12). ---
 NCPC_PUBLIC_STANDINGS = env_bool("NCPC_PUBLIC_STANDINGS", False)

@@ -13,6 +13,7 @@ from events.rules import SeasonRules
 from finance.services.wsop import WsopTableMissing, wsop_prizes
 from members.models import Membership
 from members.services.late_joiners import join_terms, wsop_eligibility_kept
+from ncpc.cache import computed
 from ncpc.errors import NcpcError
 from standings.models import TieBreakEntry, WsopDecline
 from standings.services.points import EventPlaces, MemberTotal, cumulative_points, season_totals
@@ -109,6 +110,7 @@ def roster_from(memberships, event_number: int) -> list[Membership]:
     ]
 
 
+@computed(lambda *, season, through=None, rules=None: f"{season.pk}:{through}")
 def season_standings(
     *, season: Season, through: dt.date | None = None, rules: SeasonRules | None = None
 ) -> SeasonStandings:

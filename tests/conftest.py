@@ -48,3 +48,10 @@ def member_client(client, member):
 def officer_client(client, vice_president):
     client.force_login(vice_president)
     return client
+
+
+@pytest.fixture(autouse=True)
+def computed_cache_off(settings):
+    """Tests change data behind the services' backs (ORM updates, monkeypatched selectors): compute afresh.
+    tests/ncpc/test_cache.py turns the cache on to test it."""
+    settings.NCPC_COMPUTED_CACHE = False

@@ -11,6 +11,7 @@ from finance.models import WsopResult
 from finance.services.escrow import wsop_result_split
 from finance.services.payouts import PayoutTableMissing, payout_lines
 from finance.services.wsop import WsopTableMissing, wsop_allocation
+from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.money import money_str
 from standings.selectors import roster_from, season_standings
@@ -25,6 +26,7 @@ def report_as_of(*, season: Season, as_of: dt.date | None) -> dt.date:
     return max(season.start, min(day, season.end))
 
 
+@computed(lambda *, season, as_of=None: f"{season.pk}:{as_of}")
 def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, Any]:
     as_of = report_as_of(season=season, as_of=as_of)
     rules = season_rules(season)

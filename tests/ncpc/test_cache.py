@@ -1,0 +1,59 @@
+"""The computed-page cache (ncpc/cache.py): fewer queries on a repeat visit, fresh data after any change."""
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from finance.services.payments import payment_record
+
+# Cached values are used only outside transactions, so these tests run without the usual test transaction.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def cache_on(settings):
+    from django.core.cache import cache
+
+    settings.NCPC_COMPUTED_CACHE = True
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def count_queries(client, url) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries)
+
+
+def test_a_repeat_visit_computes_nothing_again(cache_on, member_client):
+    first = count_queries(member_client, "/finance/me/")
+    second = count_queries(member_client, "/finance/me/")
+    assert second < first
+
+
+def test_a_payment_shows_at_once_on_the_next_page(cache_on, member_client, member, treasurer):
+    # Nothing paid by Nov 29: $410 is due through the November event (§2.8).
+    assert "$410.00" in member_client.get("/").content.decode()
+    payment_record(
+        membership=member.person.memberships.get(),
+        date=dt.date(2026, 11, 29),
+        amount=Decimal("410.00"),
+        method="cash",
+        actor=treasurer,
+    )
+    html = member_client.get("/").content.decode()
+    assert "$0.00" in html
+    assert "Good standing" in html
+
+
+def test_writing_an_audit_row_moves_the_data_version_on(cache_on):
+    from ncpc.audit import audit_record
+    from ncpc.cache import data_version
+
+    before = data_version()
+    audit_record(actor=None, action="test", summary="a change")
+    assert data_version() > before
