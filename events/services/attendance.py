@@ -75,6 +75,12 @@ def attendance_prepare(*, event: Event, actor=None) -> int:
     if added:
         event_bump(event=locked)
         event.results_version = locked.results_version
+        audit_record(
+            actor=actor,
+            action="event.attendance.prepare",
+            target=locked,
+            summary=f"Seats listed for {locked}: {added} member(s) from the roster",
+        )
     return added
 
 
