@@ -58,11 +58,13 @@ def season_for_date(day: dt.date) -> Season | None:
     return Season.objects.filter(start__lte=day, end__gte=day).first()
 
 
+@computed(lambda: "")
 def current_season() -> Season | None:
     """The season containing today, else the latest one that exists."""
     return season_for_date(club_today()) or Season.objects.first()
 
 
+@computed(lambda *, on=None: f"{on}")
 def next_event(*, on: dt.date | None = None) -> Event | None:
     day = on or club_today()
     return (
@@ -76,6 +78,16 @@ def next_event(*, on: dt.date | None = None) -> Event | None:
 
 def event_get(*, season: Season, number: int) -> Event | None:
     return Event.objects.select_related("season", "venue").filter(season=season, number=number).first()
+
+
+@computed(lambda *, season_name, number: f"{season_name}:{number}")
+def event_by_name(*, season_name: str, number: int) -> Event | None:
+    """The event of a page address (one query, none when cached: events change only through audited commands)."""
+    return (
+        Event.objects.select_related("season", "venue")
+        .filter(season__name=season_name, number=number)
+        .first()
+    )
 
 
 def season_events(*, season: Season) -> list[Event]:

@@ -27,7 +27,7 @@ def _season(name: str) -> Season:
 
 
 def _event(season_name: str, number: int) -> Event:
-    event = selectors.event_get(season=_season(season_name), number=number)
+    event = selectors.event_by_name(season_name=season_name, number=number)
     if event is None:
         raise Http404("No such event.")
     return event

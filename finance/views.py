@@ -17,6 +17,7 @@ from finance import forms
 from finance.models import Disbursement, DuesReminder, Payment, Transaction, WsopResult
 from finance.selectors import account_balances, dues_account, membership_payments, monthly_report
 from finance.services.dues import LATE_FEE
+from members import selectors as members_selectors
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.feedback import error_show
@@ -531,8 +532,8 @@ def report(request, year, month):
     full = user_can(request.user, Action.TREASURER_REPORT)
     own = None
     if not full:
-        mine = _own_membership(request, data.season)
-        own = [row for row in data.members if mine is not None and row.membership.pk == mine.pk]
+        mine = members_selectors.membership_id_of_user(user_id=request.user.pk, season=data.season)
+        own = [row for row in data.members if row.membership.pk == mine]
     if request.GET.get("format") == "csv":
         return _report_csv(data, full=full, own=own)
     first = dt.date(year, month, 1)

@@ -3,6 +3,7 @@
 import datetime as dt
 
 from members.models import Membership, OfficerTerm, Person, RulesSignature, Suspension, WaitingListEntry
+from ncpc.cache import computed
 
 
 def offices_held(*, person: Person, on: dt.date) -> set[str]:
@@ -124,4 +125,14 @@ def person_seasons(*, person: Person) -> list[Membership]:
         .select_related("season", "sponsor", "seat_from__person", "admission_vote", "rules_signature")
         .prefetch_related("suspensions")
         .order_by("-season__start", "-pk")
+    )
+
+
+@computed(lambda *, user_id, season: f"{user_id}:{season.pk if season else None}")
+def membership_id_of_user(*, user_id: int | None, season) -> int | None:
+    """The id of the login's seat in the season, or None (one small query, none when cached)."""
+    if user_id is None or season is None:
+        return None
+    return (
+        Membership.objects.filter(season=season, person__user_id=user_id).values_list("pk", flat=True).first()
     )

@@ -6,6 +6,8 @@ This keeps the home view free of other apps' rules.
 
 from collections.abc import Callable
 
+from ncpc.cache import computed
+
 _PANELS: list[Callable] = []
 
 
@@ -14,6 +16,7 @@ def register_home_panel(func: Callable) -> Callable:
     return func
 
 
+@computed(lambda *, request, season: f"{request.user.pk}:{season.pk if season else None}")
 def home_panels(*, request, season) -> list[dict]:
     panels = []
     for func in _PANELS:

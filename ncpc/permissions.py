@@ -11,6 +11,7 @@ from functools import wraps
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 
+from ncpc.cache import computed
 from ncpc.clock import club_today
 
 PRESIDENT = "president"
@@ -99,6 +100,7 @@ def user_is_member(user, *, on: dt.date | None = None) -> bool:
     return membership_on(person=person, on=on or club_today()) is not None
 
 
+@computed(lambda user, *, on=None: f"{user.pk}:{user.is_active}:{user.is_superuser}:{on}")
 def user_actions(user, *, on: dt.date | None = None) -> set[Action]:
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         return set()

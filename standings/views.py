@@ -5,11 +5,14 @@ import datetime as dt
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_POST
 
 from events.models import Season
 from events.selectors import current_season
 from members.models import Person
+from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.permissions import Action, club_page, require, user_can, user_person
@@ -67,6 +70,21 @@ def current(request):
     return redirect("standings:season", season=season.name)
 
 
+@computed(lambda *, season, me_id, standings: f"{season.pk}:{me_id}")
+def _fragments(*, season: Season, me_id: int | None, standings) -> dict[str, str]:
+    """The table rows and the chart, rendered once per data version and member (the page's heavy part)."""
+    me = next((row for row in standings.rows if row.membership.pk == me_id), None)
+    chart = _chart(standings, me=me)
+    return {
+        "rows": render_to_string(
+            "standings/partials/table_rows.html", {"rows": _decorate(standings.rows), "me": me}
+        ),
+        "chart": render_to_string("standings/partials/chart.html", {"chart": chart})
+        if chart
+        else SafeString(""),
+    }
+
+
 @club_page
 def season(request, season):
     seasons = list(Season.objects.all())  # for the season menu; also finds this season without a query more
@@ -81,9 +99,12 @@ def season(request, season):
         {
             "season": season,
             "standings": standings,
-            "rows": _decorate(standings.rows),
             "me": me,
-            "chart": _chart(standings, me=me),
+            "chart": bool(standings.events),
+            # Rendered templates (SafeString, which survives the cache's pickling).
+            "fragments": _fragments(
+                season=season, me_id=me.membership.pk if me else None, standings=standings
+            ),
             "seasons": seasons,
             "can_record": user_can(request.user, Action.RECORD_TIE_BREAKS),
             "report_month": _report_month(season),
