@@ -56,4 +56,15 @@ def test_writing_an_audit_row_moves_the_data_version_on(cache_on):
 
     before = data_version()
     audit_record(actor=None, action="test", summary="a change")
-    assert data_version() > before
+    assert data_version() != before
+
+
+def test_a_change_in_the_django_admin_moves_the_data_version_on_too(cache_on, admin_client):
+    from ncpc.cache import data_version, data_version_forget
+
+    before = data_version()
+    admin_client.post(
+        "/admin/events/venue/add/", {"name": "New hall", "address": "1 Main St", "active": "on"}
+    )
+    data_version_forget()
+    assert data_version() != before
