@@ -1,4 +1,5 @@
 from django.contrib import messages
+from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -72,13 +73,19 @@ def season_new(request):
     if not form.is_valid():
         messages.error(request, "Enter the year the season starts, like 2027.")
         return redirect("events:rules_current")
+    from members.services.roster import roster_carry_over
+
     try:
-        season = season_create(start_year=form.cleaned_data["start_year"], actor=request.user)
+        with transaction.atomic():
+            season = season_create(start_year=form.cleaned_data["start_year"], actor=request.user)
+            carried = roster_carry_over(season=season, actor=request.user)
     except NcpcError as exc:
         messages.error(request, str(exc))
         return redirect("events:rules_current")
     messages.success(
-        request, f"Created season {season} with its 10 events; its rules are copied from the last season."
+        request,
+        f"Created season {season} with its {season.events_per_season} events and the rules of the season before; "
+        f"{len(carried)} members keep their seats (each signs the new rules document before playing).",
     )
     return redirect("events:rules", season=season.name)
 

@@ -1,0 +1,50 @@
+"""A new season's roster: the seats held at the end of the last season carry over (command)."""
+
+from django.db import transaction
+
+from members.models import Membership
+from ncpc.audit import audit_record
+from ncpc.errors import NcpcError
+
+
+@transaction.atomic
+def roster_carry_over(*, season, actor=None) -> list[Membership]:
+    """Every member still holding a seat at the end of the season before keeps it in ``season``.
+
+    A seat is held until it is sold, ceded, given up or taken by a vote (§2.5, §2.11, §5.5.3), so continuing
+    members need no new admission vote; each signs the new season's rules document again (§2.4). People who
+    hold a seat in ``season`` already are left as they are.
+    """
+    from events.models import Season
+
+    previous = Season.objects.filter(start__lt=season.start).order_by("-start").first()
+    if previous is None:
+        return []
+    holders = list(
+        Membership.objects.filter(season=previous, left_after_event__isnull=True).select_related("person")
+    )
+    seated = set(Membership.objects.filter(season=season).values_list("person_id", flat=True))
+    incoming = [m for m in holders if m.person_id not in seated]
+    if len(seated) + len(incoming) > season.max_members:
+        raise NcpcError(
+            f"{len(seated) + len(incoming)} seats would be held in {season}; the club allows {season.max_members}."
+        )
+    created = [
+        Membership.objects.create(
+            person=m.person,
+            season=season,
+            first_event=1,
+            joined_on=season.start,
+            sponsor=m.sponsor,
+            declared_not_professional=m.declared_not_professional,
+        )
+        for m in incoming
+    ]
+    if created:
+        audit_record(
+            actor=actor,
+            action="member.roster_carry_over",
+            target=season,
+            summary=f"{len(created)} members carried their seats over from {previous} into {season}",
+        )
+    return created
