@@ -172,6 +172,14 @@ def member_remove(
                 "A removal for unpaid fees can be voted only after the first January event (§2.11)"
                 + (f", on {january:%b %-d, %Y}." if january else ".")
             )
+        else:
+            from finance.selectors import dues_account
+
+            if dues_account(membership=membership).status(on=january).paid_up:
+                problems.append(
+                    f"{membership.person} had paid in full by the first January event ({january:%b %-d, %Y}), "
+                    "so cannot be removed for unpaid fees (§2.11)."
+                )
     elif grounds == Removal.Grounds.ABUSE:
         if nominated_by is None:
             problems.append("A removal for abuse needs the club member who nominated it (§5.5.3).")

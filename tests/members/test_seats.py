@@ -137,6 +137,27 @@ def test_removal_for_unpaid_fees_waits_for_the_first_january_event(season, club,
     assert removal.membership.left_after_event == 5  # it is voted at the January event, before it is played
 
 
+def test_a_member_paid_in_full_by_the_january_event_cannot_be_removed_for_unpaid_fees(
+    season, club, treasurer
+):
+    from decimal import Decimal
+
+    from finance.services.payments import payment_record
+
+    # $510 = the whole dues schedule of §2.8 (110 + 4 × 100), paid before the December event.
+    payment_record(
+        membership=club[4],
+        date=dt.date(2026, 12, 1),
+        amount=Decimal("510.00"),
+        method="check",
+        actor=treasurer,
+    )
+    with pytest.raises(NcpcError, match="had paid in full by the first January event"):
+        member_remove(
+            membership=club[4], grounds=Removal.Grounds.UNPAID_FEES, held_on=dt.date(2027, 1, 23), yes=6
+        )
+
+
 def test_removal_for_abuse_needs_the_member_who_nominated_it(season, club, today):
     with pytest.raises(NcpcError, match="nominated"):
         member_remove(membership=club[4], grounds=Removal.Grounds.ABUSE, held_on=today, yes=10)
