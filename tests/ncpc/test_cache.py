@@ -68,3 +68,32 @@ def test_a_change_in_the_django_admin_moves_the_data_version_on_too(cache_on, ad
     )
     data_version_forget()
     assert data_version() != before
+
+
+@pytest.mark.parametrize(
+    ("url", "most"),
+    [
+        # Every page: session, user, data version = 3; permissions, rules and computations come from the cache.
+        ("/", 4),  # + the seat for the dues panel's person check
+        ("/standings/2026-27/", 5),  # + the season menu, the viewer's person
+        ("/events/2026-27/", 6),  # + season, events with venues, the calendar token's person
+        ("/events/2026-27/4/", 3),
+        ("/finance/reports/2026/11/", 3),
+        ("/api/v1/seasons/2026-27/report", 4),  # + the season
+    ],
+)
+def test_with_the_cache_warm_every_main_page_needs_at_most_a_few_queries(
+    cache_on, client, url, most, django_assert_max_num_queries
+):
+    from members.models import Person
+    from ncpc.services.season_import import season_import
+    from tests.factories import UserFactory
+    from tests.ncpc.season_files import season_file
+
+    season_import(data=season_file(20))
+    user = UserFactory(username="m01")
+    Person.objects.filter(key="m01").update(user=user)
+    client.force_login(user)
+    client.get(url)  # computes and fills the cache
+    with django_assert_max_num_queries(most):
+        assert client.get(url).status_code == 200
