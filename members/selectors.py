@@ -6,6 +6,35 @@ from members.models import Membership, OfficerTerm, Person, RulesSignature, Susp
 from ncpc.cache import computed
 
 
+def login_standing(*, user_id: int, on: dt.date) -> tuple[Person | None, set[str], bool]:
+    """For permissions, in one query: the login's person, the offices they hold on ``on`` and whether they hold
+    a seat in that date's season."""
+    from django.db.models import Exists, OuterRef
+
+    terms = OfficerTerm.objects.filter(person=OuterRef("pk"), start__lte=on, end__gte=on)
+    person = (
+        Person.objects.filter(user_id=user_id)
+        .annotate(
+            seated=Exists(
+                Membership.objects.filter(
+                    person=OuterRef("pk"),
+                    season__start__lte=on,
+                    season__end__gte=on,
+                    left_after_event__isnull=True,
+                )
+            ),
+            **{
+                f"holds_{office}": Exists(terms.filter(office=office)) for office in OfficerTerm.Office.values
+            },
+        )
+        .first()
+    )
+    if person is None:
+        return None, set(), False
+    offices = {office for office in OfficerTerm.Office.values if getattr(person, f"holds_{office}")}
+    return person, offices, person.seated
+
+
 def offices_held(*, person: Person, on: dt.date) -> set[str]:
     return set(
         OfficerTerm.objects.filter(person=person, start__lte=on, end__gte=on).values_list("office", flat=True)

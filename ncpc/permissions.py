@@ -106,10 +106,11 @@ def user_actions(user, *, on: dt.date | None = None) -> set[Action]:
         return set()
     if user.is_superuser:
         return set(Action)
-    day = on or club_today()
-    offices = user_offices(user, on=day)
+    from members.selectors import login_standing
+
+    _person, offices, seated = login_standing(user_id=user.pk, on=on or club_today())
     actions: set[Action] = set()
-    if offices or user_is_member(user, on=day):
+    if offices or seated:
         actions |= MEMBER_ACTIONS
     if offices:
         actions |= OFFICER_ACTIONS
