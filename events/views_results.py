@@ -12,8 +12,9 @@ from events.models import Attendance, Event, Season
 from events.services import attendance as attendance_services
 from events.services import results as results_services
 from events.services.places import bust_places
+from finance import selectors as finance_selectors
 from ncpc.errors import ConcurrentChange, NcpcError
-from ncpc.permissions import Action, require
+from ncpc.permissions import Action, require, user_can
 
 
 def _event(season_name: str, number: int) -> Event:
@@ -61,6 +62,8 @@ def attendance(request, season, number):
                 "not_professional": bool(row.substitute_name),
             },
         )
+        if row.status == Attendance.Status.NOT_IN_GOOD_STANDING:
+            row.owes = finance_selectors.amount_owed(membership=row.membership, on=event.date)
         row.subs_used = selectors.substitutes_used(membership=row.membership, exclude_event=event)
         row.exemption_at = selectors.exemption_used_at(membership=row.membership, exclude_event=event)
     return render(
@@ -73,6 +76,7 @@ def attendance(request, season, number):
             "statuses": Attendance.Status.choices,
             "field": selectors.event_field(event=event),
             "final": event.status == Event.Status.FINAL,
+            "can_take_payments": user_can(request.user, Action.RECORD_PAYMENTS),
         },
     )
 

@@ -366,3 +366,24 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
         wsop_allocation=allocation,
         wsop_posted=posted,
     )
+
+
+def amount_owed(*, membership, on: dt.date) -> Decimal:
+    """What the member must pay on ``on`` to be paid up that day (0 when nothing is owed), shown at the door.
+
+    A late fee dated that very day is left out: it is charged only if dues are still unpaid that day, and a
+    payment dated that day counts (SPEC §7), so paying the rest at the door avoids it.
+    """
+    from finance.services.dues import LATE_FEE, WAIVER
+
+    account = dues_account(membership=membership)
+    charged = sum(
+        (
+            c.amount
+            for c in account.charges
+            if c.date < on or (c.date == on and c.kind not in (LATE_FEE, WAIVER))
+        ),
+        ZERO,
+    )
+    paid = sum((p.amount for p in account.payments if p.date <= on), ZERO)
+    return max(charged - paid, ZERO)
