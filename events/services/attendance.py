@@ -10,7 +10,7 @@ from django.db import transaction
 from events import selectors
 from events.errors import ExemptionUsed, NotInGoodStanding, RulesNotSigned, SubstituteRefused
 from events.models import Attendance, Event
-from events.services.locking import event_bump, event_lock
+from events.services.locking import event_bump, event_lock, event_lock_open
 from ncpc.audit import audit_record
 from ncpc.errors import NcpcError
 
@@ -87,7 +87,7 @@ def attendance_prepare(*, event: Event, actor=None) -> int:
 @transaction.atomic
 def attendance_recheck(*, event: Event, version: int, actor) -> int:
     """Ask good standing and signatures again for seats not out yet (after a payment or a signature)."""
-    locked = _open_for_changes(event=event, version=version)
+    locked = event_lock_open(event=event, version=version)
     changed = 0
     for row in Attendance.objects.filter(event=locked, status__in=AUTO_STATUSES, elimination__isnull=True):
         status = _default_status(attendance=row, event=locked)
@@ -100,15 +100,6 @@ def attendance_recheck(*, event: Event, version: int, actor) -> int:
         actor=actor, action="attendance.recheck", target=locked, summary=f"Rechecked standing for {locked}"
     )
     return changed
-
-
-def _open_for_changes(*, event: Event, version: int) -> Event:
-    locked = event_lock(event=event, version=version)
-    if locked.status == Event.Status.FINAL:
-        raise NcpcError(
-            "The results of this event are final. Reopen them for a correction (with a reason) first."
-        )
-    return locked
 
 
 def _seat(*, event: Event, attendance_id) -> Attendance:
@@ -126,7 +117,7 @@ def _seat(*, event: Event, attendance_id) -> Attendance:
 def attendance_set(*, event: Event, attendance_id: int, status: str, version: int, actor) -> Attendance:
     """Set a seat's status. Playing needs good standing and a signed rules document; a late call uses the
     member's one exemption of the season."""
-    locked = _open_for_changes(event=event, version=version)
+    locked = event_lock_open(event=event, version=version)
     row = _seat(event=locked, attendance_id=attendance_id)
     if status not in Attendance.Status.values:
         raise NcpcError("Unknown attendance status.")
@@ -178,7 +169,7 @@ def substitute_set(
     """
     from members.models import Person
 
-    locked = _open_for_changes(event=event, version=version)
+    locked = event_lock_open(event=event, version=version)
     row = _seat(event=locked, attendance_id=attendance_id)
     member = row.membership.person.full_name
     name = " ".join(name.split())

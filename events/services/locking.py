@@ -1,7 +1,7 @@
 """Optimistic concurrency for an event's results (two officers entering at once)."""
 
 from events.models import Event
-from ncpc.errors import ConcurrentChange
+from ncpc.errors import ConcurrentChange, NcpcError
 
 
 def event_lock(*, event: Event, version: int | None) -> Event:
@@ -14,6 +14,16 @@ def event_lock(*, event: Event, version: int | None) -> Event:
         raise ConcurrentChange(
             f"The results of event {locked.number} changed meanwhile (another officer entered something). "
             "Reload the page, check, and try again."
+        )
+    return locked
+
+
+def event_lock_open(*, event: Event, version: int) -> Event:
+    """``event_lock``, refusing an event whose results are final (a correction reopens them first)."""
+    locked = event_lock(event=event, version=version)
+    if locked.status == Event.Status.FINAL:
+        raise NcpcError(
+            "The results of this event are final. Reopen them for a correction (with a reason) first."
         )
     return locked
 

@@ -10,20 +10,11 @@ from django.db.models import Max
 from events import selectors
 from events.errors import ResultsError
 from events.models import Attendance, Elimination, Event
-from events.services.locking import event_bump, event_lock
+from events.services.locking import event_bump, event_lock, event_lock_open
 from events.services.places import Bust, bust_places, places_final
 from events.signals import results_final
 from ncpc.audit import audit_record
 from ncpc.errors import NcpcError
-
-
-def _open_event(*, event: Event, version: int) -> Event:
-    locked = event_lock(event=event, version=version)
-    if locked.status == Event.Status.FINAL:
-        raise NcpcError(
-            "The results of this event are final. Reopen them for a correction (with a reason) first."
-        )
-    return locked
 
 
 def _entrants(*, event: Event) -> dict[int, Attendance]:
@@ -59,7 +50,7 @@ def bust_record(
     Several players on the same hand need their start-of-hand chip counts (higher = better place); equal
     counts are ordered by a draw the app makes and records (§6.5, §10.3).
     """
-    locked = _open_event(event=event, version=version)
+    locked = event_lock_open(event=event, version=version)
     ids = [int(i) for i in attendance_ids]
     if not ids:
         raise ResultsError("Choose the player who is out.")
@@ -173,7 +164,7 @@ def abuse_remove(*, event: Event, attendance_id: int, version: int, actor, reaso
 @transaction.atomic
 def bust_undo(*, event: Event, version: int, actor) -> int:
     """Take back the last hand entered (all players out on it). Returns how many players came back."""
-    locked = _open_event(event=event, version=version)
+    locked = event_lock_open(event=event, version=version)
     last = locked.eliminations.aggregate(m=Max("hand"))["m"]
     if last is None:
         raise ResultsError("Nothing to undo: nobody is out yet.")
@@ -200,7 +191,7 @@ def results_finish(*, event: Event, version: int, actor) -> list[Attendance]:
 
     Sends ``results_final`` once the transaction commits.
     """
-    locked = _open_event(event=event, version=version)
+    locked = event_lock_open(event=event, version=version)
     removed = list(
         Attendance.objects.filter(event=locked, status=Attendance.Status.ABSENT).select_related(
             "membership__person"
