@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from events.rules import SeasonRules
+from members.services.admission import age_on
 from ncpc.errors import NcpcError
 from ncpc.money import parse_money
 
@@ -174,10 +175,6 @@ class _Reader:
             self.fail(where, f"{value} is too large")
             return None
         return amount
-
-
-def age_on(born: dt.date, day: dt.date) -> int:
-    return day.year - born.year - ((day.month, day.day) < (born.month, born.day))
 
 
 def season_file_read(*, data: Any, rules: SeasonRules) -> SeasonFile:
@@ -346,7 +343,7 @@ def season_file_read(*, data: Any, rules: SeasonRules) -> SeasonFile:
         if m.date_of_birth is None:
             continue
         admitted = event_dates.get(m.first_event) or start
-        if admitted and age_on(m.date_of_birth, admitted) < rules.minimum_age:
+        if admitted and age_on(born=m.date_of_birth, on=admitted) < rules.minimum_age:
             r.fail(f"members[{i}].date_of_birth", f"{m.key!r} is under {rules.minimum_age} on {admitted}")
 
     payments: list[PaymentRow] = []

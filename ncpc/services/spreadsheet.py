@@ -23,9 +23,10 @@ from django.db import transaction
 from events.models import Season
 from events.selectors import season_rules
 from members.models import Membership, Person
+from members.services.admission import age_on
 from ncpc.errors import NcpcError
 from ncpc.money import parse_money
-from ncpc.services.season_file import KEY_RE, age_on
+from ncpc.services.season_file import KEY_RE
 
 MAX_BYTES = 200_000
 MEMBER_COLUMNS = (
@@ -121,7 +122,7 @@ def members_sheet_read(*, text: str, season: Season) -> Sheet:
             if not v.get(name):
                 row.errors.append(f"{name} is missing.")
         born = _date(row, "date_of_birth")
-        if born and age_on(born, season.start) < rules.minimum_age:
+        if born and age_on(born=born, on=season.start) < rules.minimum_age:
             row.errors.append(f"born {born}: under {rules.minimum_age} when the season starts.")
         first = v.get("first_event") or "1"
         if not first.isdigit() or not 1 <= int(first) <= rules.events_per_season:
