@@ -59,6 +59,8 @@ class SeasonRules:
     wsop_table: tuple[WsopRowData, ...] = field(default=())
     blind_structure: tuple[BlindLevelData, ...] = field(default=())
 
+    TABLE_FIELDS = ("dues_schedule", "payout_table", "wsop_table", "blind_structure")
+
     SCALAR_FIELDS = (
         "events_per_season",
         "schedule",

@@ -1,57 +1,133 @@
 """Reads of seasons and events that pages and other apps share."""
 
 import datetime as dt
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from events.models import Event, Season
 from events.placings import Placing
 from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
-from ncpc.cache import computed
+from ncpc.cache import computed, read_once
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 
 
-@computed(lambda season: f"{season.pk}")
-def season_rules(season: Season) -> SeasonRules:
-    """The season's rules as plain values for the rule calculators (4 queries)."""
+class RuleRows(Sequence):
+    """One of a season's rule tables, read from the database the first time it is used (each table is also in the
+    computed cache): a page that needs only the dues schedule does not read the blind structure. Compares equal
+    to a tuple of the same rows, and pickles with the rows it has read, or only the season's id when none."""
+
+    def __init__(self, table: str, season_id: int):
+        self._table = table
+        self._season_id = season_id
+        self._rows: tuple | None = None
+
+    def _all(self) -> tuple:
+        if self._rows is None:
+            self._rows = _RULE_TABLES[self._table](self._season_id)
+        return self._rows
+
+    def __getitem__(self, index):
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, RuleRows | tuple | list):
+            return self._all() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._all())
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+
+@computed(lambda season_id: f"{season_id}")
+def _dues_rows(season_id: int) -> tuple:
+    from events.models import DuesInstallment
+
+    return tuple(
+        DuesInstallment.objects.filter(season_id=season_id)
+        .order_by("event_number", "pk")
+        .values_list("event_number", "amount")
+    )
+
+
+@computed(lambda season_id: f"{season_id}")
+def _payout_rows(season_id: int) -> tuple:
+    from events.models import PayoutRow
+
+    return tuple(
+        PayoutRowData(
+            member_count=row.member_count,
+            amounts=tuple(a for a in (row.first, row.second, row.third, row.fourth) if a is not None),
+        )
+        for row in PayoutRow.objects.filter(season_id=season_id).order_by("member_count", "pk")
+    )
+
+
+@computed(lambda season_id: f"{season_id}")
+def _wsop_rows(season_id: int) -> tuple:
+    from events.models import WsopRow
+
+    return tuple(
+        WsopRowData(min_members=row.min_members, max_members=row.max_members, prizes=row.prizes)
+        for row in WsopRow.objects.filter(season_id=season_id).order_by("min_members", "pk")
+    )
+
+
+@computed(lambda season_id: f"{season_id}")
+def _blind_rows(season_id: int) -> tuple:
+    from events.models import BlindLevel
+
+    return tuple(
+        BlindLevelData(
+            kind=row.kind,
+            small_blind=row.small_blind,
+            big_blind=row.big_blind,
+            ante=row.ante,
+            minutes=row.minutes,
+            note=row.note,
+        )
+        for row in BlindLevel.objects.filter(season_id=season_id).order_by("position", "pk")
+    )
+
+
+_RULE_TABLES = {"dues": _dues_rows, "payout": _payout_rows, "wsop": _wsop_rows, "blinds": _blind_rows}
+
+
+def season_rules(season: Season, *, now: bool = False) -> SeasonRules:
+    """The season's rules as plain values for the rule calculators: the scalars from the season row (no query)
+    and each table read when first used (one query each). A GET request shares one per season (``read_once``).
+
+    ``now``: read every table at once, for rules that must outlive the season's rows (copied into a new season,
+    or kept while a season is replaced)."""
+    if now:
+        rules = _season_rules_read(season)
+        return replace(
+            rules,
+            **{name: tuple(getattr(rules, name)) for name in SeasonRules.TABLE_FIELDS},
+        )
+    return read_once(f"rules:{season.pk}", lambda: _season_rules_read(season))
+
+
+def _season_rules_read(season: Season) -> SeasonRules:
     values = {name: getattr(season, name) for name in SeasonRules.SCALAR_FIELDS}
     values["schedule"] = tuple(tuple(pair) for pair in season.schedule)
     values["points_table"] = tuple(season.points_table)
     return SeasonRules(
         **values,
-        dues_schedule=tuple((row.event_number, row.amount) for row in season.dues_installments.all()),
-        payout_table=tuple(
-            PayoutRowData(
-                member_count=row.member_count,
-                amounts=tuple(a for a in (row.first, row.second, row.third, row.fourth) if a is not None),
-            )
-            for row in season.payout_rows.all()
-        ),
-        wsop_table=tuple(
-            WsopRowData(min_members=row.min_members, max_members=row.max_members, prizes=row.prizes)
-            for row in season.wsop_rows.all()
-        ),
-        blind_structure=tuple(
-            BlindLevelData(
-                kind=row.kind,
-                small_blind=row.small_blind,
-                big_blind=row.big_blind,
-                ante=row.ante,
-                minutes=row.minutes,
-                note=row.note,
-            )
-            for row in season.blind_levels.all()
-        ),
+        dues_schedule=RuleRows("dues", season.pk),
+        payout_table=RuleRows("payout", season.pk),
+        wsop_table=RuleRows("wsop", season.pk),
+        blind_structure=RuleRows("blinds", season.pk),
     )
-
-
-def season_rules_once(season: Season) -> SeasonRules:
-    """``season_rules`` read once per Season instance, for pages that only read (the home page's panels share
-    it). Never use it where the rules may change in between: call ``season_rules`` there."""
-    rules = getattr(season, "_ncpc_rules_once", None)
-    if rules is None:
-        rules = season._ncpc_rules_once = season_rules(season)
-    return rules
 
 
 def season_for_date(day: dt.date) -> Season | None:
@@ -64,9 +140,15 @@ def current_season() -> Season | None:
     return season_for_date(club_today()) or Season.objects.first()
 
 
-@computed(lambda *, on=None: f"{on}")
-def next_event(*, on: dt.date | None = None) -> Event | None:
+@computed(lambda *, on=None, season=None: f"{on}:{season.pk if season else None}")
+def next_event(*, on: dt.date | None = None, season: Season | None = None) -> Event | None:
+    """The first event on or after ``on`` (default today). ``season``: the season holding that day, when the
+    caller has it; its events (``season_events``, shared by the page) answer without a query of their own."""
     day = on or club_today()
+    if season is not None and season.start <= day <= season.end:
+        upcoming = [e for e in season_events(season=season) if e.date >= day]
+        if upcoming:
+            return min(upcoming, key=lambda e: (e.date, e.pk))
     return (
         Event.objects.select_related("venue", "season").filter(date__gte=day).order_by("date", "pk").first()
     )
@@ -91,7 +173,14 @@ def event_by_name(*, season_name: str, number: int) -> Event | None:
 
 
 def season_events(*, season: Season) -> list[Event]:
-    return list(season.events.select_related("venue").order_by("number", "pk"))
+    """The season's events with their venues, by number (one query, shared by the parts of a page)."""
+    events = read_once(
+        f"events:{season.pk}",
+        lambda: list(Event.objects.filter(season=season).select_related("venue").order_by("number", "pk")),
+    )
+    for event in events:
+        event.season = season  # the caller's instance, so that nothing reads the season again
+    return list(events)
 
 
 def event_attendances(*, event: Event) -> list:

@@ -10,16 +10,18 @@ def my_dues_panel(*, request, season):
     person = user_person(request.user)
     if person is None or season is None:
         return None
-    membership = person.memberships.filter(season=season).select_related("season", "person").first()
+    from members.selectors import season_memberships
+
+    membership = next((m for m in season_memberships(season=season) if m.person_id == person.pk), None)
     if membership is None:
         return None
     from finance.selectors import dues_account, good_standing
     from finance.services.dues import LATE_FEE
 
     on = min(club_today(), season.end)
-    from events.selectors import season_rules_once
+    from events.selectors import season_rules
 
-    account = dues_account(membership=membership, rules=season_rules_once(season))
+    account = dues_account(membership=membership, rules=season_rules(season))
     upcoming = [c for c in account.charges if c.date > on and c.kind != LATE_FEE]
     return {
         "title": "My dues",

@@ -42,21 +42,44 @@ class DuesAccount:
 
 
 def seat_holders(*, membership) -> list:
-    """The chain of memberships that share one seat's dues account (SPEC §2: the buyer continues it)."""
+    """The chain of memberships that share one seat's dues account (SPEC §2: the buyer continues it).
+
+    Seats are sold or ceded within their season (``members.services.seats``), so the buyers are found among
+    the season's memberships (one query, shared by the page); a seller outside it is read on its own."""
+    from members.selectors import season_memberships
+
+    return _seat_chain(membership, _SeasonSeats(season_memberships(season=membership.season)))
+
+
+class _SeasonSeats:
+    """A season's memberships by id, and each seat's buyer (the first in the model's order)."""
+
+    def __init__(self, memberships):
+        self.by_pk = {m.pk: m for m in memberships}
+        self.buyers: dict[int, object] = {}
+        for m in memberships:
+            if m.seat_from_id is not None:
+                self.buyers.setdefault(m.seat_from_id, m)
+
+
+def _seat_chain(membership, seats: _SeasonSeats) -> list:
     from members.models import Membership
 
     chain = [membership]
     while chain[0].seat_from_id is not None:
-        chain.insert(0, Membership.objects.select_related("person").get(pk=chain[0].seat_from_id))
-    while True:
-        nxt = Membership.objects.select_related("person").filter(seat_from=chain[-1]).first()
-        if nxt is None:
-            return chain
-        chain.append(nxt)
+        seller = seats.by_pk.get(chain[0].seat_from_id)
+        if seller is None:  # never made by the app: a seat is sold within its season
+            seller = Membership.objects.select_related("person").get(pk=chain[0].seat_from_id)
+        chain.insert(0, seller)
+    while chain[-1].pk in seats.buyers:
+        chain.append(seats.buyers[chain[-1].pk])
+    return chain
 
 
 def event_dates(*, season) -> dict[int, dt.date]:
-    return dict(season.events.values_list("number", "date"))
+    from events.selectors import season_events
+
+    return {event.number: event.date for event in season_events(season=season)}
 
 
 @computed(lambda *, membership, rules=None, dates=None: f"{membership.pk}")
@@ -117,32 +140,19 @@ def season_dues_accounts(*, season, rules=None) -> list[DuesAccount]:
     """
     from events.selectors import season_rules
     from finance.models import LateFeeWaiver, Payment
-    from members.models import Membership
+    from members.selectors import season_memberships
 
     rules = rules or season_rules(season)
     dates = event_dates(season=season)
-    memberships = list(Membership.objects.filter(season=season).select_related("person", "season"))
-    by_pk = {m.pk: m for m in memberships}
-    # A seat is sold or ceded within its season (members.services.seats), so its buyer is among these.
-    buyers: dict[int, object] = {}
-    for m in memberships:
-        if m.seat_from_id is not None:
-            buyers.setdefault(m.seat_from_id, m)  # the first in the model's order, as seat_holders takes
-
+    memberships = season_memberships(season=season)
+    seats = _SeasonSeats(memberships)
     chains = []
     seen: set[int] = set()
     for membership in memberships:
-        if membership.pk in seen:
-            continue
-        chain = [membership]
-        while chain[0].seat_from_id is not None and chain[0].seat_from_id in by_pk:
-            chain.insert(0, by_pk[chain[0].seat_from_id])
-        while chain[-1].pk in buyers and buyers[chain[-1].pk].pk in by_pk:
-            chain.append(buyers[chain[-1].pk])
-        if chain[0].seat_from_id is not None or chain[-1].pk in buyers:
-            chain = seat_holders(membership=membership)  # a seat shared with another season: rare
-        seen.update(h.pk for h in chain)
-        chains.append(chain)
+        if membership.pk not in seen:
+            chain = _seat_chain(membership, seats)
+            seen.update(h.pk for h in chain)
+            chains.append(chain)
 
     holder_ids = {h.pk for chain in chains for h in chain}
     payments: dict[int, list] = {}

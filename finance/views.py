@@ -17,7 +17,6 @@ from finance import forms
 from finance.models import Disbursement, DuesReminder, Payment, Transaction, WsopResult
 from finance.selectors import account_balances, dues_account, membership_payments, monthly_report
 from finance.services.dues import LATE_FEE
-from members import selectors as members_selectors
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.feedback import error_show
@@ -532,8 +531,8 @@ def report(request, year, month):
     full = user_can(request.user, Action.TREASURER_REPORT)
     own = None
     if not full:
-        mine = members_selectors.membership_id_of_user(user_id=request.user.pk, season=data.season)
-        own = [row for row in data.members if row.membership.pk == mine]
+        # The reader's own seat: the row whose holder is this login (the report has read the people already).
+        own = [row for row in data.members if row.membership.person.user_id == request.user.pk]
     if request.GET.get("format") == "csv":
         return _report_csv(data, full=full, own=own)
     first = dt.date(year, month, 1)

@@ -3,7 +3,7 @@
 import datetime as dt
 
 from members.models import Membership, OfficerTerm, Person, RulesSignature, Suspension, WaitingListEntry
-from ncpc.cache import computed
+from ncpc.cache import read_once
 
 
 def login_standing(*, user_id: int, on: dt.date) -> tuple[Person | None, set[str], bool]:
@@ -65,15 +65,26 @@ def season_roster(*, season) -> list[Membership]:
     )
 
 
+def season_memberships(*, season) -> list[Membership]:
+    """Every membership of the season, left or not, with its person (and WSOP decline, for the standings), by
+    name: one query that the parts of a page share (standings, dues accounts, rosters)."""
+    memberships = read_once(
+        f"memberships:{season.pk}",
+        lambda: list(Membership.objects.filter(season=season).select_related("person", "wsop_decline")),
+    )
+    for membership in memberships:
+        membership.season = season  # the caller's instance, so that nothing reads the season again
+    return list(memberships)
+
+
 def roster_for_event(*, season, event_number: int) -> list[Membership]:
     """Members holding a seat at event ``event_number``: joined by then and not left before it."""
-    from django.db.models import Q
-
-    return list(
-        Membership.objects.filter(season=season, first_event__lte=event_number)
-        .filter(Q(left_after_event__isnull=True) | Q(left_after_event__gte=event_number))
-        .select_related("person")
-    )
+    return [
+        m
+        for m in season_memberships(season=season)
+        if m.first_event <= event_number
+        and (m.left_after_event is None or m.left_after_event >= event_number)
+    ]
 
 
 def rules_signed(*, membership: Membership) -> bool:
@@ -154,14 +165,4 @@ def person_seasons(*, person: Person) -> list[Membership]:
         .select_related("season", "sponsor", "seat_from__person", "admission_vote", "rules_signature")
         .prefetch_related("suspensions")
         .order_by("-season__start", "-pk")
-    )
-
-
-@computed(lambda *, user_id, season: f"{user_id}:{season.pk if season else None}")
-def membership_id_of_user(*, user_id: int | None, season) -> int | None:
-    """The id of the login's seat in the season, or None (one small query, none when cached)."""
-    if user_id is None or season is None:
-        return None
-    return (
-        Membership.objects.filter(season=season, person__user_id=user_id).values_list("pk", flat=True).first()
     )

@@ -46,6 +46,30 @@ def data_version() -> str:
 def data_version_forget() -> None:
     """Read the version again next time (a new request began, or this one just changed something)."""
     _version.set(None)
+    reads_forget()
+
+
+# Reads shared by the parts of one page: the home page's panels, the navigation and the reports each need the
+# season's events, memberships and rules, and read them once. Only while a GET (or HEAD) request runs; any
+# change (``audit_record`` calls ``data_version_forget``) drops them, and outside a request every call reads.
+_reads: contextvars.ContextVar[dict | None] = contextvars.ContextVar("ncpc_reads", default=None)
+
+
+def read_once(key: str, read: Callable[[], Any]) -> Any:
+    """``read()``, or what it returned the first time this request asked for ``key``. Callers must not change
+    what they get (copy a list before sorting it)."""
+    reads = _reads.get()
+    if reads is None:
+        return read()
+    if key not in reads:
+        reads[key] = read()
+    return reads[key]
+
+
+def reads_forget() -> None:
+    reads = _reads.get()
+    if reads:
+        reads.clear()
 
 
 def computed(key: Callable[..., str]):
@@ -69,14 +93,16 @@ def computed(key: Callable[..., str]):
 
 
 class DataVersionMiddleware:
-    """Each request reads the data version once, when it first needs it."""
+    """Each request reads the data version once, when it first needs it; a GET shares its reads (``read_once``)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         data_version_forget()
+        token = _reads.set({} if request.method in ("GET", "HEAD") else None)
         try:
             return self.get_response(request)
         finally:
+            _reads.reset(token)
             data_version_forget()

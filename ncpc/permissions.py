@@ -11,7 +11,7 @@ from functools import wraps
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 
-from ncpc.cache import computed
+from ncpc.cache import computed, read_once
 from ncpc.clock import club_today
 
 PRESIDENT = "president"
@@ -72,13 +72,26 @@ OFFICE_ACTIONS[PRESIDENT] = (
 ) - {Action.WAIVE_LATE_FEES}
 
 
+def _login_standing(user, *, on: dt.date):
+    """``members.selectors.login_standing``, read once by a GET request: the navigation's permissions and the
+    page's "who is this" share the one query."""
+    from members.selectors import login_standing
+
+    return read_once(f"login:{user.pk}:{on}", lambda: login_standing(user_id=user.pk, on=on))
+
+
 def user_person(user):
+    """The login's person, or None (a login with no person, e.g. a superuser). Remembered on the user object
+    like ``user.person``."""
     if not getattr(user, "is_authenticated", False):
         return None
-    try:
-        return user.person
-    except Exception:  # RelatedObjectDoesNotExist: a login with no person (e.g. a superuser)
-        return None
+    from members.models import Person
+
+    link = Person._meta.get_field("user").remote_field  # the user's side of Person.user: ``user.person``
+    if not link.is_cached(user):
+        person, _offices, _seated = _login_standing(user, on=club_today())
+        link.set_cached_value(user, person)
+    return link.get_cached_value(user)
 
 
 def user_offices(user, *, on: dt.date | None = None) -> set[str]:
@@ -106,9 +119,7 @@ def user_actions(user, *, on: dt.date | None = None) -> set[Action]:
         return set()
     if user.is_superuser:
         return set(Action)
-    from members.selectors import login_standing
-
-    _person, offices, seated = login_standing(user_id=user.pk, on=on or club_today())
+    _person, offices, seated = _login_standing(user, on=on or club_today())
     actions: set[Action] = set()
     if offices or seated:
         actions |= MEMBER_ACTIONS

@@ -42,7 +42,7 @@ def home(request):
     season = current_season()
     context = {
         "season": season,
-        "next_event": next_event(),
+        "next_event": next_event(season=season),
         "person": user_person(request.user),
     }
     # Apps contribute their own panels to the home page through ncpc.home_panels.

@@ -10,10 +10,10 @@ TOP = 5
 def standings_panel(*, request, season):
     if season is None or not user_can(request.user, Action.VIEW_CLUB):
         return None
-    from events.selectors import season_rules_once
+    from events.selectors import season_rules
     from standings.selectors import season_standings
 
-    standings = season_standings(season=season, rules=season_rules_once(season))
+    standings = season_standings(season=season, rules=season_rules(season))
     mine = standings.row_for_person(user_person(request.user))
     top = standings.rows[:TOP]
     return {

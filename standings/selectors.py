@@ -11,6 +11,7 @@ from events import selectors as event_selectors
 from events.models import Event, Season
 from events.rules import SeasonRules
 from finance.services.wsop import WsopTableMissing, wsop_prizes
+from members import selectors as member_selectors
 from members.models import Membership
 from members.services.late_joiners import join_terms, wsop_eligibility_kept
 from ncpc.cache import computed
@@ -82,10 +83,11 @@ class SeasonStandings:
 
 def counted_events(*, season: Season, through: dt.date | None = None) -> list[Event]:
     """Events whose results are final (and dated on or before ``through``), in number order."""
-    events = Event.objects.filter(season=season, status=Event.Status.FINAL).order_by("number", "pk")
-    if through is not None:
-        events = events.filter(date__lte=through)
-    return list(events)
+    return [
+        event
+        for event in event_selectors.season_events(season=season)
+        if event.status == Event.Status.FINAL and (through is None or event.date <= through)
+    ]
 
 
 def event_places(*, event: Event) -> EventPlaces:
@@ -127,10 +129,7 @@ def season_standings(
         for e in events
     ]
     memberships = {
-        m.pk: m
-        for m in Membership.objects.filter(season=season)
-        .select_related("person", "wsop_decline")
-        .order_by("pk")
+        m.pk: m for m in sorted(member_selectors.season_memberships(season=season), key=lambda m: m.pk)
     }
     totals: dict[int, MemberTotal] = season_totals(
         points_table=rules.points_table, events=places, membership_ids=memberships

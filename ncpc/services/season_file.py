@@ -266,7 +266,7 @@ def season_file_read(*, data: Any, rules: SeasonRules) -> SeasonFile:
         date = r.date(f"{where}.date", e.get("date"))
         if date and start and not start <= date <= end:
             r.fail(f"{where}.date", f"{date} is outside season {name}")
-        venue = e.get("venue")
+        venue = r.text(f"{where}.venue", e.get("venue"), required=False, max_length=100) or None
         if venue is not None and venue not in venue_names:
             r.fail(f"{where}.venue", f"unknown venue {venue!r}")
         results: list[ResultRow] = []
