@@ -130,6 +130,12 @@ def _season_rules_read(season: Season) -> SeasonRules:
     )
 
 
+@computed(lambda: "")
+def seasons_all() -> list[Season]:
+    """Every season, newest first (season menus)."""
+    return list(Season.objects.all())
+
+
 def season_for_date(day: dt.date) -> Season | None:
     return Season.objects.filter(start__lte=day, end__gte=day).first()
 

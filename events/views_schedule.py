@@ -58,7 +58,7 @@ def schedule(request, season):
         "events/schedule.html",
         {
             "season": season,
-            "seasons": Season.objects.all(),
+            "seasons": selectors.seasons_all(),
             "events": events,
             "today": club_today(),
             "next_event": next((e for e in events if e.date >= club_today()), None),

@@ -11,7 +11,7 @@ from functools import wraps
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 
-from ncpc.cache import computed, read_once
+from ncpc.cache import computed
 from ncpc.clock import club_today
 
 PRESIDENT = "president"
@@ -72,25 +72,23 @@ OFFICE_ACTIONS[PRESIDENT] = (
 ) - {Action.WAIVE_LATE_FEES}
 
 
-def _login_standing(user, *, on: dt.date):
-    """``members.selectors.login_standing``, read once by a GET request: the navigation's permissions and the
-    page's "who is this" share the one query."""
-    from members.selectors import login_standing
+def _person_link():
+    """The user's side of ``Person.user`` (``user.person``), whose value Django remembers on the user object."""
+    from members.models import Person
 
-    return read_once(f"login:{user.pk}:{on}", lambda: login_standing(user_id=user.pk, on=on))
+    return Person._meta.get_field("user").remote_field
 
 
 def user_person(user):
-    """The login's person, or None (a login with no person, e.g. a superuser). Remembered on the user object
-    like ``user.person``."""
+    """The login's person, or None (a login with no person, e.g. a superuser), remembered on the user object.
+    It comes with the permissions (``user_standing``): no query of its own."""
     if not getattr(user, "is_authenticated", False):
         return None
-    from members.models import Person
-
-    link = Person._meta.get_field("user").remote_field  # the user's side of Person.user: ``user.person``
+    link = _person_link()
     if not link.is_cached(user):
-        person, _offices, _seated = _login_standing(user, on=club_today())
-        link.set_cached_value(user, person)
+        _actions_now(user)
+    if not link.is_cached(user):  # the actions were remembered without it
+        link.set_cached_value(user, user_standing(user)[0])
     return link.get_cached_value(user)
 
 
@@ -114,12 +112,17 @@ def user_is_member(user, *, on: dt.date | None = None) -> bool:
 
 
 @computed(lambda user, *, on=None: f"{user.pk}:{user.is_active}:{user.is_superuser}:{on}")
-def user_actions(user, *, on: dt.date | None = None) -> set[Action]:
-    if not getattr(user, "is_authenticated", False) or not user.is_active:
-        return set()
+def user_standing(user, *, on: dt.date | None = None) -> tuple:
+    """(the login's person or None, the actions they may take on ``on``), in one query (cached)."""
+    if not getattr(user, "is_authenticated", False):
+        return None, set()
+    from members.selectors import login_standing
+
+    person, offices, seated = login_standing(user_id=user.pk, on=on or club_today())
+    if not user.is_active:
+        return person, set()
     if user.is_superuser:
-        return set(Action)
-    _person, offices, seated = _login_standing(user, on=on or club_today())
+        return person, set(Action)
     actions: set[Action] = set()
     if offices or seated:
         actions |= MEMBER_ACTIONS
@@ -127,17 +130,28 @@ def user_actions(user, *, on: dt.date | None = None) -> set[Action]:
         actions |= OFFICER_ACTIONS
     for office in offices:
         actions |= OFFICE_ACTIONS[office]
+    return person, actions
+
+
+def user_actions(user, *, on: dt.date | None = None) -> set[Action]:
+    return user_standing(user, on=on)[1]
+
+
+def _actions_now(user) -> set[Action]:
+    """Today's actions, remembered on the user object with the person for the rest of the request."""
+    actions = getattr(user, "_ncpc_actions", None)
+    if actions is None:
+        person, actions = user_standing(user)
+        if getattr(user, "is_authenticated", False):
+            user._ncpc_actions = actions
+            _person_link().set_cached_value(user, person)
     return actions
 
 
 def user_can(user, action: Action, *, on: dt.date | None = None) -> bool:
-    cache = getattr(user, "_ncpc_actions", None)
-    if on is None and cache is not None:
-        return action in cache
-    actions = user_actions(user, on=on)
-    if on is None and getattr(user, "is_authenticated", False):
-        user._ncpc_actions = actions
-    return action in actions
+    if on is None:
+        return action in _actions_now(user)
+    return action in user_actions(user, on=on)
 
 
 def require(action: Action):

@@ -71,6 +71,12 @@ class SeasonStandings:
     def row_for(self, membership_id: int) -> StandingRow | None:
         return next((r for r in self.rows if r.membership.pk == membership_id), None)
 
+    def row_for_user(self, user_id: int | None) -> StandingRow | None:
+        """The login's row (the people are read already: no query)."""
+        if user_id is None:
+            return None
+        return next((r for r in self.rows if r.membership.person.user_id == user_id), None)
+
     def row_for_person(self, person) -> StandingRow | None:
         if person is None:
             return None

@@ -10,7 +10,7 @@ from django.utils.safestring import SafeString
 from django.views.decorators.http import require_POST
 
 from events.models import Season
-from events.selectors import current_season
+from events.selectors import current_season, seasons_all
 from members.models import Person
 from ncpc.cache import computed
 from ncpc.clock import club_today
@@ -87,12 +87,12 @@ def _fragments(*, season: Season, me_id: int | None, standings) -> dict[str, str
 
 @club_page
 def season(request, season):
-    seasons = list(Season.objects.all())  # for the season menu; also finds this season without a query more
+    seasons = seasons_all()  # for the season menu; also finds this season without a query more
     season = next((s for s in seasons if s.name == season), None)
     if season is None:
         raise Http404("No such season.")
     standings = selectors.season_standings(season=season)
-    me = standings.row_for_person(user_person(request.user))
+    me = standings.row_for_user(request.user.pk)
     return render(
         request,
         "standings/season.html",
@@ -154,7 +154,7 @@ def points_report(request, season, year, month):
             "month_start": first,
             "month_events": [e for e in standings.events if e.date >= first],
             "months": [dt.date(y, m, 1) for y, m in months],
-            "me": standings.row_for_person(user_person(request.user)),
+            "me": standings.row_for_user(request.user.pk),
             "chart": _chart(standings),
         },
     )

@@ -4,7 +4,7 @@ The season is imported from a season file (every member pays and plays all 10 ev
 a plain member. These are the counts of a cold request (nothing cached: the first visit after any change);
 the target is at most 15 (issue 9). A page reads the season's events, memberships and rules once and its parts
 share them (ncpc.cache.read_once), and reads a rule table only if it uses it (events.selectors.RuleRows). Warm,
-every main page needs 3 to 6 queries: tests/ncpc/test_cache.py pins those.
+every main page needs 3 to 5 queries: tests/ncpc/test_cache.py pins those.
 """
 
 import pytest
