@@ -186,6 +186,12 @@ def payments(request):
             error_show(request, exc, form=form)
         else:
             messages.success(request, f"Recorded {payment.amount} from {payment.membership.person}.")
+            for seat in payment.seats_changed:
+                messages.info(
+                    request,
+                    f"Seat list of event {seat.event.number} ({seat.event.date:%b %-d}): "
+                    f"{payment.membership.person} is now “{seat.get_status_display()}”.",
+                )
             return redirect("finance:receipt", pk=payment.pk)
     recent = Payment.objects.select_related("membership__person", "transaction").prefetch_related(
         "transaction__reversed_by"

@@ -102,6 +102,41 @@ def attendance_recheck(*, event: Event, version: int, actor) -> int:
     return changed
 
 
+@transaction.atomic
+def attendance_after_payment(*, membership, actor) -> list[Attendance]:
+    """A payment may put a member back in good standing (paying at the door counts, SPEC §7): their seats listed
+    "not in good standing" at events whose results are still open are asked again at once, so the officer at
+    the table need not press "check again". Returns the seats that changed (their event is the locked row)."""
+    changed = []
+    rows = (
+        Attendance.objects.filter(
+            membership=membership, status=Attendance.Status.NOT_IN_GOOD_STANDING, elimination__isnull=True
+        )
+        .exclude(event__status=Event.Status.FINAL)
+        .select_related("membership__person")
+        .order_by("event__date", "pk")
+    )
+    for row in rows:
+        locked = event_lock(event=row.event, version=None)
+        if locked.status == Event.Status.FINAL:
+            continue
+        status = _default_status(attendance=row, event=locked)
+        if status == row.status:
+            continue
+        row.status = status
+        row.save(update_fields=["status"])
+        row.event = locked
+        event_bump(event=locked)
+        audit_record(
+            actor=actor,
+            action="attendance.recheck",
+            target=locked,
+            summary=f"{membership.person} at {locked} after a payment: {row.get_status_display()}",
+        )
+        changed.append(row)
+    return changed
+
+
 def _seat(*, event: Event, attendance_id) -> Attendance:
     row = (
         Attendance.objects.select_related("membership__person", "membership__season")

@@ -54,6 +54,10 @@ def payment_record(
         summary=f"Payment of {amount} from {person} on {date} ({method})",
         target=payment,
     )
+    from events.services.attendance import attendance_after_payment
+
+    # Seats at open events that this payment puts back in good standing (shown on the receipt's message).
+    payment.seats_changed = attendance_after_payment(membership=membership, actor=actor)
     return payment
 
 

@@ -47,3 +47,71 @@ def test_a_late_fee_from_an_earlier_month_is_owed_too(season, member, treasurer)
         actor=treasurer,
     )
     assert amount_owed(membership=membership, on=JANUARY_EVENT) == Decimal("150.00")
+
+
+def _listed_unpaid(season, member):
+    """Event 5 (Dec 12) with its seats listed while the member has paid nothing: "not in good standing"."""
+    from events.models import Attendance
+    from events.services.attendance import attendance_prepare
+
+    membership = member.person.memberships.get()
+    rules_signature_record(membership=membership, signed_on=season.start)
+    event = season.events.get(number=5)
+    attendance_prepare(event=event)
+    seat = Attendance.objects.get(event=event, membership=membership)
+    assert seat.status == Attendance.Status.NOT_IN_GOOD_STANDING
+    return membership, event, seat
+
+
+def test_recording_the_door_payment_puts_the_member_back_in_the_seat_list(client, season, member, treasurer):
+    from events.models import Attendance
+    from ncpc.models import AuditEntry
+
+    membership, event, seat = _listed_unpaid(season, member)
+    version = event.results_version
+    client.force_login(treasurer)
+    response = client.post(
+        "/finance/payments/",
+        {"membership": membership.pk, "date": "2026-12-12", "amount": "510.00", "method": "cash"},
+        follow=True,
+    )
+    seat.refresh_from_db()
+    event.refresh_from_db()
+    assert seat.status == Attendance.Status.EXPECTED
+    # The results page's version moves on, so a page showing the old seat list cannot overwrite it.
+    assert event.results_version == version + 1
+    assert AuditEntry.objects.filter(action="attendance.recheck").count() == 1
+    assert "Seat list of event 5 (Dec 12)" in response.content.decode()
+
+
+def test_a_payment_that_does_not_cover_the_dues_leaves_the_seat_as_it_was(season, member, treasurer):
+    from events.models import Attendance
+
+    membership, event, seat = _listed_unpaid(season, member)
+    # $410 covers the installments through November; December's $100 is still unpaid on Dec 12.
+    payment = payment_record(
+        membership=membership,
+        date=dt.date(2026, 12, 12),
+        amount=Decimal("410.00"),
+        method="cash",
+        actor=treasurer,
+    )
+    seat.refresh_from_db()
+    assert seat.status == Attendance.Status.NOT_IN_GOOD_STANDING
+    assert payment.seats_changed == []
+
+
+def test_a_payment_leaves_the_seats_of_a_final_event_alone(season, member, treasurer):
+    from events.models import Attendance, Event
+
+    membership, event, seat = _listed_unpaid(season, member)
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.FINAL)
+    payment_record(
+        membership=membership,
+        date=dt.date(2026, 12, 12),
+        amount=Decimal("510.00"),
+        method="cash",
+        actor=treasurer,
+    )
+    seat.refresh_from_db()
+    assert seat.status == Attendance.Status.NOT_IN_GOOD_STANDING
