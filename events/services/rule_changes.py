@@ -11,7 +11,7 @@ import datetime as dt
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
@@ -23,6 +23,7 @@ from events.services.rules_check import rules_problems
 from ncpc.audit import audit_record
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError, RulesError
+from ncpc.money import parse_money
 
 PAYOUT_ROW = "payout_row"
 WSOP_ROW = "wsop_row"
@@ -90,13 +91,16 @@ def _ints(text: str, *, what: str) -> list[int]:
 
 
 def _money(text: str, *, what: str) -> Decimal:
+    """An amount an officer typed (``$1,250.00`` is fine): ``ncpc.money.parse_money`` with this form's messages."""
     try:
-        amount = Decimal(text.strip().replace("$", "").replace(",", ""))
-    except InvalidOperation:
-        raise NcpcError(f"{what}: write an amount such as 55 or 55.00.", field="new_value") from None
-    if amount < 0 or amount != amount.quantize(Decimal("0.01")):
-        raise NcpcError(f"{what}: write a positive amount with at most two decimals.", field="new_value")
-    return amount.quantize(Decimal("0.01"))
+        amount = parse_money(text.strip().replace("$", "").replace(",", ""))
+    except ValueError:
+        raise NcpcError(
+            f"{what}: write an amount such as 55 or 55.00 (at most two decimals).", field="new_value"
+        ) from None
+    if amount < 0:
+        raise NcpcError(f"{what}: write a positive amount.", field="new_value")
+    return amount
 
 
 def rule_value_clean(*, field: str, text: str) -> Any:

@@ -260,6 +260,24 @@ def test_a_rule_value_that_does_not_fit_the_rule_is_a_clear_error():
         rule_value_clean(field="starting_stack", text="lots")
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("NaN", "at most two decimals"),  # was an uncaught decimal error (a 500)
+        ("Infinity", "at most two decimals"),
+        ("12.345", "at most two decimals"),
+        ("-5", "positive amount"),
+        ("$1,250.00", None),
+    ],
+)
+def test_a_money_rule_takes_only_an_amount_of_money(text, message):
+    if message is None:
+        assert rule_value_clean(field="late_fee", text=text) == "1250.00"
+    else:
+        with pytest.raises(NcpcError, match=message):
+            rule_value_clean(field="late_fee", text=text)
+
+
 # Elections ------------------------------------------------------------------------------------------------
 
 
