@@ -133,6 +133,11 @@ class RemovalForm(VoteFields):
         )
 
 
+class SuspensionEndForm(forms.Form):
+    last_day = forms.DateField(widget=DateInput(), help_text="The new last day (still included).")
+    reason = forms.CharField(max_length=300)
+
+
 class SuspensionForm(forms.Form):
     membership = MembershipChoiceField(queryset=Membership.objects.none(), label="Member")
     start = forms.DateField(widget=DateInput())

@@ -17,6 +17,7 @@ urlpatterns = [
     path("officers/transfers/", views.transfers, name="transfers"),
     path("officers/removals/", views.removals, name="removals"),
     path("officers/suspensions/", views.suspensions, name="suspensions"),
+    path("officers/suspensions/<int:pk>/end/", views.suspension_end_view, name="suspension_end"),
     path("officers/signatures/", views.signatures, name="signatures"),
     # Governance (issue 10)
     path("votes/", governance_views.index, name="governance"),

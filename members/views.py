@@ -1,5 +1,7 @@
 """Member directory and profile (members), and the officers' membership pages. Thin: form → service."""
 
+import datetime as dt
+
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -22,7 +24,7 @@ from members.services.admission import AdmissionRefused, VoteCounts, member_admi
 from members.services.late_joiners import join_terms
 from members.services.people import person_create, person_turned_pro
 from members.services.seats import member_remove, member_withdraw, seat_transfer
-from members.services.standing import rules_signature_record, suspension_create
+from members.services.standing import rules_signature_record, suspension_create, suspension_end
 from members.services.waiting_list import waiting_list_add, waiting_list_move, waiting_list_withdraw
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
@@ -389,8 +391,30 @@ def suspensions(request):
             "suspensions": Suspension.objects.filter(membership__season=season).select_related(
                 "membership__person", "recorded_by"
             ),
+            # Ending early: by default the suspension is lifted from today on (yesterday is its last day).
+            "end_default": today - dt.timedelta(days=1),
         },
     )
+
+
+@require_POST
+@require(Action.MANAGE_MEMBERS)
+def suspension_end_view(request, pk):
+    suspension = get_object_or_404(Suspension.objects.select_related("membership__person"), pk=pk)
+    form = forms.SuspensionEndForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Nothing was changed: give the new last day and the reason.")
+        return redirect("members:suspensions")
+    try:
+        suspension = suspension_end(suspension=suspension, actor=request.user, **form.cleaned_data)
+    except NcpcError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request,
+            f"{suspension.membership.person}'s suspension now ends on {suspension.end:%b %-d, %Y} (included).",
+        )
+    return redirect("members:suspensions")
 
 
 @require(Action.RECORD_SIGNATURES)

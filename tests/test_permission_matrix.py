@@ -98,6 +98,7 @@ PAGES: dict[str, Page] = {
     "members:transfers": Page(only(PRES, VP)),
     "members:removals": Page(only(PRES, VP)),
     "members:suspensions": Page(only(PRES, VP)),
+    "members:suspension_end": Page(**post_only(PRES, VP), kwargs=lambda o: {"pk": o["suspension"]}),
     "members:signatures": Page(only(PRES, VP)),
     "members:governance": Page(club()),
     "members:ballot": Page(club(), lambda o: {"pk": o["election"]}),
@@ -234,7 +235,15 @@ def club_data(db, today):
     from events.models import Season, Venue
     from finance.models import Payment, Transaction
     from finance.services.checks import disbursement_create
-    from members.models import Ballot, BallotQuestion, Membership, Nomination, RuleChange, WaitingListEntry
+    from members.models import (
+        Ballot,
+        BallotQuestion,
+        Membership,
+        Nomination,
+        RuleChange,
+        Suspension,
+        WaitingListEntry,
+    )
     from standings.selectors import season_standings
     from standings.services.tie_breaks import wsop_decline_record
 
@@ -265,6 +274,7 @@ def club_data(db, today):
         "transaction": Transaction.objects.order_by("pk").first().pk,
         "venue": Venue.objects.order_by("pk").first().pk,
         "waiting": WaitingListEntry.objects.order_by("pk").first().pk,
+        "suspension": Suspension.objects.order_by("pk").first().pk,
         "election": Ballot.objects.get(kind=Ballot.Kind.ELECTION).pk,
         "nomination": Nomination.objects.order_by("pk").first().pk,
         "question": BallotQuestion.objects.order_by("pk").first().pk,

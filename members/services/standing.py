@@ -33,6 +33,37 @@ def suspension_create(
 
 
 @transaction.atomic
+def suspension_end(*, suspension: Suspension, last_day: dt.date, reason: str, actor) -> Suspension:
+    """End a suspension early (the officers lift it, or it was entered too long): ``last_day`` becomes its last
+    day, still included. It can only be shortened; the former end stays in the audit trail."""
+    suspension = (
+        Suspension.objects.select_for_update().select_related("membership__person").get(pk=suspension.pk)
+    )
+    if not reason.strip():
+        raise NcpcError("Give the reason for ending the suspension early.")
+    if last_day < suspension.start:
+        raise NcpcError(
+            f"The last day cannot be before the suspension starts ({suspension.start:%b %-d, %Y})."
+        )
+    if last_day >= suspension.end:
+        raise NcpcError(
+            f"The suspension already ends on {suspension.end:%b %-d, %Y}; give an earlier last day to end it early."
+        )
+    before = suspension.end
+    suspension.end = last_day
+    suspension.save(update_fields=["end"])
+    audit_record(
+        actor=actor,
+        action="member.suspension_end",
+        target=suspension,
+        summary=f"Ended {suspension.membership.person}'s suspension early: last day {last_day} (was {before})",
+        reason=reason.strip(),
+        data={"end_before": before.isoformat(), "end_after": last_day.isoformat()},
+    )
+    return suspension
+
+
+@transaction.atomic
 def rules_signature_record(*, membership: Membership, signed_on: dt.date, actor=None) -> RulesSignature:
     """The Vice President records that the member signed the season's rules document (§2.4, §3.5.5)."""
     if signed_on > membership.season.end:
