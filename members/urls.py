@@ -19,6 +19,7 @@ urlpatterns = [
     path("officers/suspensions/", views.suspensions, name="suspensions"),
     path("officers/suspensions/<int:pk>/end/", views.suspension_end_view, name="suspension_end"),
     path("officers/signatures/", views.signatures, name="signatures"),
+    path("officers/signatures/<int:pk>/withdraw/", views.signature_withdraw, name="signature_withdraw"),
     # Governance (issue 10)
     path("votes/", governance_views.index, name="governance"),
     path("votes/ballots/<int:pk>/", governance_views.ballot_detail, name="ballot"),

@@ -8,7 +8,7 @@ from django.views.decorators.http import require_POST
 
 from events.selectors import current_season, season_rules
 from members import forms
-from members.models import Membership, Person, Removal, Suspension, WaitingListEntry
+from members.models import Membership, Person, Removal, RulesSignature, Suspension, WaitingListEntry
 from members.profile import profile_panels
 from members.selectors import (
     current_member_count,
@@ -24,7 +24,12 @@ from members.services.admission import AdmissionRefused, VoteCounts, member_admi
 from members.services.late_joiners import join_terms
 from members.services.people import person_create, person_turned_pro
 from members.services.seats import member_remove, member_withdraw, seat_transfer
-from members.services.standing import rules_signature_record, suspension_create, suspension_end
+from members.services.standing import (
+    rules_signature_record,
+    rules_signature_withdraw,
+    suspension_create,
+    suspension_end,
+)
 from members.services.waiting_list import waiting_list_add, waiting_list_move, waiting_list_withdraw
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
@@ -453,6 +458,22 @@ def signatures(request):
             "today": today,
         },
     )
+
+
+@require_POST
+@require(Action.MANAGE_MEMBERS)
+def signature_withdraw(request, pk):
+    signature = get_object_or_404(RulesSignature, pk=pk)
+    reason = request.POST.get("reason", "")
+    try:
+        membership = rules_signature_withdraw(signature=signature, reason=reason, actor=request.user)
+    except NcpcError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request, f"Withdrew {membership.person}'s signature: {membership.person} is unsigned again."
+        )
+    return redirect("members:signatures")
 
 
 @require_POST

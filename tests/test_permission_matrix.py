@@ -100,6 +100,7 @@ PAGES: dict[str, Page] = {
     "members:suspensions": Page(only(PRES, VP)),
     "members:suspension_end": Page(**post_only(PRES, VP), kwargs=lambda o: {"pk": o["suspension"]}),
     "members:signatures": Page(only(PRES, VP)),
+    "members:signature_withdraw": Page(**post_only(PRES, VP), kwargs=lambda o: {"pk": o["signature"]}),
     "members:governance": Page(club()),
     "members:ballot": Page(club(), lambda o: {"pk": o["election"]}),
     "members:ballot_vote": Page(**post_only(*MEMBERS), kwargs=lambda o: {"pk": o["election"]}),
@@ -241,6 +242,7 @@ def club_data(db, today):
         Membership,
         Nomination,
         RuleChange,
+        RulesSignature,
         Suspension,
         WaitingListEntry,
     )
@@ -275,6 +277,7 @@ def club_data(db, today):
         "venue": Venue.objects.order_by("pk").first().pk,
         "waiting": WaitingListEntry.objects.order_by("pk").first().pk,
         "suspension": Suspension.objects.order_by("pk").first().pk,
+        "signature": RulesSignature.objects.order_by("pk").first().pk,
         "election": Ballot.objects.get(kind=Ballot.Kind.ELECTION).pk,
         "nomination": Nomination.objects.order_by("pk").first().pk,
         "question": BallotQuestion.objects.order_by("pk").first().pk,

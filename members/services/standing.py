@@ -83,3 +83,32 @@ def rules_signature_record(*, membership: Membership, signed_on: dt.date, actor=
         summary=f"{membership.person} signed the rules document of {membership.season} on {signed_on}",
     )
     return signature
+
+
+@transaction.atomic
+def rules_signature_withdraw(*, signature: RulesSignature, reason: str, actor) -> Membership:
+    """Take back a signature recorded by mistake (the wrong member, or a document not actually signed). The member
+    is unsigned again: results entry refuses them until a signature is recorded (§2.4). Results already final are
+    not changed; seats already listed for an open event are asked again by "check again"."""
+    signature = (
+        RulesSignature.objects.select_for_update()
+        .select_related("membership__person", "membership__season")
+        .filter(pk=signature.pk)
+        .first()
+    )
+    if signature is None:
+        raise NcpcError("That signature has been withdrawn already.")
+    if not reason.strip():
+        raise NcpcError("Give the reason for withdrawing the signature.")
+    membership = signature.membership
+    audit_record(
+        actor=actor,
+        action="member.rules_signature_withdrawn",
+        target=membership,
+        summary=f"Withdrew {membership.person}'s signature of the {membership.season} rules "
+        f"(recorded as signed on {signature.signed_on})",
+        reason=reason.strip(),
+        data={"signed_on": signature.signed_on.isoformat()},
+    )
+    signature.delete()
+    return membership

@@ -100,3 +100,26 @@ def test_an_officer_ends_a_suspension_early_from_the_suspensions_page(client, se
     suspension.refresh_from_db()
     assert suspension.end == dt.date(2026, 11, 28)
     assert "now ends on Nov 28, 2026" in response.content.decode()
+
+
+def test_a_signature_recorded_by_mistake_is_withdrawn_with_a_reason(client, season, seat, vice_president):
+    from ncpc.models import AuditEntry
+
+    signature = rules_signature_record(membership=seat, signed_on=dt.date(2026, 8, 20))
+    client.force_login(vice_president)
+    page = client.get("/members/officers/signatures/").content.decode()
+    assert f'action="/members/officers/signatures/{signature.pk}/withdraw/"' in page
+    client.post(f"/members/officers/signatures/{signature.pk}/withdraw/", {"reason": "  "})
+    assert rules_signed(membership=seat)  # no reason, nothing withdrawn
+    response = client.post(
+        f"/members/officers/signatures/{signature.pk}/withdraw/",
+        {"reason": "Recorded on the wrong member"},
+        follow=True,
+    )
+    assert not rules_signed(membership=seat)
+    assert "is unsigned again" in response.content.decode()
+    entry = AuditEntry.objects.get(action="member.rules_signature_withdrawn")
+    assert entry.data == {"signed_on": "2026-08-20"}
+    # The member can sign again afterwards.
+    rules_signature_record(membership=seat, signed_on=dt.date(2026, 11, 29))
+    assert rules_signed(membership=seat)
