@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from events.models import Event, Season
 from events.placings import Placing
 from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
-from ncpc.cache import computed, read_once
+from ncpc.cache import computed, read_once, season_rows_once
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 
@@ -17,14 +17,14 @@ class RuleRows(Sequence):
     computed cache): a page that needs only the dues schedule does not read the blind structure. Compares equal
     to a tuple of the same rows, and pickles with the rows it has read, or only the season's id when none."""
 
-    def __init__(self, table: str, season_id: int):
-        self._table = table
+    def __init__(self, read, season_id: int):
+        self._read = read  # a module-level reader (pickled by name): the table's rows of a season
         self._season_id = season_id
         self._rows: tuple | None = None
 
     def _all(self) -> tuple:
         if self._rows is None:
-            self._rows = _RULE_TABLES[self._table](self._season_id)
+            self._rows = self._read(self._season_id)
         return self._rows
 
     def __getitem__(self, index):
@@ -99,9 +99,6 @@ def _blind_rows(season_id: int) -> tuple:
     )
 
 
-_RULE_TABLES = {"dues": _dues_rows, "payout": _payout_rows, "wsop": _wsop_rows, "blinds": _blind_rows}
-
-
 def season_rules(season: Season, *, now: bool = False) -> SeasonRules:
     """The season's rules as plain values for the rule calculators: the scalars from the season row (no query)
     and each table read when first used (one query each). A GET request shares one per season (``read_once``).
@@ -123,10 +120,10 @@ def _season_rules_read(season: Season) -> SeasonRules:
     values["points_table"] = tuple(season.points_table)
     return SeasonRules(
         **values,
-        dues_schedule=RuleRows("dues", season.pk),
-        payout_table=RuleRows("payout", season.pk),
-        wsop_table=RuleRows("wsop", season.pk),
-        blind_structure=RuleRows("blinds", season.pk),
+        dues_schedule=RuleRows(_dues_rows, season.pk),
+        payout_table=RuleRows(_payout_rows, season.pk),
+        wsop_table=RuleRows(_wsop_rows, season.pk),
+        blind_structure=RuleRows(_blind_rows, season.pk),
     )
 
 
@@ -146,15 +143,20 @@ def current_season() -> Season | None:
     return season_for_date(club_today()) or Season.objects.first()
 
 
+def first_event_from(events, *, on: dt.date) -> Event | None:
+    """The first of ``events`` dated on or after ``on`` (a page that has its season's events already)."""
+    return min((e for e in events if e.date >= on), key=lambda e: (e.date, e.pk), default=None)
+
+
 @computed(lambda *, on=None, season=None: f"{on}:{season.pk if season else None}")
 def next_event(*, on: dt.date | None = None, season: Season | None = None) -> Event | None:
     """The first event on or after ``on`` (default today). ``season``: the season holding that day, when the
     caller has it; its events (``season_events``, shared by the page) answer without a query of their own."""
     day = on or club_today()
     if season is not None and season.start <= day <= season.end:
-        upcoming = [e for e in season_events(season=season) if e.date >= day]
-        if upcoming:
-            return min(upcoming, key=lambda e: (e.date, e.pk))
+        found = first_event_from(season_events(season=season), on=day)
+        if found is not None:
+            return found
     return (
         Event.objects.select_related("venue", "season").filter(date__gte=day).order_by("date", "pk").first()
     )
@@ -180,13 +182,11 @@ def event_by_name(*, season_name: str, number: int) -> Event | None:
 
 def season_events(*, season: Season) -> list[Event]:
     """The season's events with their venues, by number (one query, shared by the parts of a page)."""
-    events = read_once(
-        f"events:{season.pk}",
+    return season_rows_once(
+        "events",
+        season,
         lambda: list(Event.objects.filter(season=season).select_related("venue").order_by("number", "pk")),
     )
-    for event in events:
-        event.season = season  # the caller's instance, so that nothing reads the season again
-    return list(events)
 
 
 def event_attendances(*, event: Event) -> list:

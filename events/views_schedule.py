@@ -61,7 +61,7 @@ def schedule(request, season):
             "seasons": selectors.seasons_all(),
             "events": events,
             "today": club_today(),
-            "next_event": next((e for e in events if e.date >= club_today()), None),
+            "next_event": selectors.first_event_from(events, on=club_today()),
             "feed_url": feed_url,
             "can_edit": user_can(request.user, Action.EDIT_RULES),
             "can_enter": user_can(request.user, Action.ENTER_RESULTS),

@@ -3,7 +3,7 @@
 import datetime as dt
 
 from members.models import Membership, OfficerTerm, Person, RulesSignature, Suspension, WaitingListEntry
-from ncpc.cache import read_once
+from ncpc.cache import season_rows_once
 
 
 def login_standing(*, user_id: int, on: dt.date) -> tuple[Person | None, set[str], bool]:
@@ -68,13 +68,11 @@ def season_roster(*, season) -> list[Membership]:
 def season_memberships(*, season) -> list[Membership]:
     """Every membership of the season, left or not, with its person (and WSOP decline, for the standings), by
     name: one query that the parts of a page share (standings, dues accounts, rosters)."""
-    memberships = read_once(
-        f"memberships:{season.pk}",
+    return season_rows_once(
+        "memberships",
+        season,
         lambda: list(Membership.objects.filter(season=season).select_related("person", "wsop_decline")),
     )
-    for membership in memberships:
-        membership.season = season  # the caller's instance, so that nothing reads the season again
-    return list(memberships)
 
 
 def roster_for_event(*, season, event_number: int) -> list[Membership]:

@@ -66,6 +66,15 @@ def read_once(key: str, read: Callable[[], Any]) -> Any:
     return reads[key]
 
 
+def season_rows_once(name: str, season, read: Callable[[], list]) -> list:
+    """``read_once`` for a list of one season's rows (its events, its memberships): each row gets the caller's
+    season instance, so that nothing reads the season again, and each caller gets a list of its own."""
+    rows = read_once(f"{name}:{season.pk}", read)
+    for row in rows:
+        row.season = season
+    return list(rows)
+
+
 def reads_forget() -> None:
     reads = _reads.get()
     if reads:

@@ -45,6 +45,16 @@ def _default_status(*, attendance: Attendance, event: Event) -> str:
     return Attendance.Status.EXPECTED
 
 
+def _status_refresh(*, row: Attendance, event: Event) -> bool:
+    """Ask good standing and the signature again for one seat; save and say so when its status changes."""
+    status = _default_status(attendance=row, event=event)
+    if status == row.status:
+        return False
+    row.status = status
+    row.save(update_fields=["status"])
+    return True
+
+
 AUTO_STATUSES = (
     Attendance.Status.EXPECTED,
     Attendance.Status.NOT_IN_GOOD_STANDING,
@@ -90,11 +100,7 @@ def attendance_recheck(*, event: Event, version: int, actor) -> int:
     locked = event_lock_open(event=event, version=version)
     changed = 0
     for row in Attendance.objects.filter(event=locked, status__in=AUTO_STATUSES, elimination__isnull=True):
-        status = _default_status(attendance=row, event=locked)
-        if status != row.status:
-            row.status = status
-            row.save(update_fields=["status"])
-            changed += 1
+        changed += _status_refresh(row=row, event=locked)
     event_bump(event=locked)
     audit_record(
         actor=actor, action="attendance.recheck", target=locked, summary=f"Rechecked standing for {locked}"
@@ -120,11 +126,8 @@ def attendance_after_payment(*, membership, actor) -> list[Attendance]:
         locked = event_lock(event=row.event, version=None)
         if locked.status == Event.Status.FINAL:
             continue
-        status = _default_status(attendance=row, event=locked)
-        if status == row.status:
+        if not _status_refresh(row=row, event=locked):
             continue
-        row.status = status
-        row.save(update_fields=["status"])
         row.event = locked
         event_bump(event=locked)
         audit_record(
