@@ -1,6 +1,9 @@
 """Demo seasons and venues for `manage.py load_demo`."""
 
-from events.models import Season, Venue
+from events.models import Attendance, Event, Season, Venue
+from events.services import attendance as attendance_services
+from events.services import results as results_services
+from events.services.event_edit import event_announce
 from events.services.seasons import season_bounds, season_create
 from ncpc.clock import club_today
 
@@ -37,11 +40,6 @@ def demo_results_load(context: dict) -> None:
     """
     import datetime as dt
     import random
-
-    from events.models import Attendance, Event
-    from events.services import attendance as attendance_services
-    from events.services import results as results_services
-    from events.services.event_edit import event_announce
 
     season = context["season"]
     today = club_today()

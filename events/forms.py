@@ -1,7 +1,7 @@
 from django import forms
 from django.forms import inlineformset_factory
 
-from events.models import BlindLevel, DuesInstallment, PayoutRow, Season, WsopRow
+from events.models import BlindLevel, DuesInstallment, PayoutRow, Season, Venue, WsopRow
 from events.rules import SeasonRules
 
 
@@ -154,7 +154,6 @@ class EventAnnounceForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        from events.models import Venue
 
         self.fields["venue"].queryset = Venue.objects.filter(active=True)
 

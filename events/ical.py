@@ -8,6 +8,7 @@ import datetime as dt
 from collections.abc import Iterable
 
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 EVENT_HOURS = 5  # a tournament night: 19:00 to about midnight (only for the calendar entry's length)
 
@@ -103,8 +104,6 @@ def calendar_text(*, events: Iterable, name: str, host: str, url_for=None) -> st
 
 def calendar_token(*, user) -> str:
     """The secret in a member's personal feed address. It changes when the password changes (revokes it)."""
-    from django.utils.crypto import salted_hmac
-
     return salted_hmac("ncpc.events.calendar", f"{user.pk}:{user.password}", algorithm="sha256").hexdigest()[
         :32
     ]

@@ -4,9 +4,11 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from events.models import Event, Season
+from events import hooks
+from events.models import Attendance, BlindLevel, DuesInstallment, Event, PayoutRow, Season, WsopRow
 from events.placings import Placing
 from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
+from events.services.places import Bust, points_for
 from ncpc.cache import computed, read_once, season_rows_once
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
@@ -50,8 +52,6 @@ class RuleRows(Sequence):
 
 @computed(lambda season_id: f"{season_id}")
 def _dues_rows(season_id: int) -> tuple:
-    from events.models import DuesInstallment
-
     return tuple(
         DuesInstallment.objects.filter(season_id=season_id)
         .order_by("event_number", "pk")
@@ -61,8 +61,6 @@ def _dues_rows(season_id: int) -> tuple:
 
 @computed(lambda season_id: f"{season_id}")
 def _payout_rows(season_id: int) -> tuple:
-    from events.models import PayoutRow
-
     return tuple(
         PayoutRowData(
             member_count=row.member_count,
@@ -74,8 +72,6 @@ def _payout_rows(season_id: int) -> tuple:
 
 @computed(lambda season_id: f"{season_id}")
 def _wsop_rows(season_id: int) -> tuple:
-    from events.models import WsopRow
-
     return tuple(
         WsopRowData(min_members=row.min_members, max_members=row.max_members, prizes=row.prizes)
         for row in WsopRow.objects.filter(season_id=season_id).order_by("min_members", "pk")
@@ -84,8 +80,6 @@ def _wsop_rows(season_id: int) -> tuple:
 
 @computed(lambda season_id: f"{season_id}")
 def _blind_rows(season_id: int) -> tuple:
-    from events.models import BlindLevel
-
     return tuple(
         BlindLevelData(
             kind=row.kind,
@@ -191,8 +185,6 @@ def season_events(*, season: Season) -> list[Event]:
 
 def event_attendances(*, event: Event) -> list:
     """Every seat of the event with its member (and elimination, if out), by name."""
-    from events.models import Attendance
-
     return list(
         Attendance.objects.filter(event=event)
         .select_related("membership__person", "elimination")
@@ -202,8 +194,6 @@ def event_attendances(*, event: Event) -> list:
 
 def event_busts(*, event: Event) -> list:
     """The event's eliminations as pure ``Bust`` values keyed by attendance id, in play order."""
-    from events.services.places import Bust
-
     return [
         Bust(
             player=e.attendance_id,
@@ -227,8 +217,6 @@ def event_placings(*, event: Event) -> list[Placing]:
 
 def season_placings(*, events) -> dict[int, list[Placing]]:
     """``event_placings`` for many events in one query: event id → placings, best first."""
-    from events.models import Attendance
-
     final = [e.pk for e in events if e.status == Event.Status.FINAL]
     placings: dict[int, list[Placing]] = {pk: [] for pk in final}
     if not final:
@@ -269,8 +257,6 @@ def event_field(*, event: Event) -> EventField:
     Absent players' chips stay on the table (posted and folded) until they are removed after the first
     hour, so they count as started; chips-removed players do not.
     """
-    from events.models import Attendance
-
     rows = Attendance.objects.filter(event=event)
     started = rows.filter(
         status__in=[Attendance.Status.EXPECTED, Attendance.Status.CALLED_IN, Attendance.Status.ABSENT]
@@ -289,8 +275,6 @@ def players_still_in(*, event: Event) -> list:
 
 def substitutes_used(*, membership, exclude_event: Event | None = None) -> int:
     """Events of the season where the member sent a substitute (§5.3.1)."""
-    from events.models import Attendance
-
     rows = Attendance.objects.filter(membership=membership, event__season=membership.season).exclude(
         substitute_name=""
     )
@@ -301,8 +285,6 @@ def substitutes_used(*, membership, exclude_event: Event | None = None) -> int:
 
 def exemption_used_at(*, membership, exclude_event: Event | None = None) -> Event | None:
     """The event where the member used the once-a-season late-arrival exemption (§6.3), if any."""
-    from events.models import Attendance
-
     rows = Attendance.objects.filter(
         membership=membership, event__season=membership.season, status=Attendance.Status.CALLED_IN
     ).select_related("event")
@@ -310,13 +292,6 @@ def exemption_used_at(*, membership, exclude_event: Event | None = None) -> Even
         rows = rows.exclude(event=exclude_event)
     row = rows.order_by("event__number").first()
     return row.event if row else None
-
-
-def person_banned(*, person) -> bool:
-    """Banned from the club (§5.3.2): removed from the club by vote (§5.5.3) in any season."""
-    from members.models import Membership
-
-    return Membership.objects.filter(person=person, how_left=Membership.HowLeft.REMOVED).exists()
 
 
 @dataclass(frozen=True)
@@ -336,12 +311,8 @@ class ResultLine:
 @computed(lambda *, event: f"{event.pk}")
 def event_result_lines(*, event: Event) -> list[ResultLine]:
     """The event page's results: places best first (with points and payouts), then the seats without one."""
-    from events.models import Attendance
-    from events.services.places import points_for
-    from finance import selectors as finance_selectors
-
     try:
-        payouts = {line.place: line for line in finance_selectors.event_payout_lines(event=event)}
+        payouts = {line.place: line for line in hooks.event_payout_lines(event=event)}
     except NcpcError:  # e.g. no payout row for this member count: the page still shows places and points
         payouts = {}
     points_table = tuple(event.season.points_table)

@@ -10,7 +10,6 @@ app_name = "events"
 urlpatterns = [
     path("rules/", views.rules_current, name="rules_current"),
     path("rules/<str:season>/", views.rules, name="rules"),
-    path("seasons/new/", views.season_new, name="season_new"),
     path("", views_schedule.schedule_current, name="schedule_current"),
     path("venues/", views_schedule.venues, name="venues"),
     path("venues/<int:pk>/", views_schedule.venue_edit, name="venue_edit"),

@@ -1,14 +1,11 @@
 from django.contrib import messages
-from django.db import transaction
-from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
 
 from events.forms import FORMSETS, SeasonCreateForm, SeasonRulesForm
 from events.models import Season
 from events.selectors import current_season, season_rules
 from events.services.rules_check import rules_problems
-from events.services.seasons import season_create
+from events.services.rules_edit import season_rules_save
 from ncpc.errors import NcpcError
 from ncpc.permissions import Action, require, user_can
 
@@ -31,8 +28,6 @@ def rules(request, season):
         for name, _title, cls in FORMSETS
     }
     if editing and form.is_valid() and all(fs.is_valid() for fs in formsets.values()):
-        from events.services.rules_edit import season_rules_save
-
         try:
             changed = season_rules_save(
                 season=season,
@@ -64,34 +59,3 @@ def rules(request, season):
             "can_edit": user_can(request.user, Action.EDIT_RULES),
         },
     )
-
-
-@require_POST
-@require(Action.EDIT_RULES)
-def season_new(request):
-    form = SeasonCreateForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "Enter the year the season starts, like 2027.")
-        return redirect("events:rules_current")
-    from members.services.roster import roster_carry_over
-
-    try:
-        with transaction.atomic():
-            season = season_create(start_year=form.cleaned_data["start_year"], actor=request.user)
-            carried = roster_carry_over(season=season, actor=request.user)
-    except NcpcError as exc:
-        messages.error(request, str(exc))
-        return redirect("events:rules_current")
-    messages.success(
-        request,
-        f"Created season {season} with its {season.events_per_season} events and the rules of the season before; "
-        f"{len(carried)} members keep their seats (each signs the new rules document before playing).",
-    )
-    return redirect("events:rules", season=season.name)
-
-
-def season_or_404(name: str) -> Season:
-    season = Season.objects.filter(name=name).first()
-    if season is None:
-        raise Http404("No such season.")
-    return season

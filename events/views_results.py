@@ -6,13 +6,12 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from events import selectors
+from events import hooks, selectors
 from events.forms import ReasonForm, SubstituteForm
 from events.models import Attendance, Event, Season
 from events.services import attendance as attendance_services
 from events.services import results as results_services
 from events.services.places import bust_places
-from finance import selectors as finance_selectors
 from ncpc.errors import ConcurrentChange, NcpcError
 from ncpc.permissions import Action, require, user_can
 
@@ -63,7 +62,7 @@ def attendance(request, season, number):
             },
         )
         if row.status == Attendance.Status.NOT_IN_GOOD_STANDING:
-            row.owes = finance_selectors.amount_owed(membership=row.membership, on=event.date)
+            row.owes = hooks.amount_owed(membership=row.membership, on=event.date)
         row.subs_used = selectors.substitutes_used(membership=row.membership, exclude_event=event)
         row.exemption_at = selectors.exemption_used_at(membership=row.membership, exclude_event=event)
     return render(

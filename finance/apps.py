@@ -5,4 +5,15 @@ class FinanceConfig(AppConfig):
     name = "finance"
 
     def ready(self):
-        from finance import home, profile  # noqa: F401  (registers the home and profile panels)
+        # Finance answers the questions of the layers below it (see ncpc.hooks).
+        from events import hooks as events_hooks
+        from finance import (
+            profile,  # noqa: F401  (registers the "Dues" panel of a member's profile)
+            selectors,
+        )
+        from members import hooks as members_hooks
+
+        events_hooks.good_standing.connect(selectors.good_standing)
+        events_hooks.amount_owed.connect(selectors.amount_owed)
+        events_hooks.event_payout_lines.connect(selectors.event_payout_lines)
+        members_hooks.dues_paid_up.connect(selectors.dues_paid_up)

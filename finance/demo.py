@@ -7,8 +7,15 @@ today are made, so the history looks real on any day of the season.
 import datetime as dt
 from decimal import Decimal
 
+from finance.models import Account, Payment, Transaction
+from finance.selectors import event_payout_lines
+from finance.services.escrow import wsop_escrow_move
+from finance.services.event_payouts import event_payout_post
+from finance.services.ledger import account_balance, account_get, transfer_post
+from finance.services.payments import payment_record
 from members.models import Membership
 from ncpc.clock import club_today
+from ncpc.errors import NcpcError
 
 D = Decimal
 # key → list of (event number whose date the payment is tied to, days after that date, amount).
@@ -35,9 +42,6 @@ PLANS = {
 
 
 def demo_payments_load(*, season, people) -> int:
-    from finance.models import Payment
-    from finance.services.payments import payment_record
-
     today = club_today()
     dates = dict(season.events.values_list("number", "date"))
     treasurer = next((p.user for p in people if p.key == "tom" and p.user_id), None)
@@ -71,10 +75,6 @@ DEPOSIT_MEMO = "Demo: cash box deposited at the bank"
 def demo_bank_load(*, season, people) -> None:
     """Deposit the cash box once and move the WSOP money to escrow (at the November event); pay out the cash
     prizes of every event that has results, drawing the cash from checking first."""
-    from finance.models import Account, Transaction
-    from finance.services.escrow import wsop_escrow_move
-    from finance.services.ledger import account_balance, account_get, transfer_post
-
     today = club_today()
     day = season.events.get(number=4).date
     if today < day:
@@ -96,12 +96,6 @@ def demo_bank_load(*, season, people) -> None:
 
 
 def demo_payouts_load(*, season, actor) -> None:
-    from finance.models import Account, Transaction
-    from finance.selectors import event_payout_lines
-    from finance.services.ledger import transfer_post
-    from finance.services.payouts import event_payout_post
-    from ncpc.errors import NcpcError
-
     for event in season.events.filter(date__lte=club_today()):
         try:
             lines = event_payout_lines(event=event)

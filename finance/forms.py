@@ -5,6 +5,7 @@ from django import forms
 from finance.models import Payment
 from finance.services.checks import FROM_ACCOUNTS, TO_ACCOUNTS
 from finance.services.ledger import STANDARD_ACCOUNTS
+from members.models import Membership
 from ncpc.clock import club_today
 
 DATE = forms.DateInput(attrs={"type": "date"})
@@ -24,7 +25,6 @@ class PaymentForm(forms.Form):
 
     def __init__(self, *args, season=None, **kwargs):
         super().__init__(*args, **kwargs)
-        from members.models import Membership
 
         qs = Membership.objects.select_related("person").none()
         if season is not None:
@@ -77,7 +77,6 @@ class WsopResultForm(forms.Form):
 
     def __init__(self, *args, season=None, **kwargs):
         super().__init__(*args, **kwargs)
-        from members.models import Membership
 
         qs = Membership.objects.filter(season=season).select_related("person")
         for name in ("representative", "declined"):

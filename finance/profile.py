@@ -1,5 +1,6 @@
 """The "Dues" panel of a member's profile page: for the member themself and the treasurer only (SPEC §12)."""
 
+from finance.selectors import dues_account, good_standing
 from members.profile import register_profile_panel
 from ncpc.clock import club_today
 from ncpc.permissions import Action, user_can, user_person
@@ -15,7 +16,6 @@ def dues_panel(*, request, person, season):
     membership = person.memberships.filter(season=season).select_related("season", "person").first()
     if membership is None:
         return None
-    from finance.selectors import dues_account, good_standing
 
     on = min(club_today(), season.end)
     return {

@@ -4,9 +4,15 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Sum
+from django.db.models import Q, Sum
 
+from events import selectors as events_selectors
+from events.selectors import season_events, season_for_date, season_rules
+from events.services.event_fund import WsopTableMissing, wsop_allocation
+from finance.models import Account, Entry, LateFeeWaiver, Payment
 from finance.services.dues import (
+    LATE_FEE,
+    WAIVER,
     AccountTerms,
     Charge,
     DuesStatus,
@@ -17,6 +23,12 @@ from finance.services.dues import (
     dues_status,
     statement_lines,
 )
+from finance.services.escrow import escrow_key, season_member_count
+from finance.services.ledger import ASSET_CODES, accounts_ensure, posted_under_key
+from finance.services.payouts import payout_lines
+from members import selectors as members_selectors
+from members.models import Membership, Suspension
+from members.selectors import season_memberships
 from ncpc.cache import computed
 from ncpc.money import ZERO, quantize
 
@@ -46,8 +58,6 @@ def seat_holders(*, membership) -> list:
 
     Seats are sold or ceded within their season (``members.services.seats``), so the buyers are found among
     the season's memberships (one query, shared by the page); a seller outside it is read on its own."""
-    from members.selectors import season_memberships
-
     return _seat_chain(membership, _SeasonSeats(season_memberships(season=membership.season)))
 
 
@@ -63,8 +73,6 @@ class _SeasonSeats:
 
 
 def _seat_chain(membership, seats: _SeasonSeats) -> list:
-    from members.models import Membership
-
     chain = [membership]
     while chain[0].seat_from_id is not None:
         seller = seats.by_pk.get(chain[0].seat_from_id)
@@ -77,16 +85,11 @@ def _seat_chain(membership, seats: _SeasonSeats) -> list:
 
 
 def event_dates(*, season) -> dict[int, dt.date]:
-    from events.selectors import season_events
-
     return {event.number: event.date for event in season_events(season=season)}
 
 
 @computed(lambda *, membership, rules=None, dates=None: f"{membership.pk}")
 def dues_account(*, membership, rules=None, dates: dict[int, dt.date] | None = None) -> DuesAccount:
-    from events.selectors import season_rules
-    from finance.models import LateFeeWaiver, Payment
-
     season = membership.season
     rules = rules or season_rules(season)
     dates = dates if dates is not None else event_dates(season=season)
@@ -138,10 +141,6 @@ def season_dues_accounts(*, season, rules=None) -> list[DuesAccount]:
     Reads everything in a fixed number of queries (event dates, memberships, payments, waivers), whatever the
     number of members; ``dues_account`` gives the same account for one seat.
     """
-    from events.selectors import season_rules
-    from finance.models import LateFeeWaiver, Payment
-    from members.selectors import season_memberships
-
     rules = rules or season_rules(season)
     dates = event_dates(season=season)
     memberships = season_memberships(season=season)
@@ -187,8 +186,6 @@ def season_dues_accounts(*, season, rules=None) -> list[DuesAccount]:
 
 def suspended_membership_ids(*, memberships, on: dt.date) -> set[int]:
     """``members.selectors.suspended_on`` for many memberships in one query: those suspended on ``on``."""
-    from members.models import Suspension
-
     return set(
         Suspension.objects.filter(membership__in=memberships, start__lte=on, end__gte=on).values_list(
             "membership_id", flat=True
@@ -202,8 +199,6 @@ def good_standing(*, membership, on: dt.date, account: DuesAccount | None = None
 
     ``account``: the membership's dues account when the caller has read it already (saves the queries).
     """
-    from members import selectors as members_selectors
-
     if members_selectors.suspended_on(membership=membership, on=on):
         return False
     return (account or dues_account(membership=membership)).status(on=on).paid_up
@@ -215,11 +210,6 @@ def event_payout_lines(*, event) -> list:
     Empty until the event has placings; raises ``PayoutTableMissing`` when the season's payout table has no
     row for the number of members on the event's date.
     """
-    from events import selectors as events_selectors
-    from events.selectors import season_rules
-    from finance.services.payouts import payout_lines
-    from members import selectors as members_selectors
-
     placings = events_selectors.event_placings(event=event)
     if not placings:
         return []
@@ -229,9 +219,6 @@ def event_payout_lines(*, event) -> list:
 
 def account_balances(*, on: dt.date | None = None) -> list[tuple]:
     """(account, balance) for every account, debit-positive, as of ``on`` (default: everything)."""
-    from finance.models import Account, Entry
-    from finance.services.ledger import accounts_ensure
-
     accounts_ensure()
     entries = Entry.objects.all()
     if on is not None:
@@ -241,8 +228,6 @@ def account_balances(*, on: dt.date | None = None) -> list[tuple]:
 
 
 def membership_payments(*, memberships) -> list:
-    from finance.models import Payment
-
     return list(
         Payment.objects.filter(membership__in=memberships)
         .select_related("membership__person", "transaction")
@@ -298,14 +283,6 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     """The treasurer's monthly report (§3.6.3, SPEC §11). Dues are as of the month's last day, or today while
     the month is running."""
     import calendar
-
-    from django.db.models import Q
-
-    from events.selectors import season_for_date, season_rules
-    from finance.models import Account, Entry
-    from finance.services.escrow import escrow_key, season_member_count
-    from finance.services.ledger import ASSET_CODES, accounts_ensure, posted_under_key
-    from finance.services.wsop import WsopTableMissing, wsop_allocation
 
     start = dt.date(year, month, 1)
     end = dt.date(year, month, calendar.monthrange(year, month)[1])
@@ -378,14 +355,17 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     )
 
 
+def dues_paid_up(*, membership, on: dt.date) -> bool:
+    """Had the member paid every charge dated on or before ``on`` (removal for unpaid fees, §2.11)?"""
+    return dues_account(membership=membership).status(on=on).paid_up
+
+
 def amount_owed(*, membership, on: dt.date) -> Decimal:
     """What the member must pay on ``on`` to be paid up that day (0 when nothing is owed), shown at the door.
 
     A late fee dated that very day is left out: it is charged only if dues are still unpaid that day, and a
     payment dated that day counts (SPEC §7), so paying the rest at the door avoids it.
     """
-    from finance.services.dues import LATE_FEE, WAIVER
-
     account = dues_account(membership=membership)
     charged = sum(
         (

@@ -12,11 +12,34 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from events.models import Event
 from events.selectors import current_season
 from finance import forms
-from finance.models import Disbursement, DuesReminder, Payment, Transaction, WsopResult
-from finance.selectors import account_balances, dues_account, membership_payments, monthly_report
+from finance.models import Disbursement, DuesReminder, LateFeeWaiver, Payment, Transaction, WsopResult
+from finance.selectors import (
+    account_balances,
+    dues_account,
+    event_payout_lines,
+    good_standing,
+    membership_payments,
+    monthly_report,
+    season_dues_accounts,
+)
+from finance.services.checks import disbursement_approve, disbursement_create
 from finance.services.dues import LATE_FEE
+from finance.services.escrow import (
+    escrow_key,
+    season_wsop_allocation,
+    wsop_escrow_move,
+    wsop_result_record,
+    wsop_result_split,
+)
+from finance.services.event_payouts import event_payout_key, event_payout_post
+from finance.services.ledger import posted_under_key, transaction_reverse, transfer_post
+from finance.services.payments import late_fee_waive, payment_record
+from finance.services.payments import payment_reverse as reverse_payment
+from finance.services.reminders import dues_reminders_send
+from members.models import Membership
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.feedback import error_show
@@ -65,8 +88,6 @@ def index(request):
     pending_checks = Disbursement.objects.filter(status=Disbursement.Status.PENDING).count()
     accounts = []
     if season is not None:
-        from finance.selectors import season_dues_accounts
-
         for account in season_dues_accounts(season=season):
             accounts.append((account, account.status(on=today)))
     return render(
@@ -87,7 +108,6 @@ def _statement(request, membership):
     today = club_today()
     on = min(today, membership.season.end)
     account = dues_account(membership=membership)
-    from finance.selectors import good_standing
 
     context = {
         "membership": membership,
@@ -102,8 +122,6 @@ def _statement(request, membership):
         "can_record": user_can(request.user, Action.RECORD_PAYMENTS),
     }
     if user_can(request.user, Action.WAIVE_LATE_FEES):
-        from finance.models import LateFeeWaiver
-
         waived = set(
             LateFeeWaiver.objects.filter(membership__in=account.holders).values_list("fee_date", flat=True)
         )
@@ -124,8 +142,6 @@ def me(request):
 
 @require(Action.VIEW_CLUB)
 def statement(request, membership_id):
-    from members.models import Membership
-
     membership = get_object_or_404(Membership.objects.select_related("person", "season"), pk=membership_id)
     if not _may_see_member(request, membership):
         raise PermissionDenied("You may see only your own dues.")
@@ -135,9 +151,6 @@ def statement(request, membership_id):
 @require_POST
 @require(Action.WAIVE_LATE_FEES)
 def waive(request, membership_id):
-    from finance.services.payments import late_fee_waive
-    from members.models import Membership
-
     membership = get_object_or_404(Membership, pk=membership_id)
     account = dues_account(membership=membership)
     fee_dates = [c.date for c in account.charges if c.kind == LATE_FEE]
@@ -165,8 +178,6 @@ def waive(request, membership_id):
 
 @require(Action.RECORD_PAYMENTS)
 def payments(request):
-    from finance.services.payments import payment_record
-
     season = current_season()
     form = forms.PaymentForm(
         request.POST or None, season=season, initial={"membership": request.GET.get("member")}
@@ -222,8 +233,6 @@ def receipt(request, pk):
 
 @require(Action.RECORD_PAYMENTS)
 def payment_reverse(request, pk):
-    from finance.services.payments import payment_reverse as reverse_payment
-
     payment = get_object_or_404(Payment.objects.select_related("membership__person", "transaction"), pk=pk)
     form = forms.ReverseForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -263,8 +272,6 @@ def ledger(request):
 
 @require(Action.MANAGE_LEDGER)
 def transaction_detail(request, pk):
-    from finance.services.ledger import transaction_reverse
-
     txn = get_object_or_404(Transaction.objects.select_related("created_by", "reverses"), pk=pk)
     form = forms.ReverseForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -295,8 +302,6 @@ def transaction_detail(request, pk):
 
 @require(Action.MANAGE_LEDGER)
 def transfer(request):
-    from finance.services.ledger import transfer_post
-
     form = forms.TransferForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -322,10 +327,6 @@ def transfer(request):
 
 @require(Action.MANAGE_LEDGER)
 def payouts(request):
-    from finance.selectors import event_payout_lines
-    from finance.services.ledger import posted_under_key
-    from finance.services.payouts import event_payout_key
-
     season = current_season()
     rows = []
     if season is not None:
@@ -350,10 +351,6 @@ def payouts(request):
 @require_POST
 @require(Action.MANAGE_LEDGER)
 def payout_post(request, event_id):
-    from events.models import Event
-    from finance.services.ledger import posted_under_key
-    from finance.services.payouts import event_payout_key, event_payout_post
-
     event = get_object_or_404(Event, pk=event_id)
     already = posted_under_key(prefix=event_payout_key(event=event))
     try:
@@ -370,9 +367,6 @@ def payout_post(request, event_id):
 
 @require(Action.VIEW_CLUB)
 def wsop(request):
-    from finance.services.escrow import escrow_key, season_wsop_allocation, wsop_result_split
-    from finance.services.ledger import posted_under_key
-
     season = current_season()
     if season is None:
         raise Http404("No season.")
@@ -404,8 +398,6 @@ def wsop(request):
 @require_POST
 @require(Action.MANAGE_LEDGER)
 def wsop_escrow(request):
-    from finance.services.escrow import wsop_escrow_move
-
     season = current_season()
     try:
         txn = wsop_escrow_move(season=season, date=club_today(), actor=request.user)
@@ -419,8 +411,6 @@ def wsop_escrow(request):
 @require_POST
 @require(Action.MANAGE_LEDGER)
 def wsop_result(request):
-    from finance.services.escrow import wsop_result_record
-
     season = current_season()
     form = forms.WsopResultForm(request.POST, season=season)
     if form.is_valid():
@@ -448,8 +438,6 @@ def wsop_result(request):
 
 @officer_required
 def checks(request):
-    from finance.services.checks import disbursement_create
-
     may_write = user_can(request.user, Action.MANAGE_LEDGER)
     form = forms.CheckForm(request.POST or None) if may_write else None
     if request.method == "POST":
@@ -483,8 +471,6 @@ def checks(request):
 @require_POST
 @officer_required
 def check_approve(request, pk):
-    from finance.services.checks import disbursement_approve
-
     check = get_object_or_404(Disbursement, pk=pk)
     before = check.approvals.count()
     try:
@@ -506,8 +492,6 @@ def check_approve(request, pk):
 
 @require(Action.RECORD_PAYMENTS)
 def reminders(request):
-    from finance.services.reminders import dues_reminders_send
-
     season = current_season()
     if request.method == "POST":
         sent = dues_reminders_send(season=season, on=club_today(), actor=request.user)

@@ -5,4 +5,13 @@ class MembersConfig(AppConfig):
     name = "members"
 
     def ready(self):
-        from members import home  # noqa: F401  (registers the "Club votes" home panel)
+        # Members answers the questions of the layers below it (see ncpc.hooks).
+        from events import hooks as events_hooks
+        from members import receivers, selectors  # noqa: F401  (receivers: events' signals)
+        from ncpc import permissions
+
+        events_hooks.event_roster.connect(selectors.roster_for_event)
+        events_hooks.rules_signed.connect(selectors.rules_signed)
+        events_hooks.people_named.connect(selectors.people_named)
+        events_hooks.person_banned.connect(selectors.person_banned)
+        permissions.login_standing.connect(selectors.login_standing)

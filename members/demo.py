@@ -4,8 +4,28 @@ import datetime as dt
 
 from django.contrib.auth import get_user_model
 
-from members.models import Membership, OfficerTerm, Person
+from members.models import (
+    Ballot,
+    Membership,
+    OfficerTerm,
+    Person,
+    RulesSignature,
+    Suspension,
+    WaitingListEntry,
+)
+from members.services.ballots import (
+    ballot_close,
+    ballot_open,
+    ballot_publish,
+    ballot_vote,
+    rule_change_accept,
+    rule_change_submit,
+)
+from members.services.elections import election_create, nomination_record
 from members.services.officers import default_term
+from members.services.standing import rules_signature_record, suspension_create
+from members.services.waiting_list import waiting_list_add
+from ncpc.clock import club_today
 
 DEMO_PASSWORD = "ncpc-demo-2026"  # noqa: S105  (local demo only; README says so)
 
@@ -76,10 +96,6 @@ DEMO_WAITING = (
 
 def demo_membership_extras(context: dict) -> None:
     """Rules signatures, a waiting list and one past suspension (each added only once)."""
-    from members.models import RulesSignature, Suspension, WaitingListEntry
-    from members.services.standing import rules_signature_record, suspension_create
-    from members.services.waiting_list import waiting_list_add
-
     season = context["season"]
     memberships = {
         m.person.key: m for m in Membership.objects.filter(season=season).select_related("person", "season")
@@ -126,18 +142,6 @@ def demo_governance(context: dict) -> None:
 
     Uses the real commands, so the counts are secret ballots like any other. Added once per season.
     """
-    from members.models import Ballot
-    from members.services.ballots import (
-        ballot_close,
-        ballot_open,
-        ballot_publish,
-        ballot_vote,
-        rule_change_accept,
-        rule_change_submit,
-    )
-    from members.services.elections import election_create, nomination_record
-    from ncpc.clock import club_today
-
     season = context["season"]
     today = club_today()
     people = {p.key: p for p in context["people"]}

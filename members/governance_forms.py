@@ -2,8 +2,10 @@
 
 from django import forms
 
+from events.models import Event
 from members.models import OfficerTerm, Person, Vote
 from members.services.disputes import OFFICE_ORDER
+from members.services.rule_changes import rule_choices
 
 
 class DateInput(forms.DateInput):
@@ -58,8 +60,6 @@ class AcceptForm(forms.Form):
     )
 
     def __init__(self, *args, **kwargs):
-        from events.services.rule_changes import rule_choices
-
         super().__init__(*args, **kwargs)
         self.fields["rule_field"].choices = [("", "— none (a change in words) —"), *rule_choices()]
 
@@ -126,7 +126,5 @@ class RulingForm(WhoRulesForm):
     )
 
     def __init__(self, *args, season, **kwargs):
-        from events.models import Event
-
         super().__init__(*args, **kwargs)
         self.fields["event"].queryset = Event.objects.filter(season=season).order_by("number")

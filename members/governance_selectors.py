@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch
 
 from members.models import (
     Ballot,
@@ -25,6 +25,26 @@ def rule_changes_pending(*, season_name: str) -> list[RuleChange]:
             status=RuleChange.Status.ADOPTED, apply_state=RuleChange.Applied.PENDING, applies_to=season_name
         ).order_by("submitted_on", "pk")
     )
+
+
+def ballots_waiting_for(*, person: Person, season) -> list[Ballot]:
+    """The season's open ballots the person may vote on and has not finished (the home page's "Club votes")."""
+    ballots = list(
+        Ballot.objects.filter(season=season, status=Ballot.Status.OPEN)
+        .annotate(question_count=Count("questions", distinct=True))
+        .order_by("pk")
+    )
+    if not ballots:
+        return []
+    # The same rule as may_vote: a seat held in the ballot's season.
+    if not Membership.objects.filter(person=person, season=season, left_after_event__isnull=True).exists():
+        return []
+    voted = dict(
+        BallotParticipation.objects.filter(question__ballot__in=ballots, person=person)
+        .values_list("question__ballot_id")
+        .annotate(count=Count("pk"))
+    )
+    return [ballot for ballot in ballots if voted.get(ballot.pk, 0) < ballot.question_count]
 
 
 def season_ballots(*, season) -> list[Ballot]:
@@ -106,8 +126,6 @@ def ballot_results(*, ballot: Ballot, questions: list[BallotQuestion]) -> list[Q
 
 
 def _participants_per_question(*, ballot: Ballot):
-    from django.db.models import Count
-
     rows = (
         BallotParticipation.objects.filter(question__ballot=ballot)
         .values("question_id")

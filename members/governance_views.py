@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from events.models import Season
 from events.selectors import current_season, season_rules
 from members import governance_forms as forms
 from members.governance_selectors import (
@@ -25,10 +26,17 @@ from members.governance_selectors import (
     season_rulings,
 )
 from members.models import Ballot, BallotQuestion, Nomination, OfficerTerm, RuleChange, Vote
-from members.selectors import current_member_count
+from members.selectors import current_member_count, officer_holders
 from members.services import ballots as ballot_services
 from members.services import elections as election_services
 from members.services.disputes import ruling_record, who_rules
+from members.services.rule_changes import (
+    RULE_LABELS,
+    rule_change_entered_by_hand,
+    rule_changes_apply_pending,
+    rule_value_now,
+    rule_value_text,
+)
 from members.services.votes import vote_record
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
@@ -98,7 +106,6 @@ def ballot_detail(request, pk):
     show_results = ballot.is_published or (counted and can_run)
     voted = questions_voted(ballot=ballot, person=me)
     rules = season_rules(ballot.season) if ballot.kind == Ballot.Kind.RULE_CHANGES else None
-    from events.services.rule_changes import RULE_LABELS, rule_value_now, rule_value_text
 
     items = []
     for question in questions:
@@ -358,9 +365,6 @@ def rule_change_decline(request, pk):
 @require(Action.EDIT_RULES)
 def rule_change_apply(request, pk):
     """Apply the changes waiting for a season that exists (if season creation did not do it)."""
-    from events.models import Season
-    from events.services.rule_changes import rule_changes_apply_pending
-
     change = get_object_or_404(RuleChange, pk=pk)
     season = Season.objects.filter(name=change.applies_to).first()
     if season is None:
@@ -377,7 +381,7 @@ def rule_change_apply(request, pk):
 def rule_change_by_hand(request, pk):
     change = get_object_or_404(RuleChange, pk=pk)
     try:
-        ballot_services.rule_change_entered_by_hand(change=change, on=club_today(), actor=request.user)
+        rule_change_entered_by_hand(change=change, on=club_today(), actor=request.user)
     except NcpcError as exc:
         messages.error(request, str(exc))
     else:
@@ -429,8 +433,6 @@ def vote_record_view(request):
 
 @require(Action.VIEW_CLUB)
 def who_rules_view(request):
-    from members.selectors import officer_holders
-
     form = forms.WhoRulesForm(request.GET or None)
     answer = None
     if request.GET and form.is_valid():

@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+from members.services.majority import majority
+
 
 class Person(models.Model):
     """Anyone the club deals with: members, alternates on the waiting list, former members.
@@ -161,8 +163,6 @@ class Vote(models.Model):
 
     @property
     def passed(self) -> bool:
-        from members.services.votes import majority
-
         return majority(yes=self.yes, members=self.members_eligible)
 
 

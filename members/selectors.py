@@ -2,6 +2,9 @@
 
 import datetime as dt
 
+from django.db.models import Exists, OuterRef
+
+from events.models import Event
 from members.models import Membership, OfficerTerm, Person, RulesSignature, Suspension, WaitingListEntry
 from ncpc.cache import season_rows_once
 
@@ -9,8 +12,6 @@ from ncpc.cache import season_rows_once
 def login_standing(*, user_id: int, on: dt.date) -> tuple[Person | None, set[str], bool]:
     """For permissions, in one query: the login's person, the offices they hold on ``on`` and whether they hold
     a seat in that date's season."""
-    from django.db.models import Exists, OuterRef
-
     terms = OfficerTerm.objects.filter(person=OuterRef("pk"), start__lte=on, end__gte=on)
     person = (
         Person.objects.filter(user_id=user_id)
@@ -93,6 +94,19 @@ def rules_signed(*, membership: Membership) -> bool:
     return RulesSignature.objects.filter(membership=membership).exists()
 
 
+def person_banned(*, person: Person) -> bool:
+    """Banned from the club (§5.3.2): removed from the club by vote (§5.5.3) in any season."""
+    return Membership.objects.filter(person=person, how_left=Membership.HowLeft.REMOVED).exists()
+
+
+def people_named(*, name: str) -> list[Person]:
+    """The people whose name is ``name`` (first and last, any case): who a substitute may be (§5.3)."""
+    first, _, last = " ".join(name.split()).rpartition(" ")
+    return list(
+        Person.objects.filter(first_name__iexact=first or last, last_name__iexact=last if first else "")
+    )
+
+
 def suspended_on(*, membership: Membership, on: dt.date) -> bool:
     """Is the member under a suspension on that date (SPEC §2, both ends included)? Interface for good standing."""
     return Suspension.objects.filter(membership=membership, start__lte=on, end__gte=on).exists()
@@ -105,8 +119,6 @@ def current_member_count(*, season) -> int:
 
 def next_event_number(*, season, on: dt.date) -> int | None:
     """The number of the season's first event on or after ``on`` (a newcomer's first event), if any is left."""
-    from events.models import Event
-
     return (
         Event.objects.filter(season=season, date__gte=on)
         .order_by("date", "number")

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from events.forms import SeasonCreateForm
 from events.selectors import current_season, season_rules
 from members import forms
 from members.models import Membership, Person, Removal, RulesSignature, Suspension, WaitingListEntry
@@ -23,6 +24,7 @@ from members.selectors import (
 from members.services.admission import AdmissionRefused, VoteCounts, member_admit
 from members.services.late_joiners import join_terms
 from members.services.people import person_create, person_turned_pro
+from members.services.roster import season_open
 from members.services.seats import member_remove, member_withdraw, seat_transfer
 from members.services.standing import (
     rules_signature_record,
@@ -493,3 +495,24 @@ def turned_pro(request, key):
     else:
         messages.success(request, f"Recorded that {person} turned professional; the seat is kept (§2.4.2).")
     return redirect("members:profile", key=key)
+
+
+@require_POST
+@require(Action.EDIT_RULES)
+def season_new(request):
+    """The "new season" form of the Season rules page (its address stays under /events/)."""
+    form = SeasonCreateForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Enter the year the season starts, like 2027.")
+        return redirect("events:rules_current")
+    try:
+        season, carried = season_open(start_year=form.cleaned_data["start_year"], actor=request.user)
+    except NcpcError as exc:
+        messages.error(request, str(exc))
+        return redirect("events:rules_current")
+    messages.success(
+        request,
+        f"Created season {season} with its {season.events_per_season} events and the rules of the season before; "
+        f"{len(carried)} members keep their seats (each signs the new rules document before playing).",
+    )
+    return redirect("events:rules", season=season.name)

@@ -4,6 +4,7 @@ from typing import Any
 
 from django.db import models
 
+from ncpc.cache import data_version_forget
 from ncpc.models import AuditEntry
 
 
@@ -16,8 +17,6 @@ def audit_record(
     reason: str = "",
     data: dict[str, Any] | None = None,
 ) -> AuditEntry:
-    from ncpc.cache import data_version_forget
-
     data_version_forget()
     user = actor if getattr(actor, "is_authenticated", False) else None
     return AuditEntry.objects.create(

@@ -16,10 +16,12 @@ from functools import wraps
 from typing import Any
 
 from django.conf import settings
+from django.contrib.admin.models import LogEntry
 from django.core.cache import cache
 from django.db import connection
 
 from ncpc.clock import club_today
+from ncpc.models import AuditEntry
 
 _version: contextvars.ContextVar[str | None] = contextvars.ContextVar("ncpc_data_version", default=None)
 
@@ -28,10 +30,6 @@ def data_version() -> str:
     """The newest audit row and the newest Django-admin change (admin edits bypass the services), one query."""
     version = _version.get()
     if version is None:
-        from django.contrib.admin.models import LogEntry
-
-        from ncpc.models import AuditEntry
-
         audit, admin_log = AuditEntry._meta.db_table, LogEntry._meta.db_table
         with connection.cursor() as cursor:
             # Table names come from the models, not from input.

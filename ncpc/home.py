@@ -1,26 +1,85 @@
-"""Home page panels. Each app registers a function that returns a panel (or None) for the user.
+"""The home page's panels: club-wide wiring (the top layer), so each app only offers its selectors.
 
-A panel is a dict: {"title": str, "template": "app/partials/x.html", "context": {...}, "order": int}.
-This keeps the home view free of other apps' rules.
+A panel is a dict: {"title": str, "template": "app/partials/x.html", "context": {...}, "order": int}, or
+None when it has nothing to show this user.
 """
 
-from collections.abc import Callable
-
+from events.selectors import season_rules
+from finance.selectors import dues_account, good_standing
+from finance.services.dues import LATE_FEE
+from members.governance_selectors import ballots_waiting_for
+from members.selectors import season_memberships
 from ncpc.cache import computed
+from ncpc.clock import club_today
+from ncpc.permissions import Action, user_can, user_person
+from standings.selectors import season_standings
 
-_PANELS: list[Callable] = []
+STANDINGS_TOP = 5
 
 
-def register_home_panel(func: Callable) -> Callable:
-    _PANELS.append(func)
-    return func
+def open_ballots_panel(*, request, season) -> dict | None:
+    """Open ballots the member has not finished voting on."""
+    person = user_person(request.user)
+    if person is None or season is None:
+        return None
+    waiting = ballots_waiting_for(person=person, season=season)
+    if not waiting:
+        return None
+    return {
+        "title": "Club votes",
+        "template": "members/partials/home_ballots.html",
+        "order": 5,
+        "context": {"ballots": waiting},
+    }
+
+
+def my_dues_panel(*, request, season) -> dict | None:
+    person = user_person(request.user)
+    if person is None or season is None:
+        return None
+    membership = next((m for m in season_memberships(season=season) if m.person_id == person.pk), None)
+    if membership is None:
+        return None
+    on = min(club_today(), season.end)
+    account = dues_account(membership=membership, rules=season_rules(season))
+    upcoming = [c for c in account.charges if c.date > on and c.kind != LATE_FEE]
+    return {
+        "title": "My dues",
+        "template": "finance/partials/home_dues.html",
+        "order": 20,
+        "context": {
+            "status": account.status(on=on),
+            "good_standing": good_standing(membership=membership, on=on, account=account),
+            "next_charge": upcoming[0] if upcoming else None,
+        },
+    }
+
+
+def standings_panel(*, request, season) -> dict | None:
+    """The top of the standings and the member's own rank."""
+    if season is None or not user_can(request.user, Action.VIEW_CLUB):
+        return None
+    standings = season_standings(season=season, rules=season_rules(season))
+    mine = standings.row_for_person(user_person(request.user))
+    top = standings.rows[:STANDINGS_TOP]
+    return {
+        "title": f"Standings {season}",
+        "template": "standings/partials/home_panel.html",
+        "context": {
+            "season": season,
+            "rows": top,
+            "mine": mine,
+            "mine_in_top": mine is not None and mine in top,
+            "played": len(standings.events),
+        },
+        "order": 20,
+    }
+
+
+PANELS = (open_ballots_panel, my_dues_panel, standings_panel)
 
 
 @computed(lambda *, request, season: f"{request.user.pk}:{season.pk if season else None}")
 def home_panels(*, request, season) -> list[dict]:
-    panels = []
-    for func in _PANELS:
-        panel = func(request=request, season=season)
-        if panel:
-            panels.append(panel)
+    panels = [panel for func in PANELS if (panel := func(request=request, season=season))]
     return sorted(panels, key=lambda p: p.get("order", 50))

@@ -7,12 +7,17 @@ Views use ``require(Action.X)`` or ``user_can``; templates get ``perms_ncpc`` fr
 import datetime as dt
 import enum
 from functools import wraps
+from typing import Any
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 
 from ncpc.cache import computed
 from ncpc.clock import club_today
+from ncpc.hooks import Hook
 
 PRESIDENT = "president"
 VICE_PRESIDENT = "vice_president"
@@ -72,11 +77,14 @@ OFFICE_ACTIONS[PRESIDENT] = (
 ) - {Action.WAIVE_LATE_FEES}
 
 
+# Who holds which office and seat is members' data: members answers (see ncpc.hooks), given a login's id and a
+# date, with (the login's person or None, the offices held that day, holds a seat that day).
+login_standing: Hook[..., tuple[Any, set[str], bool]] = Hook("login_standing(user_id, on)", "members")
+
+
 def _person_link():
     """The user's side of ``Person.user`` (``user.person``), whose value Django remembers on the user object."""
-    from members.models import Person
-
-    return Person._meta.get_field("user").remote_field
+    return get_user_model()._meta.get_field("person")
 
 
 def user_person(user):
@@ -93,22 +101,9 @@ def user_person(user):
 
 
 def user_offices(user, *, on: dt.date | None = None) -> set[str]:
-    from members.selectors import offices_held
-
-    person = user_person(user)
-    if person is None:
+    if not getattr(user, "is_authenticated", False):
         return set()
-    return offices_held(person=person, on=on or club_today())
-
-
-def user_is_member(user, *, on: dt.date | None = None) -> bool:
-    """Holds a seat in the season of that date (or is an officer, who always may see the club)."""
-    from members.selectors import membership_on
-
-    person = user_person(user)
-    if person is None:
-        return False
-    return membership_on(person=person, on=on or club_today()) is not None
+    return set(login_standing(user_id=user.pk, on=on or club_today())[1])
 
 
 @computed(lambda user, *, on=None: f"{user.pk}:{user.is_active}:{user.is_superuser}:{on}")
@@ -116,8 +111,6 @@ def user_standing(user, *, on: dt.date | None = None) -> tuple:
     """(the login's person or None, the actions they may take on ``on``), in one query (cached)."""
     if not getattr(user, "is_authenticated", False):
         return None, set()
-    from members.selectors import login_standing
-
     person, offices, seated = login_standing(user_id=user.pk, on=on or club_today())
     if not user.is_active:
         return person, set()
@@ -171,23 +164,8 @@ def require(action: Action):
     return decorator
 
 
-class RequireMixin:
-    """Class-based views: ``required_action = Action.X``."""
-
-    required_action: Action
-
-    def dispatch(self, request, *args, **kwargs):
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not user_can(request.user, self.required_action):
-            raise PermissionDenied(f"Your role does not allow this ({self.required_action.value}).")
-        return super().dispatch(request, *args, **kwargs)
-
-
 def club_page(view):
     """For schedule, results and standings: members only, or everyone when NCPC_PUBLIC_STANDINGS is on."""
-    from django.conf import settings
-    from django.contrib.auth.decorators import login_not_required
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from members import views as members_views
 from ncpc import import_views, views
 
 urlpatterns = [
@@ -12,6 +13,8 @@ urlpatterns = [
     path("audit/", views.audit, name="audit"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("members/", include("members.urls")),
+    # Members opens a season (it carries the seats over), so the form posts here rather than to events.
+    path("events/seasons/new/", members_views.season_new, name="season_new"),
     path("events/", include("events.urls")),
     path("finance/", include("finance.urls")),
     path("standings/", include("standings.urls")),

@@ -3,11 +3,13 @@ from django.core.paginator import Paginator
 from django.db import connection
 from django.http import HttpResponse, HttpResponseServerError
 from django.shortcuts import render
+from django.template import loader
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from events.selectors import current_season, next_event
+from ncpc.home import home_panels
 from ncpc.models import AuditEntry
 from ncpc.permissions import Action, require, user_can, user_person
 
@@ -46,7 +48,6 @@ def home(request):
         "person": user_person(request.user),
     }
     # Apps contribute their own panels to the home page through ncpc.home_panels.
-    from ncpc.home import home_panels
 
     context["panels"] = home_panels(request=request, season=season)
     return render(request, "home.html", context)
@@ -90,6 +91,5 @@ def error_404(request, exception=None):
 
 def error_500(request):
     # No context processors here: the error may be the database itself.
-    from django.template import loader
 
     return HttpResponseServerError(loader.get_template("errors/500.html").render())

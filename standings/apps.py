@@ -5,4 +5,4 @@ class StandingsConfig(AppConfig):
     name = "standings"
 
     def ready(self):
-        from standings import home, profile, receivers  # noqa: F401  (registers panels and signal receivers)
+        from standings import profile, receivers  # noqa: F401  (registers the profile panel and signal receivers)

@@ -4,13 +4,13 @@ When the demo's results leave two or more members tied for first, record that th
 (by key), so the demo shows a recorded tie-break. Idempotent: it records at most one tie-break per season.
 """
 
+from members.models import Membership
+from standings.models import TieBreak
+from standings.selectors import season_standings
+from standings.services.tie_breaks import tie_break_record
+
 
 def demo_tie_break(context: dict) -> None:
-    from members.models import Membership
-    from standings.models import TieBreak
-    from standings.selectors import season_standings
-    from standings.services.tie_breaks import tie_break_record
-
     season = context.get("season")
     if season is None or TieBreak.objects.filter(season=season).exists():
         return

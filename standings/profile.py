@@ -1,12 +1,11 @@
 """The "Results and points" panel of a member's profile page."""
 
 from members.profile import register_profile_panel
+from standings.selectors import season_standings
 
 
 @register_profile_panel
 def results_panel(*, request, person, season):
-    from standings.selectors import season_standings
-
     row = season_standings(season=season).row_for_person(person) if season is not None else None
     return {
         "title": "Results and points",

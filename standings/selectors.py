@@ -10,13 +10,15 @@ from dataclasses import dataclass, field
 from events import selectors as event_selectors
 from events.models import Event, Season
 from events.rules import SeasonRules
-from finance.services.wsop import WsopTableMissing, wsop_prizes
+from events.services.event_fund import WsopTableMissing, wsop_prizes
+from finance import selectors as finance_selectors
 from members import selectors as member_selectors
 from members.models import Membership
 from members.services.late_joiners import join_terms, wsop_eligibility_kept
 from ncpc.cache import computed
 from ncpc.errors import NcpcError
 from standings.models import TieBreakEntry, WsopDecline
+from standings.services.career import career_stats
 from standings.services.points import EventPlaces, MemberTotal, cumulative_points, season_totals
 from standings.services.ranking import standings_ranks
 from standings.services.wsop import wsop_race, wsop_statuses
@@ -239,8 +241,6 @@ def _career_places(*, seasons=None) -> tuple[dict[int, list[int]], dict[int, int
 
     Returns (person id → places, person id → cashes, person id → Person).
     """
-    from finance import selectors as finance_selectors
-
     memberships = Membership.objects.select_related("person")
     events = Event.objects.filter(status=Event.Status.FINAL).order_by("date", "pk")
     if seasons is not None:
@@ -270,8 +270,6 @@ def _career_places(*, seasons=None) -> tuple[dict[int, list[int]], dict[int, int
 
 def career_table() -> list[CareerRow]:
     """Career stats of everyone who ever had a place, most events first."""
-    from standings.services.career import career_stats
-
     places, cashes, people = _career_places()
     rows = [
         CareerRow(person=people[pid], stats=career_stats(places=places[pid], cashes=cashes.get(pid, 0)))
@@ -283,8 +281,6 @@ def career_table() -> list[CareerRow]:
 
 def person_career(*, person) -> tuple[object, list[dict]]:
     """A person's career stats and, per season they held a seat, their final (or current) rank and points."""
-    from standings.services.career import career_stats
-
     seasons = list(Season.objects.filter(memberships__person=person).distinct().order_by("-start", "-pk"))
     places, cashes, _people = _career_places(seasons=seasons)
     per_season = []

@@ -128,8 +128,8 @@ def test_the_season_rules_form_refuses_hostile_values_without_writing(client, vi
 
 @pytest.fixture
 def night(season, today, monkeypatch):
-    monkeypatch.setattr("finance.selectors.good_standing", lambda *, membership, on: True)
-    monkeypatch.setattr("members.selectors.rules_signed", lambda *, membership: True)
+    monkeypatch.setattr("events.hooks.good_standing.answer", lambda *, membership, on: True)
+    monkeypatch.setattr("events.hooks.rules_signed.answer", lambda *, membership: True)
     event, seats = night_make(season=season, players=6)
     return event, seats
 

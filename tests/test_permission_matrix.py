@@ -121,7 +121,7 @@ PAGES: dict[str, Page] = {
     # --- events ---
     "events:rules_current": Page(only(*OFFICERS, ok=302)),
     "events:rules": Page(only(*OFFICERS), SEASON),
-    "events:season_new": Page(**post_only(*OFFICERS)),
+    "season_new": Page(**post_only(*OFFICERS)),
     "events:schedule_current": Page(club(302)),
     "events:venues": Page(only(*OFFICERS)),
     "events:venue_edit": Page(only(*OFFICERS), lambda o: {"pk": o["venue"]}),

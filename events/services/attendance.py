@@ -1,13 +1,13 @@
 """Attendance at an event: who plays, who is absent, late calls, substitutes (SPEC §4, bylaws §5.2, §5.3, §6.3).
 
 Commands: ``@transaction.atomic``, the event row locked and its results version checked, an audit row each.
-Good standing and the rules signature are asked of finance and members through their modules (one function
-each), so those apps decide and tests can replace them.
+Good standing, the rules signature and the roster are asked of finance and members through ``events.hooks``
+(events sits below them), so those apps decide and tests can replace them.
 """
 
 from django.db import transaction
 
-from events import selectors
+from events import hooks, selectors
 from events.errors import ExemptionUsed, NotInGoodStanding, RulesNotSigned, SubstituteRefused
 from events.models import Attendance, Event
 from events.services.locking import event_bump, event_lock, event_lock_open
@@ -17,18 +17,15 @@ from ncpc.errors import NcpcError
 
 def playing_refusal(*, attendance: Attendance, event: Event) -> NcpcError | None:
     """Why the member cannot be entered as playing at this event, or None (§2.17, §2.4)."""
-    from finance import selectors as finance_selectors
-    from members import selectors as members_selectors
-
     membership = attendance.membership
     name = membership.person.full_name
-    if not finance_selectors.good_standing(membership=membership, on=event.date):
+    if not hooks.good_standing(membership=membership, on=event.date):
         return NotInGoodStanding(
             f"{name} is not in good standing on {event.date:%b %-d, %Y} (dues, fees or penalties charged by "
             "then are unpaid, or a suspension covers the date), so cannot play (§2.17). The treasurer can "
             f"record the payment; then set {name} to play again."
         )
-    if not members_selectors.rules_signed(membership=membership):
+    if not hooks.rules_signed(membership=membership):
         return RulesNotSigned(
             f"{name} has not signed the {event.season} rules document, so cannot play (§2.4). An officer "
             f"can record the signature on the members page; then set {name} to play again."
@@ -68,14 +65,12 @@ def attendance_prepare(*, event: Event, actor=None) -> int:
 
     Safe to call again: only missing rows are added. Returns how many were added.
     """
-    from members import selectors as members_selectors
-
     locked = event_lock(event=event, version=None)
     if locked.status == Event.Status.FINAL:
         return 0
     have = set(Attendance.objects.filter(event=locked).values_list("membership_id", flat=True))
     added = 0
-    for membership in members_selectors.roster_for_event(season=locked.season, event_number=locked.number):
+    for membership in hooks.event_roster(season=locked.season, event_number=locked.number):
         if membership.pk in have:
             continue
         row = Attendance(event=locked, membership=membership)
@@ -205,8 +200,6 @@ def substitute_set(
     At most ``substitutes_per_season`` events a season per member; the substitute must not be a professional
     gambler (a statement is required, and a known professional is refused) nor banned from the club.
     """
-    from members.models import Person
-
     locked = event_lock_open(event=event, version=version)
     row = _seat(event=locked, attendance_id=attendance_id)
     member = row.membership.person.full_name
@@ -230,17 +223,14 @@ def substitute_set(
         raise SubstituteRefused(
             f"{member} has sent a substitute to {used} events this season already; the limit is {limit} (§5.3.1)."
         )
-    first, _, last = name.rpartition(" ")
-    known = list(
-        Person.objects.filter(first_name__iexact=first or last, last_name__iexact=last if first else "")
-    )
+    known = hooks.people_named(name=name)
     if any(p.pk == row.membership.person_id for p in known):
         raise SubstituteRefused(f"{member} cannot be their own substitute.")
     if any(p.is_professional for p in known):
         raise SubstituteRefused(
             f"{name} is recorded as a professional gambler and cannot substitute (§5.3.1)."
         )
-    if any(selectors.person_banned(person=p) for p in known):
+    if any(hooks.person_banned(person=p) for p in known):
         raise SubstituteRefused(f"{name} is banned from the club and cannot substitute (§5.3.2).")
     if not not_professional:
         raise SubstituteRefused(

@@ -35,8 +35,10 @@ from events.services.clock import (
 from events.services.seating import (
     Move,
     Table,
+    allowed_empty_seats,
     balance_moves,
     final_table_draw,
+    final_table_due,
     forbidden_seats,
     needs_balancing,
     seat_draw,
@@ -244,8 +246,6 @@ def seat_add(
 ) -> NightSeat:
     """Seat a player who has no seat yet (e.g. set to play after the draw): a random empty seat at the smallest
     table, never between the button and the small blind."""
-    from events.services.seating import allowed_empty_seats
-
     night = _night_lock(event=event)
     event = night.event
     _not_final(event)
@@ -363,8 +363,6 @@ def balance_apply(
 
 
 def final_table_is_due(*, event: Event, tables: list[Table]) -> bool:
-    from events.services.seating import final_table_due
-
     in_use = [t for t in tables if t.seats]
     return final_table_due(
         players_left=sum(t.size for t in in_use),

@@ -1,7 +1,7 @@
 """Does a season's rule data hold together? Pure: rules in, a list of problems out."""
 
 from events.rules import SeasonRules
-from finance.services.wsop import WsopTableMissing, wsop_allocation
+from events.services.event_fund import WsopTableMissing, wsop_allocation
 
 
 def rules_problems(*, rules: SeasonRules) -> list[str]:

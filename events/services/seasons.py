@@ -9,6 +9,7 @@ from events.models import BlindLevel, DuesInstallment, Event, PayoutRow, Season,
 from events.rules import SeasonRules
 from events.selectors import season_rules
 from events.services.schedule import schedule_dates
+from events.signals import season_created
 from ncpc.audit import audit_record
 from ncpc.errors import NcpcError
 
@@ -44,11 +45,8 @@ def season_create(*, start_year: int, actor=None, rules: SeasonRules | None = No
     rules_tables_write(season=season, rules=rules)
     events_generate(season=season)
     audit_record(actor=actor, action="season.create", target=season, summary=f"Created season {name}")
-    if copied:
-        # Rule changes the club adopted for this season (§3.4.4) land now, on top of the copied rules.
-        from events.services.rule_changes import rule_changes_apply_pending
-
-        rule_changes_apply_pending(season=season, actor=actor)
+    # Members applies the rule changes the club adopted for this season (§3.4.4) on top of copied rules.
+    season_created.send(sender=Season, season=season, rules_copied=copied, actor=actor)
     return season
 
 

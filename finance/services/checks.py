@@ -6,10 +6,12 @@ from decimal import Decimal
 from django.db import IntegrityError, transaction
 
 from finance.models import Account, Disbursement, DisbursementApproval, Transaction
-from finance.services.ledger import EntryLine, transaction_post
+from finance.services.ledger import EntryLine, account_get, transaction_post
+from members.selectors import offices_held
 from ncpc.audit import audit_record
 from ncpc.errors import NcpcError, NotAllowed
 from ncpc.money import quantize
+from ncpc.permissions import user_person
 
 APPROVALS_NEEDED = 2
 FROM_ACCOUNTS = (Account.CHECKING, Account.ESCROW)
@@ -32,8 +34,6 @@ def disbursement_create(
     check_number: str = "",
     actor,
 ) -> Disbursement:
-    from finance.services.ledger import account_get
-
     if amount is None or amount <= 0 or quantize(amount) != amount:
         raise CheckError("A check is for a positive amount in cents.", field="amount")
     if from_code not in FROM_ACCOUNTS or to_code not in TO_ACCOUNTS:
@@ -60,9 +60,6 @@ def disbursement_approve(*, disbursement: Disbursement, actor, on: dt.date) -> D
 
     The same officer approving twice changes nothing.
     """
-    from members.selectors import offices_held
-    from ncpc.permissions import user_person
-
     person = user_person(actor)
     offices = sorted(offices_held(person=person, on=on)) if person is not None else []
     if not offices:

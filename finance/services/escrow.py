@@ -5,9 +5,14 @@ from decimal import Decimal
 
 from django.db import transaction
 
+from events.models import Season
+from events.selectors import season_rules
+from events.services.event_fund import WsopAllocation, wsop_allocation
 from finance.models import Account, Transaction, WsopResult
 from finance.services.ledger import EntryLine, next_key, posted_under_key, transaction_post
-from finance.services.wsop import WsopAllocation, wsop_allocation
+from finance.services.wsop import wsop_split
+from members import selectors as members_selectors
+from members.services.late_joiners import join_terms
 from ncpc.audit import audit_record
 from ncpc.errors import NcpcError
 
@@ -18,14 +23,10 @@ class WsopError(NcpcError):
 
 def season_member_count(*, season) -> int:
     """SPEC §6: the WSOP member count is the number of members at the season's first event."""
-    from members import selectors as members_selectors
-
     return len(members_selectors.roster_for_event(season=season, event_number=1))
 
 
 def season_wsop_allocation(*, season) -> WsopAllocation:
-    from events.selectors import season_rules
-
     return wsop_allocation(rules=season_rules(season), member_count=season_member_count(season=season))
 
 
@@ -36,8 +37,6 @@ def escrow_key(*, season) -> str:
 @transaction.atomic
 def wsop_escrow_move(*, season, date: dt.date, actor) -> Transaction:
     """Move the season's WSOP entries and expenses from club checking to the escrow account, once."""
-    from events.models import Season
-
     season = Season.objects.select_for_update().get(pk=season.pk)
     existing = posted_under_key(prefix=escrow_key(season=season))
     if existing is not None:
@@ -89,10 +88,6 @@ def wsop_result_record(
 
 def wsop_result_split(*, result: WsopResult):
     """The split of recorded winnings among the roster at the season's last event (SPEC §9)."""
-    from events.selectors import season_rules
-    from members import selectors as members_selectors
-    from members.services.late_joiners import join_terms
-
     rules = season_rules(result.season)
     roster = members_selectors.roster_for_event(season=result.season, event_number=rules.events_per_season)
     others = [m for m in roster if m.pk != result.representative_id]
@@ -101,7 +96,6 @@ def wsop_result_split(*, result: WsopResult):
         for m in others
         if m.seat_from_id is None and join_terms(rules=rules, first_event=m.first_event).one_percent_benefit
     ]
-    from finance.services.wsop import wsop_split
 
     declined_key = result.declined.person.key if result.declined_id else None
     keys = [m.person.key for m in others]

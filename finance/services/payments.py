@@ -5,7 +5,10 @@ from decimal import Decimal
 
 from django.db import transaction
 
+from events.services.attendance import attendance_after_payment
 from finance.models import Account, LateFeeWaiver, Payment, Transaction
+from finance.selectors import dues_account
+from finance.services.dues import LATE_FEE
 from finance.services.ledger import EntryLine, LedgerError, transaction_post, transaction_reverse
 from ncpc.audit import audit_record
 from ncpc.errors import NcpcError
@@ -54,7 +57,6 @@ def payment_record(
         summary=f"Payment of {amount} from {person} on {date} ({method})",
         target=payment,
     )
-    from events.services.attendance import attendance_after_payment
 
     # Seats at open events that this payment puts back in good standing (shown on the receipt's message).
     payment.seats_changed = attendance_after_payment(membership=membership, actor=actor)
@@ -73,9 +75,6 @@ def payment_reverse(*, payment: Payment, date: dt.date, reason: str, actor) -> T
 @transaction.atomic
 def late_fee_waive(*, membership, fee_date: dt.date, on: dt.date, reason: str, actor) -> LateFeeWaiver:
     """Treasurer only (the view checks Action.WAIVE_LATE_FEES). The fee must have been charged."""
-    from finance.selectors import dues_account
-    from finance.services.dues import LATE_FEE
-
     reason = (reason or "").strip()
     if not reason:
         raise PaymentError("Say why the late fee is waived.", field="reason")

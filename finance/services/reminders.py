@@ -8,6 +8,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 
 from finance.models import DuesReminder
+from finance.selectors import season_dues_accounts
 from ncpc.audit import audit_record
 
 
@@ -15,8 +16,6 @@ from ncpc.audit import audit_record
 def dues_reminders_send(*, season, on: dt.date, actor) -> list[DuesReminder]:
     """Send (after commit) and record one reminder per seat with a balance on ``on``; members without an
     e-mail address are skipped."""
-    from finance.selectors import season_dues_accounts
-
     sent = []
     for account in season_dues_accounts(season=season):
         holder = account.holder

@@ -1,54 +1,13 @@
-"""WSOP allocation (SPEC §8, bylaws §8.1). Pure calculator."""
+"""Splitting a representative's WSOP winnings (SPEC §9, bylaws §8.4, §9.2). Pure calculator.
+
+How the season's dues are allocated between the WSOP escrow and the event funds is
+``events.services.event_fund`` (the rules check needs it too)."""
 
 from dataclasses import dataclass
 from decimal import Decimal
 
 from events.rules import SeasonRules
-from ncpc.errors import RulesError
-from ncpc.money import quantize
-
-
-class WsopTableMissing(RulesError):
-    pass
-
-
-@dataclass(frozen=True)
-class WsopAllocation:
-    member_count: int
-    total_fees: Decimal
-    prizes: int
-    entries: Decimal
-    expenses: Decimal
-    escrow: Decimal  # entries + expenses: what belongs in the WSOP escrow account
-    monthly_event_funds: Decimal
-    per_event: Decimal
-
-
-def wsop_prizes(*, rules: SeasonRules, member_count: int) -> int:
-    for row in rules.wsop_table:
-        if row.min_members <= member_count <= row.max_members:
-            return row.prizes
-    raise WsopTableMissing(
-        f"The season's WSOP table has no row for {member_count} members; the officers must add one."
-    )
-
-
-def wsop_allocation(*, rules: SeasonRules, member_count: int) -> WsopAllocation:
-    prizes = wsop_prizes(rules=rules, member_count=member_count)
-    total_fees = quantize(member_count * rules.dues_per_event * rules.events_per_season)
-    entries = quantize(prizes * rules.wsop_entry)
-    expenses = quantize(prizes * rules.wsop_expenses)
-    funds = total_fees - entries - expenses
-    return WsopAllocation(
-        member_count=member_count,
-        total_fees=total_fees,
-        prizes=prizes,
-        entries=entries,
-        expenses=expenses,
-        escrow=entries + expenses,
-        monthly_event_funds=funds,
-        per_event=quantize(funds / rules.events_per_season),
-    )
+from ncpc.money import floor_cents, quantize
 
 
 @dataclass(frozen=True)
@@ -84,8 +43,6 @@ def wsop_split(
     representative replaced (3%). Every share is floored to the cent; leftover cents go to the representative,
     so the parts add up to net exactly.
     """
-    from ncpc.money import floor_cents
-
     net = quantize(gross - tips)
     if gross <= rules.winnings_threshold or net <= 0:
         return WsopSplit(gross, tips, net, False, Decimal("0.00"), net, {}, {}, {})

@@ -5,10 +5,12 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from events.models import Season
 from events.selectors import season_rules
 from members.models import Membership, Person, Vote, WaitingListEntry
 from members.selectors import current_member_count, membership_on, next_event_number
-from members.services.votes import majority, vote_build, vote_counts_problems
+from members.services.majority import majority
+from members.services.votes import vote_build, vote_counts_problems
 from ncpc.audit import audit_record
 from ncpc.errors import NcpcError
 
@@ -99,8 +101,6 @@ def member_admit(
     The vote is recorded with the membership; if any condition fails nothing at all is saved and
     ``AdmissionRefused`` lists every failed condition.
     """
-    from events.models import Season
-
     # Lock the season row so two officers cannot fill the last seat at the same time.
     season = Season.objects.select_for_update().get(pk=season.pk)
     rules = season_rules(season)

@@ -9,7 +9,7 @@ import datetime as dt
 from collections.abc import Mapping
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Count, F
 
 from members.models import (
     Ballot,
@@ -21,6 +21,9 @@ from members.models import (
     RuleChange,
     Vote,
 )
+from members.selectors import current_member_count
+from members.services.elections import election_count, election_terms_grant
+from members.services.rule_changes import rule_changes_send_on, rule_value_clean
 from members.services.votes import vote_record
 from ncpc.audit import audit_record
 from ncpc.errors import NcpcError
@@ -67,8 +70,6 @@ def rule_change_accept(
     *, change: RuleChange, title: str, rule_field: str = "", value_text: str = "", on: dt.date, actor=None
 ) -> RuleChange:
     """Put a suggestion on the season's ballot (§3.4.1–3.4.2), naming the rule number it changes, if any."""
-    from events.services.rule_changes import rule_value_clean
-
     change = RuleChange.objects.select_for_update().select_related("season").get(pk=change.pk)
     if change.status != RuleChange.Status.SUBMITTED:
         raise NcpcError(f"This suggestion is {change.get_status_display().lower()} already.")
@@ -193,10 +194,6 @@ def ballot_vote(
 
 def _members_eligible(*, ballot: Ballot) -> int:
     """Seats held at the close — but never fewer than the members who voted on one question."""
-    from django.db.models import Count
-
-    from members.selectors import current_member_count
-
     most = (
         BallotParticipation.objects.filter(question__ballot=ballot)
         .values("question_id")
@@ -212,8 +209,6 @@ def _members_eligible(*, ballot: Ballot) -> int:
 def ballot_close(*, ballot: Ballot, on: dt.date, actor=None) -> Ballot:
     """Close the voting and count: elections get their winners (or ties); each rule change gets a recorded
     ``Vote`` whose majority (yes-votes more than half of the members) decides adopted or rejected."""
-    from members.services.elections import election_count
-
     ballot = _locked(ballot)
     if ballot.status != Ballot.Status.OPEN:
         raise NcpcError("Only an open ballot can be closed.")
@@ -250,8 +245,6 @@ def ballot_close(*, ballot: Ballot, on: dt.date, actor=None) -> Ballot:
 def ballot_publish(*, ballot: Ballot, on: dt.date, actor=None) -> Ballot:
     """Announce the result to all members (§3.4.4). Elected officers get their terms; adopted changes of a
     rule number go to the next season's rules (now if that season exists and has not begun, else later)."""
-    from members.services.elections import election_terms_grant
-
     ballot = _locked(ballot)
     if ballot.status != Ballot.Status.CLOSED:
         raise NcpcError("Only a closed (counted) ballot can be published.")
@@ -264,60 +257,3 @@ def ballot_publish(*, ballot: Ballot, on: dt.date, actor=None) -> Ballot:
         rule_changes_send_on(ballot=ballot, actor=actor)
     audit_record(actor=actor, action="ballot.publish", target=ballot, summary=f"Published {ballot.title}")
     return ballot
-
-
-# Applying adopted rule changes -----------------------------------------------------------------------------
-
-
-def rule_changes_send_on(*, ballot: Ballot, actor=None) -> None:
-    """Mark the adopted changes of a rule number for the next season, and apply them if it exists."""
-    from events.models import Season
-    from events.services.rule_changes import rule_changes_apply_pending
-    from events.services.seasons import season_name_for
-
-    season = ballot.season
-    next_name = season_name_for(season.start.replace(year=season.start.year + 1))
-    adopted = RuleChange.objects.filter(ballot=ballot, status=RuleChange.Status.ADOPTED).exclude(
-        rule_field=""
-    )
-    adopted.update(applies_to=next_name, apply_state=RuleChange.Applied.PENDING)
-    next_season = Season.objects.filter(name=next_name).first()
-    if next_season is not None:
-        rule_changes_apply_pending(season=next_season, actor=actor)
-
-
-def rule_change_apply_result(*, change: RuleChange, season, problem: str, actor=None) -> RuleChange:
-    """Record what happened when an adopted change was applied to ``season`` (called by events)."""
-    from ncpc.clock import club_today
-
-    change.applied_to = season
-    if problem:
-        change.apply_state = RuleChange.Applied.NEEDS_OFFICER
-        change.apply_problem = problem
-        change.save(update_fields=["applied_to", "apply_state", "apply_problem"])
-        audit_record(
-            actor=actor,
-            action="rules.apply_failed",
-            target=change,
-            summary=f"Not applied to {season}: {change}",
-            reason=problem,
-        )
-    else:
-        change.apply_state = RuleChange.Applied.APPLIED
-        change.applied_on = club_today()
-        change.apply_problem = ""
-        change.save(update_fields=["applied_to", "apply_state", "applied_on", "apply_problem"])
-    return change
-
-
-@transaction.atomic
-def rule_change_entered_by_hand(*, change: RuleChange, on: dt.date, actor=None) -> RuleChange:
-    """An officer confirms they entered an adopted change on the Season rules page themselves."""
-    change = RuleChange.objects.select_for_update().get(pk=change.pk)
-    if change.apply_state != RuleChange.Applied.NEEDS_OFFICER:
-        raise NcpcError("Only a change waiting for an officer can be marked as entered.")
-    change.apply_state = RuleChange.Applied.BY_HAND
-    change.applied_on = on
-    change.save(update_fields=["apply_state", "applied_on"])
-    audit_record(actor=actor, action="rules.by_hand", target=change, summary=f"Entered by hand: {change}")
-    return change

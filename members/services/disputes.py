@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from members.models import OfficerTerm, Ruling
+from members.selectors import officer_holders
 from ncpc.audit import audit_record
 from ncpc.errors import NcpcError
 
@@ -75,8 +76,6 @@ def ruling_record(
     actor=None,
 ) -> Ruling:
     """Log a ruling at an event; who ruled is worked out from the officers present and involved."""
-    from members.selectors import officer_holders
-
     answer = who_rules(present=present, involved=involved)
     independent_player = independent_player.strip()
     if answer.independent_player and not independent_player:

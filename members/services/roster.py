@@ -2,6 +2,8 @@
 
 from django.db import transaction
 
+from events.models import Season
+from events.services.seasons import season_create
 from members.models import Membership
 from ncpc.audit import audit_record
 from ncpc.errors import NcpcError
@@ -15,8 +17,6 @@ def roster_carry_over(*, season, actor=None) -> list[Membership]:
     members need no new admission vote; each signs the new season's rules document again (§2.4). People who
     hold a seat in ``season`` already are left as they are.
     """
-    from events.models import Season
-
     previous = Season.objects.filter(start__lt=season.start).order_by("-start").first()
     if previous is None:
         return []
@@ -48,3 +48,11 @@ def roster_carry_over(*, season, actor=None) -> list[Membership]:
             summary=f"{len(created)} members carried their seats over from {previous} into {season}",
         )
     return created
+
+
+@transaction.atomic
+def season_open(*, start_year: int, actor=None) -> tuple[Season, list[Membership]]:
+    """The officers' "new season": the season with the rules of the one before (and the rule changes adopted
+    for it), its events, and every seat still held carried over. All or nothing."""
+    season = season_create(start_year=start_year, actor=actor)
+    return season, roster_carry_over(season=season, actor=actor)

@@ -5,12 +5,15 @@ import datetime as dt
 
 from django.db import transaction
 
+from events.models import Event
 from events.selectors import season_rules
+from members import hooks
 from members.models import Membership, Person, Removal, Vote, WaitingListEntry
 from members.selectors import current_member_count, next_event_number
 from members.services.admission import age_on
 from members.services.late_joiners import JoinTerms, join_terms
-from members.services.votes import majority, vote_build, vote_counts_problems
+from members.services.majority import majority
+from members.services.votes import vote_build, vote_counts_problems
 from members.services.waiting_list import offer_seat_to_first_alternate
 from ncpc.audit import audit_record
 from ncpc.errors import ConcurrentChange, NcpcError
@@ -136,8 +139,6 @@ def member_withdraw(*, membership: Membership, on: dt.date, actor=None, reason: 
 
 
 def first_january_event_date(*, season) -> dt.date | None:
-    from events.models import Event
-
     return (
         Event.objects.filter(season=season, date__month=1)
         .order_by("date", "number")
@@ -173,9 +174,7 @@ def member_remove(
                 + (f", on {january:%b %-d, %Y}." if january else ".")
             )
         else:
-            from finance.selectors import dues_account
-
-            if dues_account(membership=membership).status(on=january).paid_up:
+            if hooks.dues_paid_up(membership=membership, on=january):
                 problems.append(
                     f"{membership.person} had paid in full by the first January event ({january:%b %-d, %Y}), "
                     "so cannot be removed for unpaid fees (§2.11)."

@@ -1,4 +1,5 @@
-"""Club votes (admission, removal, and later governance). ``majority`` is the pure rule; the rest persist."""
+"""Club votes (admission, removal, and later governance): commands that persist. The majority rule is
+``members.services.majority``."""
 
 import datetime as dt
 
@@ -7,14 +8,6 @@ from django.db import transaction
 from members.models import Person, Vote
 from ncpc.audit import audit_record
 from ncpc.errors import NcpcError
-
-
-def majority(*, yes: int, members: int) -> bool:
-    """More than half of the members voted yes (§2.3, §2.11, §5.5.3): ``yes * 2 > members``.
-
-    Exactly half is not a majority.
-    """
-    return yes * 2 > members
 
 
 def vote_counts_problems(*, yes: int, no: int, abstain: int, members_eligible: int) -> list[str]:

@@ -12,14 +12,20 @@ from events.models import Event, Season, Venue
 from events.rules import SeasonRules
 from events.selectors import season_rules
 from events.services.history import HistoryResult, event_history_write
+from events.services.purge import events_results_purge, events_season_delete
 from events.services.seasons import season_create
 from finance import selectors as finance_selectors
 from finance.services.escrow import wsop_result_record
 from finance.services.payments import payment_record
+from finance.services.purge import finance_season_purge
 from members.services.history import membership_from_history, person_from_history
+from members.services.purge import members_season_purge
 from ncpc.audit import audit_record
 from ncpc.errors import NcpcError
 from ncpc.services.season_file import SeasonFile, SeasonFileError, season_file_read
+from standings.models import TieBreak
+from standings.selectors import season_standings
+from standings.services.purge import standings_season_purge
 from standings.services.tie_breaks import tie_break_record, wsop_decline_record
 
 IMPORT_USERNAME = "ncpc-import"
@@ -46,11 +52,6 @@ def _rules_for(*, name: str, start: dt.date | None) -> tuple[SeasonRules, Season
 
 
 def season_purge(*, season: Season) -> None:
-    from events.services.purge import events_results_purge, events_season_delete
-    from finance.services.purge import finance_season_purge
-    from members.services.purge import members_season_purge
-    from standings.services.purge import standings_season_purge
-
     try:
         with transaction.atomic():
             standings_season_purge(season=season)
@@ -207,8 +208,6 @@ def _write(*, season: Season, parsed: SeasonFile, actor) -> None:
 
 
 def _how(text: str) -> str:
-    from standings.models import TieBreak
-
     lowered = (text or "").lower()
     if "agree" in lowered:
         return TieBreak.How.AGREEMENT
@@ -217,8 +216,6 @@ def _how(text: str) -> str:
 
 def _replaced_qualifiers(*, season: Season) -> dict[int, Any]:
     """Replacement representative → the qualifier who declined (paired in rank order, §8.4)."""
-    from standings.selectors import season_standings
-
     rows = season_standings(season=season).rows
     declined = [r.membership for r in rows if r.wsop == "declined"]
     replacements = [r.membership for r in rows if r.wsop == "replacement"]

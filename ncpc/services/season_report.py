@@ -6,11 +6,11 @@ from typing import Any
 
 from events.models import Season
 from events.selectors import season_rules
+from events.services.event_fund import WsopTableMissing, wsop_allocation
 from finance import selectors as finance_selectors
 from finance.models import WsopResult
 from finance.services.escrow import wsop_result_split
 from finance.services.payouts import PayoutTableMissing, payout_lines
-from finance.services.wsop import WsopTableMissing, wsop_allocation
 from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.money import money_str

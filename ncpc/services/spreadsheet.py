@@ -22,8 +22,11 @@ from django.db import transaction
 
 from events.models import Season
 from events.selectors import season_rules
+from finance.services.payments import payment_record
 from members.models import Membership, Person
 from members.services.admission import age_on
+from members.services.history import membership_from_history, person_from_history
+from members.services.people import person_create
 from ncpc.errors import NcpcError
 from ncpc.money import parse_money
 from ncpc.services.season_file import KEY_RE
@@ -162,9 +165,6 @@ def payments_sheet_read(*, text: str, season: Season) -> Sheet:
 
 @transaction.atomic
 def members_sheet_write(*, text: str, season: Season, actor) -> int:
-    from members.services.history import membership_from_history, person_from_history
-    from members.services.people import person_create
-
     sheet = members_sheet_read(text=text, season=season)
     if not sheet.ok:
         raise NcpcError(f"Nothing was imported: the file has {sheet.error_count} problem(s).")
@@ -205,8 +205,6 @@ def members_sheet_write(*, text: str, season: Season, actor) -> int:
 
 @transaction.atomic
 def payments_sheet_write(*, text: str, season: Season, actor) -> int:
-    from finance.services.payments import payment_record
-
     sheet = payments_sheet_read(text=text, season=season)
     if not sheet.ok:
         raise NcpcError(f"Nothing was imported: the file has {sheet.error_count} problem(s).")

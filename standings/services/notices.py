@@ -12,6 +12,7 @@ from finance import selectors as finance_selectors
 from members import selectors as member_selectors
 from ncpc.errors import NcpcError
 from standings.models import ResultsNotice
+from standings.selectors import season_standings
 
 logger = logging.getLogger(__name__)
 
@@ -21,8 +22,6 @@ def results_email_send(*, event) -> int:
 
     Returns the number of e-mails sent; 0 when the season turned the e-mail off or it was sent already.
     """
-    from standings.selectors import season_standings
-
     season = event.season
     if not season.results_email:
         return 0

@@ -9,6 +9,7 @@ from members.models import Membership
 from ncpc.audit import audit_record
 from ncpc.errors import NcpcError
 from standings.models import TieBreak, TieBreakEntry, WsopDecline
+from standings.selectors import season_standings
 
 
 class TieBreakInvalid(NcpcError):
@@ -30,8 +31,6 @@ def tie_break_record(
 ) -> TieBreak:
     """Record the order (best first) that a heads-up playoff or an agreement gave a group of members who
     have equal points now (§10.6). The newest tie-break naming a whole tied group decides it."""
-    from standings.selectors import season_standings
-
     _lock_season(season)
     if how not in TieBreak.How.values:
         raise TieBreakInvalid("Say how the tie was broken: a heads-up playoff or an agreement.")
@@ -70,8 +69,6 @@ def tie_break_record(
 @transaction.atomic
 def wsop_decline_record(*, season: Season, membership: Membership, note: str = "", actor) -> WsopDecline:
     """A WSOP representative cannot attend (§8.4): the next non-qualifying eligible finisher takes the seat."""
-    from standings.selectors import season_standings
-
     _lock_season(season)
     if membership.season_id != season.pk:
         raise DeclineInvalid(f"{membership.person} does not hold a seat in {season}.")

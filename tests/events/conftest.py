@@ -7,5 +7,5 @@ def everyone_eligible(monkeypatch):
 
     (Good standing and signatures belong to finance and members; their own tests cover them.)
     """
-    monkeypatch.setattr("finance.selectors.good_standing", lambda *, membership, on: True)
-    monkeypatch.setattr("members.selectors.rules_signed", lambda *, membership: True)
+    monkeypatch.setattr("events.hooks.good_standing.answer", lambda *, membership, on: True)
+    monkeypatch.setattr("events.hooks.rules_signed.answer", lambda *, membership: True)

@@ -35,7 +35,7 @@ def test_a_member_not_in_good_standing_cannot_be_entered_as_playing(season, toda
     event, s = night_make(season=season, players=3)
     set_status(event, s["c"], "absent")
     monkeypatch.setattr(
-        "finance.selectors.good_standing", lambda *, membership, on: membership.person.key != "c"
+        "events.hooks.good_standing.answer", lambda *, membership, on: membership.person.key != "c"
     )
     with pytest.raises(
         NotInGoodStanding, match="C Player is not in good standing on Nov 14, 2026.*treasurer"
@@ -46,16 +46,20 @@ def test_a_member_not_in_good_standing_cannot_be_entered_as_playing(season, toda
 def test_a_member_without_a_signed_rules_document_cannot_be_entered_as_playing(season, today, monkeypatch):
     event, s = night_make(season=season, players=3)
     set_status(event, s["c"], "absent")
-    monkeypatch.setattr("members.selectors.rules_signed", lambda *, membership: membership.person.key != "c")
+    monkeypatch.setattr(
+        "events.hooks.rules_signed.answer", lambda *, membership: membership.person.key != "c"
+    )
     with pytest.raises(RulesNotSigned, match="has not signed the 2026-27 rules document.*signature"):
         set_status(event, s["c"], "expected")
 
 
 def test_seats_start_as_not_in_good_standing_or_unsigned_when_they_are(season, today, monkeypatch):
     monkeypatch.setattr(
-        "finance.selectors.good_standing", lambda *, membership, on: membership.person.key != "a"
+        "events.hooks.good_standing.answer", lambda *, membership, on: membership.person.key != "a"
     )
-    monkeypatch.setattr("members.selectors.rules_signed", lambda *, membership: membership.person.key != "b")
+    monkeypatch.setattr(
+        "events.hooks.rules_signed.answer", lambda *, membership: membership.person.key != "b"
+    )
     _event, s = night_make(season=season, players=3)
     assert [s[k].status for k in "abc"] == ["not_in_good_standing", "not_signed", "expected"]
 

@@ -5,9 +5,9 @@ import pytest
 from events.bylaws import BYLAWS_RULES
 from events.models import PayoutRow, Season
 from events.selectors import season_rules
+from events.services.event_fund import WsopTableMissing, wsop_allocation
 from events.services.rules_check import rules_problems
 from events.services.seasons import season_create
-from finance.services.wsop import WsopTableMissing, wsop_allocation
 from ncpc.models import AuditEntry
 
 # Bylaws §8.1, row by row: members → (total fees, prizes, entries, expenses, monthly funds, per event).

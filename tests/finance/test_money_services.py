@@ -10,9 +10,10 @@ from finance.models import Account, Disbursement, DuesReminder, Payment, Transac
 from finance.selectors import dues_account, event_payout_lines, good_standing
 from finance.services.checks import disbursement_approve, disbursement_create
 from finance.services.escrow import wsop_escrow_move, wsop_result_record, wsop_result_split
+from finance.services.event_payouts import event_payout_post
 from finance.services.ledger import account_balance, account_get
 from finance.services.payments import PaymentError, late_fee_waive, payment_reverse
-from finance.services.payouts import PayoutTableMissing, event_payout_post
+from finance.services.payouts import PayoutTableMissing
 from finance.services.reminders import dues_reminders_send
 from members.models import Membership
 from ncpc.errors import NotAllowed

@@ -7,7 +7,6 @@ import pytest
 from django.db import models
 
 from events.selectors import season_rules
-from events.services.rule_changes import rule_changes_apply_pending, rule_value_clean
 from events.services.seasons import season_create
 from members.models import (
     Ballot,
@@ -33,6 +32,7 @@ from members.services.elections import (
     election_tie_resolve,
     nomination_record,
 )
+from members.services.rule_changes import rule_changes_apply_pending, rule_value_clean
 from ncpc.errors import NcpcError
 from ncpc.permissions import Action, user_can
 from tests.members.factories import seats_fill

@@ -1,7 +1,8 @@
 import pytest
 
 from members.models import Vote
-from members.services.votes import majority, vote_record
+from members.services.majority import majority
+from members.services.votes import vote_record
 from ncpc.errors import NcpcError
 
 

@@ -14,8 +14,8 @@ def test_a_finished_night_updates_the_standings_and_mails_the_members_once(
     season, vice_president, django_capture_on_commit_callbacks, monkeypatch
 ):
     # Dues and signatures belong to finance and members; here everyone may play.
-    monkeypatch.setattr("finance.selectors.good_standing", lambda *, membership, on: True)
-    monkeypatch.setattr("members.selectors.rules_signed", lambda *, membership: True)
+    monkeypatch.setattr("events.hooks.good_standing.answer", lambda *, membership, on: True)
+    monkeypatch.setattr("events.hooks.rules_signed.answer", lambda *, membership: True)
     event, seats = night_make(season=season, number=1, players=10)
     # The vice president (also a member) is out first, then j, i, … b: a wins.
     for key in ["vp", *"jihgfedcb"]:

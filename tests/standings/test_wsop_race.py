@@ -3,7 +3,7 @@
 import pytest
 
 from events.bylaws import BYLAWS_RULES
-from finance.services.wsop import wsop_prizes
+from events.services.event_fund import wsop_prizes
 from standings.services.ranking import standings_ranks
 from standings.services.wsop import wsop_race, wsop_statuses
 

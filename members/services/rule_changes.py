@@ -4,7 +4,7 @@ A change names one rule number: a scalar rule of ``SeasonRules.SCALAR_FIELDS``, 
 row (§8.1). Its value is kept as JSON (``rule_value_clean`` turns what an officer typed into that form).
 An adopted change reaches the *next* season only, never a season already under way; when the next season
 does not exist yet the change waits, and ``rule_changes_apply_pending`` applies it when the season is created
-(``events.services.seasons.season_create`` calls it).
+(``events.services.seasons.season_create`` sends ``season_created``; ``members.receivers`` calls it).
 """
 
 import datetime as dt
@@ -20,6 +20,9 @@ from events.models import Event, PayoutRow, Season, WsopRow
 from events.rules import SeasonRules
 from events.selectors import season_rules
 from events.services.rules_check import rules_problems
+from events.services.seasons import season_name_for
+from members.governance_selectors import rule_changes_pending
+from members.models import Ballot, RuleChange
 from ncpc.audit import audit_record
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError, RulesError
@@ -294,9 +297,6 @@ def rule_changes_apply_pending(*, season: Season, actor=None) -> list:
     with the reason. All waiting changes are tried together first (one may need another), then one by one.
     Returns the changes looked at. ``season_create`` must call this for a new season.
     """
-    from members.governance_selectors import rule_changes_pending
-    from members.services.ballots import rule_change_apply_result
-
     pending = rule_changes_pending(season_name=season.name)
     if not pending:
         return []
@@ -322,3 +322,51 @@ def rule_changes_apply_pending(*, season: Season, actor=None) -> list:
     for change in pending:
         rule_change_apply_result(change=change, season=season, problem=attempt([change]), actor=actor)
     return pending
+
+
+def rule_changes_send_on(*, ballot: Ballot, actor=None) -> None:
+    """Mark the adopted changes of a rule number for the next season, and apply them if it exists."""
+    season = ballot.season
+    next_name = season_name_for(season.start.replace(year=season.start.year + 1))
+    adopted = RuleChange.objects.filter(ballot=ballot, status=RuleChange.Status.ADOPTED).exclude(
+        rule_field=""
+    )
+    adopted.update(applies_to=next_name, apply_state=RuleChange.Applied.PENDING)
+    next_season = Season.objects.filter(name=next_name).first()
+    if next_season is not None:
+        rule_changes_apply_pending(season=next_season, actor=actor)
+
+
+def rule_change_apply_result(*, change: RuleChange, season, problem: str, actor=None) -> RuleChange:
+    """Record what happened when an adopted change was applied to ``season``."""
+    change.applied_to = season
+    if problem:
+        change.apply_state = RuleChange.Applied.NEEDS_OFFICER
+        change.apply_problem = problem
+        change.save(update_fields=["applied_to", "apply_state", "apply_problem"])
+        audit_record(
+            actor=actor,
+            action="rules.apply_failed",
+            target=change,
+            summary=f"Not applied to {season}: {change}",
+            reason=problem,
+        )
+    else:
+        change.apply_state = RuleChange.Applied.APPLIED
+        change.applied_on = club_today()
+        change.apply_problem = ""
+        change.save(update_fields=["applied_to", "apply_state", "applied_on", "apply_problem"])
+    return change
+
+
+@transaction.atomic
+def rule_change_entered_by_hand(*, change: RuleChange, on: dt.date, actor=None) -> RuleChange:
+    """An officer confirms they entered an adopted change on the Season rules page themselves."""
+    change = RuleChange.objects.select_for_update().get(pk=change.pk)
+    if change.apply_state != RuleChange.Applied.NEEDS_OFFICER:
+        raise NcpcError("Only a change waiting for an officer can be marked as entered.")
+    change.apply_state = RuleChange.Applied.BY_HAND
+    change.applied_on = on
+    change.save(update_fields=["apply_state", "applied_on"])
+    audit_record(actor=actor, action="rules.by_hand", target=change, summary=f"Entered by hand: {change}")
+    return change

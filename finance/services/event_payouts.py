@@ -1,0 +1,53 @@
+"""Paying out an event's cash prizes (command). The amounts come from the pure calculator in
+``finance.services.payouts`` through ``finance.selectors.event_payout_lines``."""
+
+from django.db import transaction
+
+from events.models import Event
+from finance.models import Account, Transaction
+from finance.selectors import event_payout_lines
+from finance.services.ledger import EntryLine, next_key, posted_under_key, transaction_post
+from finance.services.payouts import NothingToPay
+
+
+def event_payout_key(*, event) -> str:
+    return f"payout:event:{event.pk}:"
+
+
+@transaction.atomic
+def event_payout_post(*, event, actor):
+    """Post the night's cash prizes (cash box → event payouts). Idempotent: an event is paid out once
+    (unless that posting was reversed); a second call returns the posting that exists."""
+    event = Event.objects.select_for_update().select_related("season").get(pk=event.pk)
+    prefix = event_payout_key(event=event)
+    existing = posted_under_key(prefix=prefix)
+    if existing is not None:
+        return existing
+    lines = event_payout_lines(event=event)
+    if not lines:
+        raise NothingToPay(f"Event {event.number} has no results yet, so there is nothing to pay out.")
+    entries = []
+    for line in lines:
+        who = (
+            f"{line.substitute_name} (substitute for {line.member_key})"
+            if line.paid_to == "substitute"
+            else line.member_key
+        )
+        entries.append(
+            EntryLine(
+                Account.PAYOUTS,
+                line.amount,
+                membership_id=line.membership_id,
+                memo=f"Place {line.place}: {who}",
+            )
+        )
+    total = sum(line.amount for line in lines)
+    entries.append(EntryLine(Account.CASH, -total, memo=f"Cash prizes, event {event.number}"))
+    return transaction_post(
+        date=event.date,
+        kind=Transaction.Kind.PAYOUT,
+        memo=f"Event {event.number} payouts ({event.season})",
+        lines=entries,
+        actor=actor,
+        key=next_key(prefix=prefix),
+    )
