@@ -1,5 +1,6 @@
 """Reads about money that pages and other apps share."""
 
+import calendar
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
@@ -53,12 +54,14 @@ class DuesAccount:
         return statement_lines(charges=self.charges, payments=self.payments, on=on)
 
 
-def seat_holders(*, membership) -> list:
+def seat_holders(*, membership, memberships=None) -> list:
     """The chain of memberships that share one seat's dues account (SPEC §2: the buyer continues it).
 
     Seats are sold or ceded within their season (``members.services.seats``), so the buyers are found among
-    the season's memberships (one query, shared by the page); a seller outside it is read on its own."""
-    return _seat_chain(membership, _SeasonSeats(season_memberships(season=membership.season)))
+    the season's memberships (``memberships``, when the caller has read them; else one query)."""
+    if memberships is None:
+        memberships = season_memberships(season=membership.season)
+    return _seat_chain(membership, _SeasonSeats(memberships))
 
 
 class _SeasonSeats:
@@ -84,43 +87,94 @@ def _seat_chain(membership, seats: _SeasonSeats) -> list:
     return chain
 
 
-def event_dates(*, season) -> dict[int, dt.date]:
-    return {event.number: event.date for event in season_events(season=season)}
+def event_dates(*, season, events=None) -> dict[int, dt.date]:
+    return {
+        event.number: event.date for event in (events if events is not None else season_events(season=season))
+    }
 
 
-@computed(lambda *, membership, rules=None, dates=None: f"{membership.pk}")
-def dues_account(*, membership, rules=None, dates: dict[int, dt.date] | None = None) -> DuesAccount:
+@dataclass(frozen=True)
+class _PaymentRow:
+    """What a dues account needs of a payment (read as plain values: a season's worth per page)."""
+
+    pk: int
+    membership_id: int
+    date: dt.date
+    amount: Decimal
+    method: str
+    reference: str
+    reversed_on: dt.date | None
+    reversal_reason: str | None
+
+
+def _payment_rows(*, membership_ids) -> list[_PaymentRow]:
+    """The payments of these memberships with their reversal, if any, in date order (one query)."""
+    return [
+        _PaymentRow(*row)
+        for row in Payment.objects.filter(membership_id__in=membership_ids)
+        .order_by("date", "pk")
+        .values_list(
+            "pk",
+            "membership_id",
+            "date",
+            "amount",
+            "method",
+            "reference",
+            "transaction__reversed_by__date",
+            "transaction__reversed_by__reason",
+        )
+    ]
+
+
+def _waiver_rows(*, membership_ids) -> list[tuple[int, Waiver]]:
+    return [
+        (membership_id, Waiver(fee_date, on, reason))
+        for membership_id, fee_date, on, reason in LateFeeWaiver.objects.filter(
+            membership_id__in=membership_ids
+        ).values_list("membership_id", "fee_date", "on", "reason")
+    ]
+
+
+@computed(lambda *, membership, rules=None, events=None, memberships=None: f"{membership.pk}")
+def dues_account(*, membership, rules=None, events=None, memberships=None) -> DuesAccount:
+    """One seat's dues account. The season's ``rules``, ``events`` and ``memberships``, when the caller has read
+    them already (they are read otherwise)."""
     season = membership.season
     rules = rules or season_rules(season)
-    dates = dates if dates is not None else event_dates(season=season)
-    holders = seat_holders(membership=membership)
-    payments = (
-        Payment.objects.filter(membership__in=holders)
-        .select_related("transaction__reversed_by", "membership__person")
-        .order_by("date", "pk")
-    )
-    waivers = LateFeeWaiver.objects.filter(membership__in=holders)
+    dates = event_dates(season=season, events=events)
+    holders = seat_holders(membership=membership, memberships=memberships)
+    ids = [h.pk for h in holders]
     return _account_build(
-        season=season, holders=holders, payments=payments, waivers=waivers, rules=rules, dates=dates
+        season=season,
+        holders=holders,
+        payments=_payment_rows(membership_ids=ids),
+        waivers=[w for _id, w in _waiver_rows(membership_ids=ids)],
+        rules=rules,
+        dates=dates,
     )
+
+
+METHOD_LABELS = dict(Payment.Method.choices)
 
 
 def _account_build(*, season, holders, payments, waivers, rules, dates) -> DuesAccount:
     """The account of one seat from its holders' payments (date order) and waivers, already read."""
     last = holders[-1]
     terms = AccountTerms(first_event=holders[0].first_event, last_event=last.left_after_event)
+    people = {h.pk: h.person for h in holders}
     money_in: list[MoneyIn] = []
     for payment in payments:
-        who = f" by {payment.membership.person}" if len(holders) > 1 else ""
-        text = f"Payment{who}, {payment.get_method_display().lower()}"
+        who = f" by {people[payment.membership_id]}" if len(holders) > 1 else ""
+        text = f"Payment{who}, {METHOD_LABELS.get(payment.method, payment.method).lower()}"
         if payment.reference:
             text += f" {payment.reference}"
         money_in.append(MoneyIn(payment.date, payment.amount, f"{text} (receipt #{payment.pk})"))
-        reversal = getattr(payment.transaction, "reversed_by", None)
-        if reversal is not None:
+        if payment.reversed_on is not None:
             money_in.append(
                 MoneyIn(
-                    reversal.date, -payment.amount, f"Payment of {payment.date} reversed: {reversal.reason}"
+                    payment.reversed_on,
+                    -payment.amount,
+                    f"Payment of {payment.date} reversed: {payment.reversal_reason}",
                 )
             )
     charges = dues_charges(
@@ -129,21 +183,23 @@ def _account_build(*, season, holders, payments, waivers, rules, dates) -> DuesA
         season_end=season.end,
         terms=terms,
         payments=sorted(money_in, key=lambda p: p.date),
-        waivers=[Waiver(w.fee_date, w.on, w.reason) for w in waivers],
+        waivers=list(waivers),
     )
     return DuesAccount(holders=holders, terms=terms, charges=charges, payments=money_in)
 
 
-@computed(lambda *, season, rules=None: f"{season.pk}")
-def season_dues_accounts(*, season, rules=None) -> list[DuesAccount]:
+@computed(lambda *, season, rules=None, events=None, memberships=None: f"{season.pk}")
+def season_dues_accounts(*, season, rules=None, events=None, memberships=None) -> list[DuesAccount]:
     """One account per seat of the season (listed under the seat's latest holder), by holder's name.
 
-    Reads everything in a fixed number of queries (event dates, memberships, payments, waivers), whatever the
-    number of members; ``dues_account`` gives the same account for one seat.
+    Reads everything in a fixed number of queries (the season's rules, events and memberships unless the
+    caller passes them, payments, waivers), whatever the number of members; ``dues_account`` gives the same
+    account for one seat.
     """
     rules = rules or season_rules(season)
-    dates = event_dates(season=season)
-    memberships = season_memberships(season=season)
+    dates = event_dates(season=season, events=events)
+    if memberships is None:
+        memberships = season_memberships(season=season)
     seats = _SeasonSeats(memberships)
     chains = []
     seen: set[int] = set()
@@ -154,16 +210,12 @@ def season_dues_accounts(*, season, rules=None) -> list[DuesAccount]:
             chains.append(chain)
 
     holder_ids = {h.pk for chain in chains for h in chain}
-    payments: dict[int, list] = {}
-    for payment in (
-        Payment.objects.filter(membership_id__in=holder_ids)
-        .select_related("transaction__reversed_by", "membership__person")
-        .order_by("date", "pk")
-    ):
+    payments: dict[int, list[_PaymentRow]] = {}
+    for payment in _payment_rows(membership_ids=holder_ids):
         payments.setdefault(payment.membership_id, []).append(payment)
-    waivers: dict[int, list] = {}
-    for waiver in LateFeeWaiver.objects.filter(membership_id__in=holder_ids):
-        waivers.setdefault(waiver.membership_id, []).append(waiver)
+    waivers: dict[int, list[Waiver]] = {}
+    for membership_id, waiver in _waiver_rows(membership_ids=holder_ids):
+        waivers.setdefault(membership_id, []).append(waiver)
 
     accounts = []
     for chain in chains:
@@ -282,8 +334,6 @@ class MonthlyReport:
 def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     """The treasurer's monthly report (§3.6.3, SPEC §11). Dues are as of the month's last day, or today while
     the month is running."""
-    import calendar
-
     start = dt.date(year, month, 1)
     end = dt.date(year, month, calendar.monthrange(year, month)[1])
     as_of = min(end, today)
@@ -314,7 +364,8 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     allocation = posted = None
     if season is not None:
         rules = season_rules(season)
-        dues_accounts = season_dues_accounts(season=season, rules=rules)
+        memberships = season_memberships(season=season)
+        dues_accounts = season_dues_accounts(season=season, rules=rules, memberships=memberships)
         suspended = suspended_membership_ids(memberships=[a.holder for a in dues_accounts], on=as_of)
         for account in dues_accounts:
             status = account.status(on=as_of)
@@ -331,7 +382,9 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
                 )
             )
         try:
-            allocation = wsop_allocation(rules=rules, member_count=season_member_count(season=season))
+            allocation = wsop_allocation(
+                rules=rules, member_count=season_member_count(season=season, memberships=memberships)
+            )
         except WsopTableMissing:
             allocation = None
         posted = posted_under_key(prefix=escrow_key(season=season))

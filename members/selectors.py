@@ -6,7 +6,6 @@ from django.db.models import Exists, OuterRef
 
 from events.models import Event
 from members.models import Membership, OfficerTerm, Person, RulesSignature, Suspension, WaitingListEntry
-from ncpc.cache import season_rows_once
 
 
 def login_standing(*, user_id: int, on: dt.date) -> tuple[Person | None, set[str], bool]:
@@ -67,20 +66,23 @@ def season_roster(*, season) -> list[Membership]:
 
 
 def season_memberships(*, season) -> list[Membership]:
-    """Every membership of the season, left or not, with its person (and WSOP decline, for the standings), by
-    name: one query that the parts of a page share (standings, dues accounts, rosters)."""
-    return season_rows_once(
-        "memberships",
-        season,
-        lambda: list(Membership.objects.filter(season=season).select_related("person", "wsop_decline")),
-    )
+    """Every membership of the season, left or not, with its person, by name (one query). A page that needs
+    them in several places reads them once and passes them on."""
+    # Sorted here rather than by the model's ordering: ordering by the person's name costs the query more
+    # Python work than the sort.
+    rows = Membership.objects.filter(season=season).select_related("person").order_by()
+    memberships = sorted(rows, key=lambda m: (m.person.last_name, m.person.first_name, m.pk))
+    for m in memberships:
+        m.season = season
+    return memberships
 
 
-def roster_for_event(*, season, event_number: int) -> list[Membership]:
-    """Members holding a seat at event ``event_number``: joined by then and not left before it."""
+def roster_for_event(*, season, event_number: int, memberships=None) -> list[Membership]:
+    """Members holding a seat at event ``event_number``: joined by then and not left before it. ``memberships``:
+    the season's, when the caller has read them."""
     return [
         m
-        for m in season_memberships(season=season)
+        for m in (memberships if memberships is not None else season_memberships(season=season))
         if m.first_event <= event_number
         and (m.left_after_event is None or m.left_after_event >= event_number)
     ]

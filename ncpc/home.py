@@ -4,7 +4,7 @@ A panel is a dict: {"title": str, "template": "app/partials/x.html", "context": 
 None when it has nothing to show this user.
 """
 
-from events.selectors import season_rules
+from events.selectors import next_event, season_events, season_rules
 from finance.selectors import dues_account, good_standing
 from finance.services.dues import LATE_FEE
 from members.governance_selectors import ballots_waiting_for
@@ -17,12 +17,13 @@ from standings.selectors import season_standings
 STANDINGS_TOP = 5
 
 
-def open_ballots_panel(*, request, season) -> dict | None:
+def open_ballots_panel(*, request, season, memberships) -> dict | None:
     """Open ballots the member has not finished voting on."""
     person = user_person(request.user)
     if person is None or season is None:
         return None
-    waiting = ballots_waiting_for(person=person, season=season)
+    seated = any(m.person_id == person.pk and m.left_after_event is None for m in memberships)
+    waiting = ballots_waiting_for(person=person, season=season, seated=seated)
     if not waiting:
         return None
     return {
@@ -33,15 +34,15 @@ def open_ballots_panel(*, request, season) -> dict | None:
     }
 
 
-def my_dues_panel(*, request, season) -> dict | None:
+def my_dues_panel(*, request, season, events, memberships, rules) -> dict | None:
     person = user_person(request.user)
     if person is None or season is None:
         return None
-    membership = next((m for m in season_memberships(season=season) if m.person_id == person.pk), None)
+    membership = next((m for m in memberships if m.person_id == person.pk), None)
     if membership is None:
         return None
     on = min(club_today(), season.end)
-    account = dues_account(membership=membership, rules=season_rules(season))
+    account = dues_account(membership=membership, rules=rules, events=events, memberships=memberships)
     upcoming = [c for c in account.charges if c.date > on and c.kind != LATE_FEE]
     return {
         "title": "My dues",
@@ -55,11 +56,11 @@ def my_dues_panel(*, request, season) -> dict | None:
     }
 
 
-def standings_panel(*, request, season) -> dict | None:
+def standings_panel(*, request, season, events, memberships, rules) -> dict | None:
     """The top of the standings and the member's own rank."""
     if season is None or not user_can(request.user, Action.VIEW_CLUB):
         return None
-    standings = season_standings(season=season, rules=season_rules(season))
+    standings = season_standings(season=season, rules=rules, events=events, memberships=memberships)
     mine = standings.row_for_person(user_person(request.user))
     top = standings.rows[:STANDINGS_TOP]
     return {
@@ -76,10 +77,22 @@ def standings_panel(*, request, season) -> dict | None:
     }
 
 
-PANELS = (open_ballots_panel, my_dues_panel, standings_panel)
-
-
 @computed(lambda *, request, season: f"{request.user.pk}:{season.pk if season else None}")
-def home_panels(*, request, season) -> list[dict]:
-    panels = [panel for func in PANELS if (panel := func(request=request, season=season))]
-    return sorted(panels, key=lambda p: p.get("order", 50))
+def home_page(*, request, season) -> dict:
+    """The next event and the panels. The season's events, memberships and rules are read once, here, and
+    handed to every part that needs them."""
+    if season is None:
+        return {"next_event": next_event(), "panels": []}
+    events = season_events(season=season)
+    memberships = season_memberships(season=season)
+    rules = season_rules(season)
+    seasonal = {"request": request, "season": season, "memberships": memberships}
+    panels = [
+        open_ballots_panel(**seasonal),
+        my_dues_panel(**seasonal, events=events, rules=rules),
+        standings_panel(**seasonal, events=events, rules=rules),
+    ]
+    return {
+        "next_event": next_event(season=season, events=events),
+        "panels": sorted((p for p in panels if p), key=lambda p: p.get("order", 50)),
+    }

@@ -8,8 +8,8 @@ from django.urls import NoReverseMatch, reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from events.selectors import current_season, next_event
-from ncpc.home import home_panels
+from events.selectors import current_season
+from ncpc.home import home_page
 from ncpc.models import AuditEntry
 from ncpc.permissions import Action, require, user_can, user_person
 
@@ -44,12 +44,9 @@ def home(request):
     season = current_season()
     context = {
         "season": season,
-        "next_event": next_event(season=season),
         "person": user_person(request.user),
+        **home_page(request=request, season=season),
     }
-    # Apps contribute their own panels to the home page through ncpc.home_panels.
-
-    context["panels"] = home_panels(request=request, season=season)
     return render(request, "home.html", context)
 
 

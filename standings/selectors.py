@@ -89,11 +89,12 @@ class SeasonStandings:
         return [r for r in self.rows if r.wsop in ("qualified", "replacement")]
 
 
-def counted_events(*, season: Season, through: dt.date | None = None) -> list[Event]:
-    """Events whose results are final (and dated on or before ``through``), in number order."""
+def counted_events(*, season: Season, through: dt.date | None = None, events=None) -> list[Event]:
+    """Events whose results are final (and dated on or before ``through``), in number order. ``events``: the
+    season's events when the caller has read them."""
     return [
         event
-        for event in event_selectors.season_events(season=season)
+        for event in (events if events is not None else event_selectors.season_events(season=season))
         if event.status == Event.Status.FINAL and (through is None or event.date <= through)
     ]
 
@@ -101,13 +102,6 @@ def counted_events(*, season: Season, through: dt.date | None = None) -> list[Ev
 def event_places(*, event: Event) -> EventPlaces:
     placings = event_selectors.event_placings(event=event)
     return EventPlaces(number=event.number, places={p.membership_id: p.place for p in placings})
-
-
-def _has_decline(membership: Membership) -> bool:
-    try:
-        return membership.wsop_decline is not None
-    except WsopDecline.DoesNotExist:
-        return False
 
 
 def roster_from(memberships, event_number: int) -> list[Membership]:
@@ -120,46 +114,53 @@ def roster_from(memberships, event_number: int) -> list[Membership]:
     ]
 
 
-@computed(lambda *, season, through=None, rules=None: f"{season.pk}:{through}")
+@computed(lambda *, season, through=None, rules=None, events=None, memberships=None: f"{season.pk}:{through}")
 def season_standings(
-    *, season: Season, through: dt.date | None = None, rules: SeasonRules | None = None
+    *,
+    season: Season,
+    through: dt.date | None = None,
+    rules: SeasonRules | None = None,
+    events: list[Event] | None = None,
+    memberships: list[Membership] | None = None,
 ) -> SeasonStandings:
     """The standings after the season's final events (those dated ≤ ``through`` when given).
 
-    Queries: events, the season's rules (4, unless given), memberships (with their declines), tie-breaks,
-    and one query for the placings of all counted events.
+    Queries: the season's events, rules and memberships (with their declines), unless the caller passes them,
+    the tie-breaks, and one query for the placings of all counted events.
     """
     rules = rules or event_selectors.season_rules(season)
-    events = counted_events(season=season, through=through)
+    events = counted_events(season=season, through=through, events=events)
     by_event = event_selectors.season_placings(events=events)
     places = [
         EventPlaces(number=e.number, places={p.membership_id: p.place for p in by_event.get(e.pk, [])})
         for e in events
     ]
-    memberships = {
-        m.pk: m for m in sorted(member_selectors.season_memberships(season=season), key=lambda m: m.pk)
-    }
+    if memberships is None:
+        memberships = member_selectors.season_memberships(season=season)
+    by_id = {m.pk: m for m in sorted(memberships, key=lambda m: m.pk)}
     totals: dict[int, MemberTotal] = season_totals(
-        points_table=rules.points_table, events=places, membership_ids=memberships
+        points_table=rules.points_table, events=places, membership_ids=by_id
     )
     # A placing for a membership of another season would be a bug elsewhere; leave it out rather than fail.
-    totals = {mid: t for mid, t in totals.items() if mid in memberships}
+    totals = {mid: t for mid, t in totals.items() if mid in by_id}
 
     tie_breaks: dict[int, list[int]] = {}
-    for entry in TieBreakEntry.objects.filter(tie_break__season=season).order_by(
-        "tie_break__recorded_at", "tie_break_id", "position"
+    for tie_break_id, membership_id in (
+        TieBreakEntry.objects.filter(tie_break__season=season)
+        .order_by("tie_break__recorded_at", "tie_break_id", "position")
+        .values_list("tie_break_id", "membership_id")
     ):
-        tie_breaks.setdefault(entry.tie_break_id, []).append(entry.membership_id)
-    declined = {mid for mid, m in memberships.items() if _has_decline(m)}
+        tie_breaks.setdefault(tie_break_id, []).append(membership_id)
+    declined = set(WsopDecline.objects.filter(season=season).values_list("membership_id", flat=True))
 
     ranked = standings_ranks(
         totals={mid: t.points for mid, t in totals.items()},
         tie_breaks=list(tie_breaks.values()),
-        sort_keys={mid: m.person.key for mid, m in memberships.items()},
+        sort_keys={mid: m.person.key for mid, m in by_id.items()},
     )
 
-    member_count = len(roster_from(memberships.values(), 1))
-    last_roster = roster_from(memberships.values(), rules.events_per_season)
+    member_count = len(roster_from(by_id.values(), 1))
+    last_roster = roster_from(by_id.values(), rules.events_per_season)
     final_numbers = {e.number for e in events}
     still_to_play = set(range(1, rules.events_per_season + 1)) - final_numbers
     eligible = set()
@@ -197,7 +198,7 @@ def season_standings(
         total = totals[r.membership_id]
         rows.append(
             StandingRow(
-                membership=memberships[r.membership_id],
+                membership=by_id[r.membership_id],
                 rank=r.rank,
                 shared=r.shared,
                 points=r.points,
@@ -226,7 +227,7 @@ def season_standings(
         problem=problem,
         tied_groups=list(groups.values()),
         placings=by_event,
-        memberships=list(memberships.values()),
+        memberships=list(by_id.values()),
     )
 
 

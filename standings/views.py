@@ -5,36 +5,20 @@ import datetime as dt
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
-from django.utils.safestring import SafeString
 from django.views.decorators.http import require_POST
 
 from events.models import Season
 from events.selectors import current_season, seasons_all
 from members.models import Person
-from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.permissions import Action, club_page, require, user_can, user_person
 from standings import selectors
 from standings.forms import DeclineForm, TieBreakForm, WithdrawDeclineForm
+from standings.html import RACE_BADGES, WSOP_BADGES, chart_svg, standings_rows_html
 from standings.models import WsopDecline
 from standings.services.chart import cumulative_chart
 from standings.services.tie_breaks import tie_break_record, wsop_decline_record, wsop_decline_withdraw
-
-WSOP_BADGES = {
-    "qualified": ("WSOP spot", "text-bg-success"),
-    "replacement": ("WSOP spot (replacement)", "text-bg-success"),
-    "declined": ("Declined", "text-bg-secondary"),
-    "undecided": ("Tie at the cut", "text-bg-warning"),
-    "ineligible": ("Not eligible", "text-bg-light border"),
-    "none": ("", ""),
-}
-RACE_BADGES = {
-    "clinched": ("Clinched", "text-bg-success"),
-    "open": ("In the race", "border border-primary text-primary"),
-    "out of reach": ("Out of reach", "text-bg-light border"),
-}
 
 
 def _season(name: str) -> Season:
@@ -70,21 +54,6 @@ def current(request):
     return redirect("standings:season", season=season.name)
 
 
-@computed(lambda *, season, me_id, standings: f"{season.pk}:{me_id}")
-def _fragments(*, season: Season, me_id: int | None, standings) -> dict[str, str]:
-    """The table rows and the chart, rendered once per data version and member (the page's heavy part)."""
-    me = next((row for row in standings.rows if row.membership.pk == me_id), None)
-    chart = _chart(standings, me=me)
-    return {
-        "rows": render_to_string(
-            "standings/partials/table_rows.html", {"rows": _decorate(standings.rows), "me": me}
-        ),
-        "chart": render_to_string("standings/partials/chart.html", {"chart": chart})
-        if chart
-        else SafeString(""),
-    }
-
-
 @club_page
 def season(request, season):
     seasons = seasons_all()  # for the season menu; also finds this season without a query more
@@ -93,6 +62,8 @@ def season(request, season):
         raise Http404("No such season.")
     standings = selectors.season_standings(season=season)
     me = standings.row_for_user(request.user.pk)
+    if me is not None:
+        _decorate([me])
     return render(
         request,
         "standings/season.html",
@@ -100,11 +71,8 @@ def season(request, season):
             "season": season,
             "standings": standings,
             "me": me,
-            "chart": bool(standings.events),
-            # Rendered templates (SafeString, which survives the cache's pickling).
-            "fragments": _fragments(
-                season=season, me_id=me.membership.pk if me else None, standings=standings
-            ),
+            "rows_html": standings_rows_html(standings.rows, me=me),
+            "chart_html": chart_svg(_chart(standings, me=me)),
             "seasons": seasons,
             "can_record": user_can(request.user, Action.RECORD_TIE_BREAKS),
             "report_month": _report_month(season),
@@ -155,7 +123,7 @@ def points_report(request, season, year, month):
             "month_events": [e for e in standings.events if e.date >= first],
             "months": [dt.date(y, m, 1) for y, m in months],
             "me": standings.row_for_user(request.user.pk),
-            "chart": _chart(standings),
+            "chart_html": chart_svg(_chart(standings)),
         },
     )
 

@@ -28,8 +28,9 @@ PAGES = [
     # (with reversals), waivers, dues schedule, suspension; standings panel: placings, tie-breaks, WSOP table
     # = 14.
     ("/", 14),
-    # standings: 3 + season, its events, placings, memberships, tie-breaks, WSOP table = 9.
-    ("/standings/2026-27/", 9),
+    # standings: 3 + seasons (the menu), the season's events, its rules (one query for every table), placings,
+    # memberships, tie-breaks, WSOP declines = 10.
+    ("/standings/2026-27/", 10),
     # schedule: 3 + season, events with venues, and the page's few reads.
     ("/events/2026-27/", TARGET),
     # event 4: 3 + the event with its season, its attendances and placings, and the payout lines (rules, the

@@ -37,7 +37,7 @@ def season_create(*, start_year: int, actor=None, rules: SeasonRules | None = No
     copied = rules is None
     if rules is None:
         previous = Season.objects.filter(start__lt=start).order_by("-start").first()
-        rules = season_rules(previous, now=True) if previous else BYLAWS_RULES
+        rules = season_rules(previous) if previous else BYLAWS_RULES
     scalars = {f: getattr(rules, f) for f in SeasonRules.SCALAR_FIELDS}
     scalars["schedule"] = [list(pair) for pair in rules.schedule]
     scalars["points_table"] = list(rules.points_table)

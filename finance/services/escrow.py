@@ -21,9 +21,9 @@ class WsopError(NcpcError):
     pass
 
 
-def season_member_count(*, season) -> int:
+def season_member_count(*, season, memberships=None) -> int:
     """SPEC §6: the WSOP member count is the number of members at the season's first event."""
-    return len(members_selectors.roster_for_event(season=season, event_number=1))
+    return len(members_selectors.roster_for_event(season=season, event_number=1, memberships=memberships))
 
 
 def season_wsop_allocation(*, season) -> WsopAllocation:

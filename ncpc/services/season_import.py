@@ -46,9 +46,9 @@ def import_user():
 def _rules_for(*, name: str, start: dt.date | None) -> tuple[SeasonRules, Season | None]:
     existing = Season.objects.filter(name=name).first()
     if existing is not None:
-        return season_rules(existing, now=True), existing  # read before the season is replaced
+        return season_rules(existing), existing  # read before the season is replaced
     previous = Season.objects.filter(start__lt=start).order_by("-start").first() if start else None
-    return (season_rules(previous, now=True) if previous else BYLAWS_RULES), None
+    return (season_rules(previous) if previous else BYLAWS_RULES), None
 
 
 def season_purge(*, season: Season) -> None:

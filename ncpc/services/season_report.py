@@ -5,12 +5,13 @@ import datetime as dt
 from typing import Any
 
 from events.models import Season
-from events.selectors import season_rules
+from events.selectors import season_events, season_rules
 from events.services.event_fund import WsopTableMissing, wsop_allocation
 from finance import selectors as finance_selectors
 from finance.models import WsopResult
 from finance.services.escrow import wsop_result_split
 from finance.services.payouts import PayoutTableMissing, payout_lines
+from members.selectors import season_memberships
 from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.money import money_str
@@ -30,9 +31,12 @@ def report_as_of(*, season: Season, as_of: dt.date | None) -> dt.date:
 def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, Any]:
     as_of = report_as_of(season=season, as_of=as_of)
     rules = season_rules(season)
-    standings = season_standings(season=season, through=as_of, rules=rules)
+    season_events_all = season_events(season=season)
+    memberships = season_memberships(season=season)
+    standings = season_standings(
+        season=season, through=as_of, rules=rules, events=season_events_all, memberships=memberships
+    )
     member_count = standings.member_count
-    memberships = standings.memberships
     # The standings' counted events are this report's events (final, dated on or before as_of).
     finals = standings.events
     all_placings = standings.placings
@@ -69,7 +73,9 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
         )
 
     dues = []
-    accounts = finance_selectors.season_dues_accounts(season=season, rules=rules)
+    accounts = finance_selectors.season_dues_accounts(
+        season=season, rules=rules, events=season_events_all, memberships=memberships
+    )
     suspended = finance_selectors.suspended_membership_ids(memberships=[a.holder for a in accounts], on=as_of)
     for account in accounts:
         status = account.status(on=as_of)
