@@ -122,6 +122,9 @@ def computed(key: Callable[..., str]):
         def wrapper(*args, **kwargs):
             if not getattr(settings, "NCPC_COMPUTED_CACHE", False) or connection.in_atomic_block:
                 return func(*args, **kwargs)
+            # The version is read before computing, never after: a change committed meanwhile then leaves a
+            # fresh value under the old version (harmless), never a value from before the change under the
+            # new one, which every later request would be served until the entry expired.
             full = f"ncpc:{func.__module__}.{func.__qualname__}:{key(*args, **kwargs)}:{data_version()}:{club_today()}"
             value: Any = cache.get(full)
             if value is None:
@@ -135,14 +138,19 @@ def computed(key: Callable[..., str]):
 
 
 class DataVersionMiddleware:
-    """Each request reads the data version once, when it first needs it; a GET shares its reads (``read_once``)."""
+    """Each request reads the data version once; a GET shares its reads (``read_once``)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         data_version_forget()
-        token = _reads.set({} if request.method in ("GET", "HEAD") else None)
+        reading = request.method in ("GET", "HEAD")
+        if reading and getattr(settings, "NCPC_COMPUTED_CACHE", False):
+            # First, before the view reads anything: rows it reads (its season, the rows shared through
+            # ``read_once``) feed values cached under this version, so they must be no older than it.
+            data_version()
+        token = _reads.set({} if reading else None)
         try:
             return self.get_response(request)
         finally:

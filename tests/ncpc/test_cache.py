@@ -43,6 +43,14 @@ def test_a_repeat_visit_computes_nothing_again(cache_on, member_client):
     assert second < first
 
 
+def test_a_page_reads_the_data_version_before_anything_else(cache_on, member_client):
+    """Rows the view reads (its season, the rows pages share) end up in cached values: none may be older than
+    the version they are kept under."""
+    with CaptureQueriesContext(connection) as queries:
+        assert member_client.get("/standings/2026-27/").status_code == 200
+    assert "ncpc_dataversion" in queries.captured_queries[0]["sql"]
+
+
 def test_a_payment_shows_at_once_on_the_next_page(cache_on, member_client, member, treasurer):
     # Nothing paid by Nov 29: $410 is due through the November event (§2.8).
     assert "$410.00" in member_client.get("/").content.decode()
