@@ -1,6 +1,28 @@
-from django.apps import AppConfig
+from pathlib import Path
+
+from django.apps import AppConfig, apps
+from django.conf import settings
 
 
 class NcpcConfig(AppConfig):
     name = "ncpc"
     verbose_name = "NCPC core"
+
+    def ready(self):
+        from django.contrib.admin.models import LogEntry
+
+        from ncpc.cache import data_version_watch
+        from ncpc.models import DataVersion
+
+        data_version_watch([LogEntry, *(m for m in project_models() if m is not DataVersion)])
+
+
+def project_models() -> list:
+    """The models of the project's own apps (those in this repository, not installed packages)."""
+    base = Path(settings.BASE_DIR).resolve()
+    found = []
+    for config in apps.get_app_configs():
+        path = Path(config.path).resolve()
+        if path.is_relative_to(base) and "site-packages" not in path.parts:
+            found.extend(config.get_models())
+    return found

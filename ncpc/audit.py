@@ -1,10 +1,10 @@
-"""Writing the audit trail. Call inside the command's transaction."""
+"""Writing the audit trail. Call inside the command's transaction: the data version moves on when it commits."""
 
 from typing import Any
 
 from django.db import models
 
-from ncpc.cache import data_version_forget
+from ncpc.cache import data_version_bump
 from ncpc.models import AuditEntry
 
 
@@ -17,7 +17,7 @@ def audit_record(
     reason: str = "",
     data: dict[str, Any] | None = None,
 ) -> AuditEntry:
-    data_version_forget()
+    data_version_bump()
     user = actor if getattr(actor, "is_authenticated", False) else None
     return AuditEntry.objects.create(
         actor=user,

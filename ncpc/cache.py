@@ -1,82 +1,84 @@
 """A cache for what pages compute from a season's data (standings, dues accounts, reports).
 
-Every change to members, results, money or rules writes an audit row in its own transaction (house style),
-so the newest audit row's id (with the newest Django-admin change) is a version of all the club's data,
-shared by every process. Computed values
-are cached under that version and the club's date; any change makes a new version and the old entries are
-never read again (they expire). One extra query a request reads the version.
+The data version is a counter in one row (``ncpc.models.DataVersion``), bumped by every transaction that
+changes the club's data, in that transaction: by ``audit_record`` (every command writes an audit row), and as
+a safety net by any save or delete of a model of the project's apps or of a Django-admin change. The bump is
+the transaction's last statement before COMMIT (``ncpc/db/base.py``), so readers see the new number only
+together with the new data, in commit order; the newest audit row's id would not do, as ids are handed out
+when a row is written, not when it is committed. Computed values are cached under the version and the club's
+date; any change makes a new version and the old entries are never read again (they expire). One extra query
+a request reads the version.
+
+Not seen by the safety net: ``QuerySet.update()``, ``bulk_create`` and ``bulk_update`` send no signals, so code
+using them must write an audit row or call ``data_version_bump()`` in the same transaction.
 
 Not used inside a transaction (a command reading what it is about to change always computes afresh), and
 off when ``NCPC_COMPUTED_CACHE`` is False (the tests turn it off, except those that test it).
 """
 
 import contextvars
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import Any
 
 from django.conf import settings
-from django.contrib.admin.models import LogEntry
 from django.core.cache import cache
-from django.db import connection
+from django.core.exceptions import ImproperlyConfigured
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db.models.signals import post_delete, post_save
 
 from ncpc.clock import club_today
-from ncpc.models import AuditEntry
+from ncpc.db.base import DataVersionOnCommit, before_commit
+from ncpc.models import DataVersion
 
 _version: contextvars.ContextVar[str | None] = contextvars.ContextVar("ncpc_data_version", default=None)
 
 
 def data_version() -> str:
-    """The newest audit row and the newest Django-admin change (admin edits bypass the services), one query."""
+    """The committed counter, one query; kept for the rest of the request once read."""
     version = _version.get()
     if version is None:
-        audit, admin_log = AuditEntry._meta.db_table, LogEntry._meta.db_table
-        with connection.cursor() as cursor:
-            # Table names come from the models, not from input.
-            sql = f"SELECT (SELECT MAX(id) FROM {audit}), (SELECT MAX(id) FROM {admin_log})"  # noqa: S608  # nosec B608
-            cursor.execute(sql)
-            row = cursor.fetchone()
-        version = f"{row[0] or 0}.{row[1] or 0}"
+        version = str(DataVersion.objects.filter(pk=1).values_list("n", flat=True).first() or 0)
         _version.set(version)
     return version
+
+
+def data_version_bump(*, using: str = DEFAULT_DB_ALIAS) -> None:
+    """The club's data changed: move the version on as the transaction's last statement before COMMIT (at
+    once, outside a transaction: after the write, which is what matters). Once per transaction, however
+    often it is called."""
+    db = connections[using]
+    if not isinstance(db, DataVersionOnCommit):
+        raise ImproperlyConfigured(f"Database {using!r} must use an ncpc.db engine (see ncpc/settings.py).")
+    data_version_forget()
+    if db.get_autocommit():
+        DataVersion.bump(using=using)
+    else:
+        db.data_changed = True
+
+
+def _bump_before_commit(sender, connection, **kwargs) -> None:
+    DataVersion.bump(using=connection.alias)
+
+
+before_commit.connect(_bump_before_commit, dispatch_uid="ncpc.data_version")
+
+
+def _model_changed(sender, using, **kwargs) -> None:
+    data_version_bump(using=using)
+
+
+def data_version_watch(model_classes: Iterable[type[models.Model]]) -> None:
+    """Bump the version on every save and delete of these models (``ncpc.apps`` passes the project's own)."""
+    for model in model_classes:
+        uid = f"ncpc.data_version:{model._meta.label}"
+        post_save.connect(_model_changed, sender=model, dispatch_uid=uid)
+        post_delete.connect(_model_changed, sender=model, dispatch_uid=uid)
 
 
 def data_version_forget() -> None:
     """Read the version again next time (a new request began, or this one just changed something)."""
     _version.set(None)
-    reads_forget()
-
-
-# Reads shared by the parts of one page: the home page's panels, the navigation and the reports each need the
-# season's events, memberships and rules, and read them once. Only while a GET (or HEAD) request runs; any
-# change (``audit_record`` calls ``data_version_forget``) drops them, and outside a request every call reads.
-_reads: contextvars.ContextVar[dict | None] = contextvars.ContextVar("ncpc_reads", default=None)
-
-
-def read_once(key: str, read: Callable[[], Any]) -> Any:
-    """``read()``, or what it returned the first time this request asked for ``key``. Callers must not change
-    what they get (copy a list before sorting it)."""
-    reads = _reads.get()
-    if reads is None:
-        return read()
-    if key not in reads:
-        reads[key] = read()
-    return reads[key]
-
-
-def season_rows_once(name: str, season, read: Callable[[], list]) -> list:
-    """``read_once`` for a list of one season's rows (its events, its memberships): each row gets the caller's
-    season instance, so that nothing reads the season again, and each caller gets a list of its own."""
-    rows = read_once(f"{name}:{season.pk}", read)
-    for row in rows:
-        row.season = season
-    return list(rows)
-
-
-def reads_forget() -> None:
-    reads = _reads.get()
-    if reads:
-        reads.clear()
 
 
 def computed(key: Callable[..., str]):
@@ -87,6 +89,9 @@ def computed(key: Callable[..., str]):
         def wrapper(*args, **kwargs):
             if not getattr(settings, "NCPC_COMPUTED_CACHE", False) or connection.in_atomic_block:
                 return func(*args, **kwargs)
+            # The version is read before computing, never after: a change committed meanwhile then leaves a
+            # fresh value under the old version (harmless), never a value from before the change under the
+            # new one, which every later request would be served until the entry expired.
             full = f"ncpc:{func.__module__}.{func.__qualname__}:{key(*args, **kwargs)}:{data_version()}:{club_today()}"
             value: Any = cache.get(full)
             if value is None:
@@ -100,16 +105,19 @@ def computed(key: Callable[..., str]):
 
 
 class DataVersionMiddleware:
-    """Each request reads the data version once, when it first needs it; a GET shares its reads (``read_once``)."""
+    """Each request reads the data version once."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         data_version_forget()
-        token = _reads.set({} if request.method in ("GET", "HEAD") else None)
+        reading = request.method in ("GET", "HEAD")
+        if reading and getattr(settings, "NCPC_COMPUTED_CACHE", False):
+            # First, before the view reads anything: rows it reads (its season, say) feed values cached under
+            # this version, so they must be no older than it.
+            data_version()
         try:
             return self.get_response(request)
         finally:
-            _reads.reset(token)
             data_version_forget()

@@ -1,6 +1,6 @@
 """Money is Decimal with two places everywhere; every amount and aggregate goes through here."""
 
-from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
 
 CENT = Decimal("0.01")
 ZERO = Decimal("0.00")
@@ -23,15 +23,17 @@ def floor_cents(value: Decimal) -> Decimal:
 
 def parse_money(text: str) -> Decimal:
     """Parse a money string like ``"110.00"``; raises ValueError for anything else."""
-    from decimal import InvalidOperation
-
     try:
         amount = Decimal(str(text).strip())
     except (InvalidOperation, ValueError):
         raise ValueError(f"{text!r} is not an amount of money") from None
-    if not amount.is_finite() or amount != amount.quantize(CENT):
+    try:
+        cents = amount.quantize(CENT) if amount.is_finite() else None
+    except InvalidOperation:  # too many digits for two places, e.g. 1e400
+        raise ValueError(f"{text!r} is not an amount of money") from None
+    if cents is None or amount != cents:
         raise ValueError(f"{text!r} is not an amount with at most two decimals")
-    return amount.quantize(CENT)
+    return cents
 
 
 def money_str(value: Decimal) -> str:

@@ -123,10 +123,18 @@ if _database_url:
         _db = dj_database_url.parse(_database_url, conn_max_age=600, conn_health_checks=True)
     except Exception as exc:  # dj-database-url raises several types for a bad URL
         raise ImproperlyConfigured(f"DATABASE_URL is not a valid database URL: {exc}") from None
+    # Django's engine with the data version's commit hook (ncpc/db/base.py).
+    _engines = {
+        "django.db.backends.postgresql": "ncpc.db.postgresql",
+        "django.db.backends.sqlite3": "ncpc.db.sqlite3",
+    }
+    if _db["ENGINE"] not in _engines:
+        raise ImproperlyConfigured(f"DATABASE_URL must name PostgreSQL or SQLite, not {_db['ENGINE']}.")
+    _db["ENGINE"] = _engines[_db["ENGINE"]]
 else:
     (BASE_DIR / "var").mkdir(exist_ok=True)
     _db = {
-        "ENGINE": "django.db.backends.sqlite3",
+        "ENGINE": "ncpc.db.sqlite3",
         "NAME": BASE_DIR / "var" / "ncpc.sqlite3",
         # SQLite ignores select_for_update(); IMMEDIATE makes writers queue instead.
         "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},

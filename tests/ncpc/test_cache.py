@@ -1,13 +1,21 @@
 """The computed-page cache (ncpc/cache.py): fewer queries on a repeat visit, fresh data after any change."""
 
 import datetime as dt
+import threading
 from decimal import Decimal
 
 import pytest
-from django.db import connection
+from django.db import connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 
+from events.models import Venue
+from events.services.locking import event_lock
+from finance.selectors import season_dues_accounts
+from finance.services.ledger import accounts_ensure
 from finance.services.payments import payment_record
+from ncpc.audit import audit_record
+from ncpc.cache import data_version, data_version_bump, data_version_forget
+from tests.factories import member_user, season_make
 
 # Cached values are used only outside transactions, so these tests run without the usual test transaction.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,6 +43,14 @@ def test_a_repeat_visit_computes_nothing_again(cache_on, member_client):
     assert second < first
 
 
+def test_a_page_reads_the_data_version_before_anything_else(cache_on, member_client):
+    """Rows the view reads (its season, the rows pages share) end up in cached values: none may be older than
+    the version they are kept under."""
+    with CaptureQueriesContext(connection) as queries:
+        assert member_client.get("/standings/2026-27/").status_code == 200
+    assert "ncpc_dataversion" in queries.captured_queries[0]["sql"]
+
+
 def test_a_payment_shows_at_once_on_the_next_page(cache_on, member_client, member, treasurer):
     # Nothing paid by Nov 29: $410 is due through the November event (§2.8).
     assert "$410.00" in member_client.get("/").content.decode()
@@ -51,17 +67,59 @@ def test_a_payment_shows_at_once_on_the_next_page(cache_on, member_client, membe
 
 
 def test_writing_an_audit_row_moves_the_data_version_on(cache_on):
-    from ncpc.audit import audit_record
-    from ncpc.cache import data_version
-
     before = data_version()
     audit_record(actor=None, action="test", summary="a change")
     assert data_version() != before
 
 
-def test_a_change_in_the_django_admin_moves_the_data_version_on_too(cache_on, admin_client):
-    from ncpc.cache import data_version, data_version_forget
+def counter() -> int:
+    data_version_forget()
+    return int(data_version())
 
+
+def test_a_write_that_skips_the_audit_moves_the_data_version_on_all_the_same(cache_on):
+    before = data_version()
+    venue = Venue.objects.create(name="Back room")
+    assert data_version() != before
+    before = data_version()
+    venue.delete()
+    assert data_version() != before
+
+
+def test_a_transaction_moves_the_version_on_once_and_only_when_it_commits(cache_on):
+    start = counter()
+    with transaction.atomic():
+        audit_record(actor=None, action="test", summary="a change")
+        Venue.objects.create(name="Back room")
+        Venue.objects.create(name="Front room")
+        assert counter() == start  # not before COMMIT
+    assert counter() == start + 1
+
+
+def test_a_transaction_rolled_back_leaves_the_version_alone(cache_on):
+    start = counter()
+    with pytest.raises(RuntimeError), transaction.atomic():
+        Venue.objects.create(name="Back room")
+        raise RuntimeError
+    assert counter() == start
+    Venue.objects.create(name="Front room")  # the next transaction is not taken for the rolled-back one
+    assert counter() == start + 1
+
+
+def test_a_bulk_update_is_seen_when_its_code_bumps_the_version(cache_on):
+    """``QuerySet.update()`` sends no signal: code that uses it calls ``data_version_bump()`` (or audits)."""
+    Venue.objects.create(name="Back room")
+    start = counter()
+    with transaction.atomic():
+        Venue.objects.update(active=False)
+    assert counter() == start
+    with transaction.atomic():
+        Venue.objects.update(active=True)
+        data_version_bump()
+    assert counter() == start + 1
+
+
+def test_a_change_in_the_django_admin_moves_the_data_version_on_too(cache_on, admin_client):
     before = data_version()
     admin_client.post(
         "/admin/events/venue/add/", {"name": "New hall", "address": "1 Main St", "active": "on"}
@@ -97,3 +155,118 @@ def test_with_the_cache_warm_every_main_page_needs_at_most_a_few_queries(
     client.get(url)  # computes and fills the cache
     with django_assert_max_num_queries(most):
         assert client.get(url).status_code == 200
+
+
+@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="needs two real connections (PostgreSQL)")
+def test_a_page_read_between_two_officers_commits_is_not_kept_after_the_second_commit(
+    cache_on, member_client, member, treasurer, season
+):
+    """Issue 14: ids are handed out at insert, not at commit. The Treasurer records ann's payment at the door
+    and the transaction is still open (id N) when another officer's payment commits (id N+2); a page read
+    then is cached under a version that includes N+2 but not ann's payment, and with the newest audit id as
+    the version it stayed so after ann's payment committed. The counter moves on when each one commits."""
+    other = member_user(season=season, username="member2").person.memberships.get()
+    mine = member.person.memberships.get()
+    written, release, other_done = threading.Event(), threading.Event(), threading.Event()
+    failures = []
+
+    def paid() -> dict:
+        """What ann and the other member have paid, from the cached season accounts, read as a new request."""
+        data_version_forget()
+        accounts = {a.holder.person.key: a for a in season_dues_accounts(season=season)}
+        return {key: sum(p.amount for p in accounts[key].payments) for key in ("member1", "member2")}
+
+    def pay(membership) -> None:
+        payment_record(
+            membership=membership,
+            date=dt.date(2026, 11, 29),
+            amount=Decimal("410.00"),
+            method="cash",
+            actor=treasurer,
+        )
+
+    def at_the_door() -> None:
+        try:
+            with transaction.atomic():
+                pay(mine)
+                written.set()
+                assert release.wait(20)
+        except Exception as exc:  # reported by the test, not lost in the thread
+            failures.append(exc)
+        finally:
+            written.set()
+            connections.close_all()
+
+    def at_the_other_table() -> None:
+        try:
+            pay(other)
+            other_done.set()
+        except Exception as exc:
+            failures.append(exc)
+        finally:
+            connections.close_all()
+
+    accounts_ensure()  # made on first use: the first payment would otherwise hold them for the second
+    door, table = threading.Thread(target=at_the_door), threading.Thread(target=at_the_other_table)
+    door.start()
+    assert written.wait(20)
+    table.start()
+    # Commits at once (a counter bumped at the first write rather than before COMMIT would make it wait).
+    assert other_done.wait(20)
+    # Read, computed and cached before the door's commit: only the other table's payment is in.
+    assert "$410.00" in member_client.get("/").content.decode()
+    assert paid() == {"member1": 0, "member2": Decimal("410.00")}
+    release.set()
+    door.join(20)
+    table.join(20)
+    assert not failures
+    assert not door.is_alive() and not table.is_alive()
+
+    html = member_client.get("/").content.decode()
+    assert "$0.00" in html
+    assert "Good standing" in html
+    assert paid() == {"member1": Decimal("410.00"), "member2": Decimal("410.00")}
+
+
+@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="needs row locks (PostgreSQL)")
+def test_a_command_that_locks_an_event_after_writing_does_not_deadlock_with_one_holding_that_event(cache_on):
+    """``payment_record`` writes, then locks the payer's open events to re-check their seats. Were the counter
+    bumped at the first write, another officer holding the event and writing would wait for the counter
+    while the payment waits for the event: a deadlock. Bumped before COMMIT, both commit, one after the other."""
+    event = season_make(2026).events.get(number=4)
+    start = counter()
+    wrote, locked = threading.Event(), threading.Event()
+    failures = []
+
+    def write_then_lock() -> None:
+        try:
+            with transaction.atomic():
+                Venue.objects.create(name="Back room")
+                wrote.set()
+                assert locked.wait(20)
+                event_lock(event=event, version=None)
+        except Exception as exc:  # reported by the test, not lost in the thread
+            failures.append(exc)
+        finally:
+            connections.close_all()
+
+    def lock_then_write() -> None:
+        try:
+            assert wrote.wait(20)
+            with transaction.atomic():
+                event_lock(event=event, version=None)
+                locked.set()
+                audit_record(actor=None, action="test", summary="a change at the event")
+        except Exception as exc:
+            failures.append(exc)
+        finally:
+            locked.set()
+            connections.close_all()
+
+    threads = [threading.Thread(target=write_then_lock), threading.Thread(target=lock_then_write)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert not failures
+    assert counter() == start + 2
