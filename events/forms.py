@@ -5,7 +5,15 @@ from events.models import BlindLevel, DuesInstallment, PayoutRow, Season, Venue,
 from events.rules import SeasonRules
 
 
-class IntListField(forms.CharField):
+class _JsonAsText(forms.CharField):
+    """A rule kept in a ``JSONField`` but typed as text: the model field's form field, so that it keeps the
+    field's label and help text. The JSON encoder and decoder the model field hands it are not needed for text."""
+
+    def __init__(self, *, encoder=None, decoder=None, **kwargs):
+        super().__init__(**kwargs)
+
+
+class IntListField(_JsonAsText):
     """A list of whole numbers typed as '10, 9, 8'."""
 
     def prepare_value(self, value):
@@ -24,7 +32,7 @@ class IntListField(forms.CharField):
         return numbers
 
 
-class ScheduleField(forms.CharField):
+class ScheduleField(_JsonAsText):
     """The schedule typed as 'month/nth Saturday' pairs: '8/4, 9/4, 10/4, 11/2, …'."""
 
     def prepare_value(self, value):
@@ -51,26 +59,12 @@ class ScheduleField(forms.CharField):
 
 
 class SeasonRulesForm(forms.ModelForm):
-    points_table = IntListField(help_text="Points for 1st, 2nd, 3rd… place; places beyond score 0.")
-    schedule = ScheduleField(
-        help_text="One month/nth-Saturday pair per event, in order. 11/2 = the 2nd Saturday of November."
-    )
+    """Every scalar rule of the season; labels and help texts are the ``Season`` fields' own."""
 
     class Meta:
         model = Season
         fields = (*SeasonRules.SCALAR_FIELDS, "results_email")
-        labels = {
-            "wsop_entry": "WSOP entry ($)",
-            "wsop_expenses": "WSOP expenses ($)",
-            "winnings_threshold": "Winnings shared above ($)",
-            "representative_share_pct": "Representative keeps (%)",
-            "late_joiner_share_pct": "Late joiner share (%)",
-            "declined_share_pct": "Declined qualifier share (%)",
-            "results_email": "E-mail members the results after each night",
-            "late_joiner_full_until_event": "Late joiners still qualify up to first event",
-            "late_joiner_min_events": "…if they play at least this many events",
-            "late_joiner_window_from_event": "…counted from event",
-        }
+        field_classes = {"points_table": IntListField, "schedule": ScheduleField}
         widgets = {"event_start_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M")}
 
 
@@ -117,11 +111,12 @@ BlindFormSet = inlineformset_factory(
     can_delete=True,
 )
 
+# (form prefix, the SeasonRules table it edits, formset class); the title is the table's ``Season.rule_label``.
 FORMSETS = (
-    ("payouts", "Event payouts (§6.2)", PayoutFormSet),
-    ("wsop", "WSOP prizes by member count (§8.1)", WsopFormSet),
-    ("dues", "Dues schedule (§2.8)", DuesFormSet),
-    ("blinds", "Blind structure (§6.1)", BlindFormSet),
+    ("payouts", "payout_table", PayoutFormSet),
+    ("wsop", "wsop_table", WsopFormSet),
+    ("dues", "dues_schedule", DuesFormSet),
+    ("blinds", "blind_structure", BlindFormSet),
 )
 
 

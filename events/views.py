@@ -24,8 +24,8 @@ def rules(request, season):
     editing = request.method == "POST"
     form = SeasonRulesForm(request.POST if editing else None, instance=season)
     formsets = {
-        name: cls(request.POST if editing else None, instance=season, prefix=name)
-        for name, _title, cls in FORMSETS
+        prefix: cls(request.POST if editing else None, instance=season, prefix=prefix)
+        for prefix, _table, cls in FORMSETS
     }
     if editing and form.is_valid() and all(fs.is_valid() for fs in formsets.values()):
         try:
@@ -53,7 +53,9 @@ def rules(request, season):
             "season": season,
             "seasons": Season.objects.all(),
             "form": form,
-            "formsets": [(name, title, formsets[name]) for name, title, _cls in FORMSETS],
+            "formsets": [
+                (prefix, Season.rule_label(table), formsets[prefix]) for prefix, table, _cls in FORMSETS
+            ],
             "problems": rules_problems(rules=season_rules(season)),
             "create_form": SeasonCreateForm(initial={"start_year": season.start.year + 1}),
             "can_edit": user_can(request.user, Action.EDIT_RULES),

@@ -1,13 +1,19 @@
 from decimal import Decimal
 
 import pytest
+from django.utils.html import escape
+from django.utils.text import capfirst
 
 from events.bylaws import BYLAWS_RULES
-from events.models import PayoutRow, Season
+from events.forms import FORMSETS, SeasonRulesForm
+from events.models import PAYOUT_ROW, RULE_TABLES, WSOP_ROW, PayoutRow, Season
+from events.rules import SeasonRules
 from events.selectors import season_rules
 from events.services.event_fund import WsopTableMissing, wsop_allocation
 from events.services.rules_check import rules_problems
 from events.services.seasons import season_create
+from members.governance_forms import AcceptForm
+from members.services.rule_changes import RULE_LABELS
 from ncpc.models import AuditEntry
 
 # Bylaws §8.1, row by row: members → (total fees, prizes, entries, expenses, monthly funds, per event).
@@ -156,3 +162,39 @@ def test_a_garbled_points_table_is_a_form_error_not_a_crash(officer_client, seas
     response = _rules_post(officer_client, season, points_table="10, nine, 8")
     assert response.status_code == 200
     assert "Enter whole numbers separated by commas" in response.content.decode()
+
+
+# --- each rule defined once (issue 14) ---------------------------------------------------------------------
+
+
+def test_every_season_rule_has_its_own_label_and_help_text_on_the_season():
+    for name in SeasonRules.SCALAR_FIELDS:
+        field = Season._meta.get_field(name)
+        _name, _path, _args, written = field.deconstruct()
+        assert written.get("verbose_name") and written.get("help_text"), f"{name} has no label or help text"
+    for name in (*SeasonRules.TABLE_FIELDS, PAYOUT_ROW, WSOP_ROW):
+        assert RULE_TABLES[name].label and RULE_TABLES[name].help_text
+
+
+def test_a_rule_is_labelled_the_same_on_the_rules_form_the_ballot_and_the_model():
+    form = SeasonRulesForm()
+    choices = dict(AcceptForm().fields["rule_field"].choices)
+    for name in SeasonRules.SCALAR_FIELDS:
+        field = Season._meta.get_field(name)
+        label = capfirst(field.verbose_name)
+        assert (
+            form.fields[name].label == RULE_LABELS[name] == choices[name] == label == Season.rule_label(name)
+        )
+        assert form.fields[name].help_text == field.help_text == Season.rule_help_text(name)
+    for name in (PAYOUT_ROW, WSOP_ROW):
+        assert RULE_LABELS[name] == choices[name] == RULE_TABLES[name].label
+
+
+@pytest.mark.django_db
+def test_the_rules_page_titles_its_tables_with_the_tables_labels(officer_client, season):
+    page = officer_client.get(f"/events/rules/{season.name}/")
+    titles = [title for _prefix, title, _formset in page.context["formsets"]]
+    assert titles == [Season.rule_label(table) for _prefix, table, _cls in FORMSETS]
+    content = page.content.decode()
+    assert all(escape(title) in content for title in titles)
+    assert Season.rule_help_text("late_fee") in content
