@@ -461,7 +461,8 @@ class NightTable(models.Model):
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="night_tables")
     number = models.PositiveSmallIntegerField()
-    seat_count = models.PositiveSmallIntegerField(default=10)
+    # From the season's rules when the seats are drawn (events.services.night).
+    seat_count = models.PositiveSmallIntegerField()
     button = models.PositiveSmallIntegerField(null=True, blank=True)
     final = models.BooleanField(default=False)
 

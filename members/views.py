@@ -58,7 +58,7 @@ def directory(request):
             "me": user_person(request.user),
             "show_all_personal": user_can(request.user, Action.VIEW_PERSONAL_DATA),
             "can_manage": user_can(request.user, Action.MANAGE_MEMBERS),
-            "seats_free": (season.max_members - len(roster)) if season else 0,
+            "seats_free": (season_rules(season).max_members - len(roster)) if season else 0,
         },
     )
 
@@ -218,7 +218,7 @@ def waiting_list_page(request):
             "entries": waiting_list(),
             "form": form,
             "members": members,
-            "seats_free": season.max_members - members,
+            "seats_free": season_rules(season).max_members - members,
         },
     )
 

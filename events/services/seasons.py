@@ -84,12 +84,13 @@ def rules_tables_write(*, season: Season, rules: SeasonRules) -> None:
 def events_generate(*, season: Season) -> list[Event]:
     """Create the season's events from its schedule rule; events that exist already are kept."""
     try:
-        dates = schedule_dates(season_start=season.start, schedule=season.schedule)
+        rules = season_rules(season)
+        dates = schedule_dates(season_start=season.start, schedule=rules.schedule)
     except ValueError as exc:
         raise NcpcError(f"The schedule rule cannot be applied: {exc}.") from None
     existing = set(season.events.values_list("number", flat=True))
     created = [
-        Event(season=season, number=number, date=date, starts_at=season.event_start_time)
+        Event(season=season, number=number, date=date, starts_at=rules.event_start_time)
         for number, date in enumerate(dates, start=1)
         if number not in existing
     ]
