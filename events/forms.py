@@ -2,7 +2,7 @@ from django import forms
 from django.forms import inlineformset_factory
 
 from events.models import BlindLevel, DuesInstallment, PayoutRow, Season, Venue, WsopRow
-from events.rules import SeasonRules
+from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
 
 
 class _JsonAsText(forms.CharField):
@@ -118,6 +118,38 @@ FORMSETS = (
     ("dues", "dues_schedule", DuesFormSet),
     ("blinds", "blind_structure", BlindFormSet),
 )
+
+
+def formset_rows(*, table: str, formset) -> tuple:
+    """A valid table formset's rows as ``SeasonRules`` holds the table ``table`` (deleted and empty rows left out;
+    the blind structure in the order of its positions)."""
+    rows = [f.cleaned_data for f in formset.forms if f.cleaned_data and not f.cleaned_data.get("DELETE")]
+    if table == "dues_schedule":
+        return tuple((r["event_number"], r["amount"]) for r in rows)
+    if table == "payout_table":
+        places = ("first", "second", "third", "fourth")
+        return tuple(
+            PayoutRowData(
+                member_count=r["member_count"], amounts=tuple(r[p] for p in places if r[p] is not None)
+            )
+            for r in rows
+        )
+    if table == "wsop_table":
+        return tuple(
+            WsopRowData(min_members=r["min_members"], max_members=r["max_members"], prizes=r["prizes"])
+            for r in rows
+        )
+    return tuple(
+        BlindLevelData(
+            kind=r["kind"],
+            small_blind=r["small_blind"],
+            big_blind=r["big_blind"],
+            ante=r["ante"],
+            minutes=r["minutes"],
+            note=r["note"],
+        )
+        for r in sorted(rows, key=lambda r: r["position"])
+    )
 
 
 class SeasonCreateForm(forms.Form):

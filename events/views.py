@@ -1,7 +1,7 @@
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 
-from events.forms import FORMSETS, SeasonCreateForm, SeasonRulesForm
+from events.forms import FORMSETS, SeasonCreateForm, SeasonRulesForm, formset_rows
 from events.models import Season
 from events.selectors import current_season, season_rules
 from events.services.rules_check import rules_problems
@@ -31,8 +31,11 @@ def rules(request, season):
         try:
             changed = season_rules_save(
                 season=season,
-                form=form,
-                formsets=formsets,
+                changes=form.cleaned_data,
+                tables={
+                    table: formset_rows(table=table, formset=formsets[prefix])
+                    for prefix, table, _cls in FORMSETS
+                },
                 actor=request.user,
                 reason=request.POST.get("reason", ""),
             )
