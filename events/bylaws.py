@@ -1,4 +1,5 @@
-"""The bylaws' numbers, used only to seed the club's first season (SPEC §1).
+"""The bylaws' numbers, used only to seed the club's first season (SPEC §1), and shown on the about page
+before any season exists.
 
 Every later season copies the previous season's rules; rule modules never read this file.
 """

@@ -2,10 +2,18 @@ from django import forms
 from django.forms import inlineformset_factory
 
 from events.models import BlindLevel, DuesInstallment, PayoutRow, Season, Venue, WsopRow
-from events.rules import SeasonRules
+from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
 
 
-class IntListField(forms.CharField):
+class _JsonAsText(forms.CharField):
+    """A rule kept in a ``JSONField`` but typed as text: the model field's form field, so that it keeps the
+    field's label and help text. The JSON encoder and decoder the model field hands it are not needed for text."""
+
+    def __init__(self, *, encoder=None, decoder=None, **kwargs):
+        super().__init__(**kwargs)
+
+
+class IntListField(_JsonAsText):
     """A list of whole numbers typed as '10, 9, 8'."""
 
     def prepare_value(self, value):
@@ -24,7 +32,7 @@ class IntListField(forms.CharField):
         return numbers
 
 
-class ScheduleField(forms.CharField):
+class ScheduleField(_JsonAsText):
     """The schedule typed as 'month/nth Saturday' pairs: '8/4, 9/4, 10/4, 11/2, …'."""
 
     def prepare_value(self, value):
@@ -51,26 +59,12 @@ class ScheduleField(forms.CharField):
 
 
 class SeasonRulesForm(forms.ModelForm):
-    points_table = IntListField(help_text="Points for 1st, 2nd, 3rd… place; places beyond score 0.")
-    schedule = ScheduleField(
-        help_text="One month/nth-Saturday pair per event, in order. 11/2 = the 2nd Saturday of November."
-    )
+    """Every scalar rule of the season; labels and help texts are the ``Season`` fields' own."""
 
     class Meta:
         model = Season
         fields = (*SeasonRules.SCALAR_FIELDS, "results_email")
-        labels = {
-            "wsop_entry": "WSOP entry ($)",
-            "wsop_expenses": "WSOP expenses ($)",
-            "winnings_threshold": "Winnings shared above ($)",
-            "representative_share_pct": "Representative keeps (%)",
-            "late_joiner_share_pct": "Late joiner share (%)",
-            "declined_share_pct": "Declined qualifier share (%)",
-            "results_email": "E-mail members the results after each night",
-            "late_joiner_full_until_event": "Late joiners still qualify up to first event",
-            "late_joiner_min_events": "…if they play at least this many events",
-            "late_joiner_window_from_event": "…counted from event",
-        }
+        field_classes = {"points_table": IntListField, "schedule": ScheduleField}
         widgets = {"event_start_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M")}
 
 
@@ -117,12 +111,45 @@ BlindFormSet = inlineformset_factory(
     can_delete=True,
 )
 
+# (form prefix, the SeasonRules table it edits, formset class); the title is the table's ``Season.rule_label``.
 FORMSETS = (
-    ("payouts", "Event payouts (§6.2)", PayoutFormSet),
-    ("wsop", "WSOP prizes by member count (§8.1)", WsopFormSet),
-    ("dues", "Dues schedule (§2.8)", DuesFormSet),
-    ("blinds", "Blind structure (§6.1)", BlindFormSet),
+    ("payouts", "payout_table", PayoutFormSet),
+    ("wsop", "wsop_table", WsopFormSet),
+    ("dues", "dues_schedule", DuesFormSet),
+    ("blinds", "blind_structure", BlindFormSet),
 )
+
+
+def formset_rows(*, table: str, formset) -> tuple:
+    """A valid table formset's rows as ``SeasonRules`` holds the table ``table`` (deleted and empty rows left out;
+    the blind structure in the order of its positions)."""
+    rows = [f.cleaned_data for f in formset.forms if f.cleaned_data and not f.cleaned_data.get("DELETE")]
+    if table == "dues_schedule":
+        return tuple((r["event_number"], r["amount"]) for r in rows)
+    if table == "payout_table":
+        places = ("first", "second", "third", "fourth")
+        return tuple(
+            PayoutRowData(
+                member_count=r["member_count"], amounts=tuple(r[p] for p in places if r[p] is not None)
+            )
+            for r in rows
+        )
+    if table == "wsop_table":
+        return tuple(
+            WsopRowData(min_members=r["min_members"], max_members=r["max_members"], prizes=r["prizes"])
+            for r in rows
+        )
+    return tuple(
+        BlindLevelData(
+            kind=r["kind"],
+            small_blind=r["small_blind"],
+            big_blind=r["big_blind"],
+            ante=r["ante"],
+            minutes=r["minutes"],
+            note=r["note"],
+        )
+        for r in sorted(rows, key=lambda r: r["position"])
+    )
 
 
 class SeasonCreateForm(forms.Form):

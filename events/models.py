@@ -1,61 +1,177 @@
 """Seasons and their rules (every number of the bylaws, per season), venues and events."""
 
 import datetime as dt
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.text import capfirst
 
 MONEY = {"max_digits": 12, "decimal_places": 2}
+
+PAYOUT_ROW = "payout_row"
+WSOP_ROW = "wsop_row"
+
+
+class RuleText(NamedTuple):
+    label: str
+    help_text: str
+
+
+# The season's rules that are tables, not fields of ``Season`` (whose rules are named by their fields'
+# verbose_name and help_text), and the one row of a table a rule change may name (``PAYOUT_ROW``, ``WSOP_ROW``).
+# ``Season.rule_label`` and ``Season.rule_help_text`` read both: every page, form and ballot asks them.
+RULE_TABLES = {
+    "dues_schedule": RuleText(
+        "Dues schedule (§2.8)",
+        "The amount charged on the date of each listed event; together the dues and the admin fee.",
+    ),
+    "payout_table": RuleText(
+        "Event payouts (§6.2)",
+        "Prizes paid at an event for each number of members; a row adds up to that count's event fund.",
+    ),
+    "wsop_table": RuleText(
+        "WSOP prizes by member count (§8.1)",
+        "How many WSOP seats the club pays for, by the number of members.",
+    ),
+    "blind_structure": RuleText(
+        "Blind structure (§6.1)",
+        "Levels and breaks in play order; a level without minutes has no end.",
+    ),
+    PAYOUT_ROW: RuleText(
+        "Event payout row (§6.2)",
+        "The prizes for one number of members, like '16: 145, 95, 70, 50' (members: 1st, 2nd, …).",
+    ),
+    WSOP_ROW: RuleText(
+        "WSOP prizes row (§8.1)",
+        "The WSOP seats for a band of member counts, like '15-17: 2' (members from-to: prizes).",
+    ),
+}
 
 
 class Season(models.Model):
     """A fiscal year (1 Aug – 31 Jul) and the rules the club voted for it (SPEC §1).
 
     The scalar rules live here; the tables (payouts, WSOP prizes, dues schedule, blind structure) in the
-    child models below. Rule modules read them through ``events.selectors.season_rules``.
+    child models below. Rule modules read them through ``events.selectors.season_rules``. A rule's name, label
+    and help text are defined once: a field's ``verbose_name`` and ``help_text`` (a table's in ``RULE_TABLES``),
+    read through ``rule_label`` / ``rule_help_text`` by the rules form, the rule-change ballot and the pages.
     """
 
     name = models.CharField(max_length=9, unique=True, help_text="Like 2026-27.")
     start = models.DateField()
     end = models.DateField()
 
-    events_per_season = models.PositiveSmallIntegerField()
-    # Each entry is [month, nth Saturday]; one entry per event, in order (SPEC §3).
-    schedule = models.JSONField()
-    event_start_time = models.TimeField()
-    announce_days_ahead = models.PositiveSmallIntegerField()
-
-    max_members = models.PositiveSmallIntegerField()
-    minimum_age = models.PositiveSmallIntegerField()
-    dues_per_event = models.DecimalField(**MONEY)
-    admin_fee = models.DecimalField(**MONEY)
-    late_fee = models.DecimalField(**MONEY)
-    # Late joiners (SPEC §2): first event up to this number still owes the admin fee and can qualify...
-    late_joiner_full_until_event = models.PositiveSmallIntegerField()
-    # ...if they play at least this many of the events from this number to the last.
-    late_joiner_min_events = models.PositiveSmallIntegerField()
-    late_joiner_window_from_event = models.PositiveSmallIntegerField()
-
-    starting_stack = models.PositiveIntegerField()
-    substitutes_per_season = models.PositiveSmallIntegerField()
-    late_arrival_levels = models.PositiveSmallIntegerField(
-        help_text="Absent players' chips are removed at the end of this level (the second blind change)."
+    events_per_season = models.PositiveSmallIntegerField(
+        "events per season", help_text="How many events the season has (§4.4); the schedule lists each one."
     )
-    table_size = models.PositiveSmallIntegerField(help_text="Seats per table when more than one table.")
-    final_table_size = models.PositiveSmallIntegerField()
-    # Points for places 1, 2, 3, …; places beyond the list score 0.
-    points_table = models.JSONField()
+    # Each entry is [month, nth Saturday]; one entry per event, in order (SPEC §3).
+    schedule = models.JSONField(
+        "schedule (month/nth Saturday per event)",
+        help_text="One month/nth-Saturday pair per event, in order: 11/2 is the 2nd Saturday of November (§4.5).",
+    )
+    event_start_time = models.TimeField("event start time", help_text="When play starts at every event.")
+    announce_days_ahead = models.PositiveSmallIntegerField(
+        "announce events at least this many days ahead",
+        help_text="Less notice needs an officer's confirmation, and the event shows as announced late (§4.6).",
+    )
 
-    wsop_entry = models.DecimalField(**MONEY)
-    wsop_expenses = models.DecimalField(**MONEY)
-    winnings_threshold = models.DecimalField(**MONEY)
-    representative_share_pct = models.DecimalField(max_digits=5, decimal_places=2)
-    late_joiner_share_pct = models.DecimalField(max_digits=5, decimal_places=2)
-    declined_share_pct = models.DecimalField(max_digits=5, decimal_places=2)
+    max_members = models.PositiveSmallIntegerField(
+        "maximum members", help_text="Seats in the club; a new member needs a free one (§2.3)."
+    )
+    minimum_age = models.PositiveSmallIntegerField(
+        "minimum age", help_text="Years of age a new member must have on the admission date (§2.1)."
+    )
+    dues_per_event = models.DecimalField(
+        "dues per event ($)", help_text="Dues for each event (§2.6).", **MONEY
+    )
+    admin_fee = models.DecimalField(
+        "annual admin fee ($)", help_text="Charged once a season with the first dues (§2.7).", **MONEY
+    )
+    late_fee = models.DecimalField(
+        "late fee per month ($)",
+        help_text="Charged monthly from the December event while a member is not paid in full (§2.10).",
+        **MONEY,
+    )
+    # Late joiners (SPEC §2): first event up to this number still owes the admin fee and can qualify...
+    late_joiner_full_until_event = models.PositiveSmallIntegerField(
+        "late joiners still qualify up to first event",
+        help_text="A member whose first event is this one or earlier owes the admin fee and can still qualify "
+        "for the WSOP; a later one owes no admin fee, cannot qualify, and gets the late joiner's share (§2.5).",
+    )
+    # ...if they play at least this many of the events from this number to the last.
+    late_joiner_min_events = models.PositiveSmallIntegerField(
+        "late joiners must play at least this many events",
+        help_text="To stay WSOP-eligible, a late joiner plays at least this many of the events counted (§2.5).",
+    )
+    late_joiner_window_from_event = models.PositiveSmallIntegerField(
+        "late joiners' events counted from event",
+        help_text="The events a late joiner must play are counted from this event to the last (§2.5).",
+    )
+
+    starting_stack = models.PositiveIntegerField(
+        "starting stack (chips)", help_text="Chips each seat starts with (§4.3)."
+    )
+    substitutes_per_season = models.PositiveSmallIntegerField(
+        "substitutes per member per season",
+        help_text="Events a season a member may send a substitute to (§5.3.1).",
+    )
+    late_arrival_levels = models.PositiveSmallIntegerField(
+        "absent players' chips removed after level",
+        help_text="Absent players' chips are removed at the end of this blind level, unless they called in and "
+        "use their exemption of the season (§6.3).",
+    )
+    table_size = models.PositiveSmallIntegerField(
+        "seats per table",
+        help_text="Players seated at each table while there is more than one table (§6.6).",
+    )
+    final_table_size = models.PositiveSmallIntegerField(
+        "final table size",
+        help_text="Players at the final table; it starts when this many or fewer are left (§6.7).",
+    )
+    # Points for places 1, 2, 3, …; places beyond the list score 0.
+    points_table = models.JSONField(
+        "points for places 1, 2, 3, …",
+        help_text="Points for 1st, 2nd, 3rd… place, separated by commas; places beyond the list score 0 (§10.1).",
+    )
+
+    wsop_entry = models.DecimalField(
+        "WSOP entry ($)", help_text="The buy-in of the WSOP event paid for each WSOP seat (§8.1).", **MONEY
+    )
+    wsop_expenses = models.DecimalField(
+        "WSOP expenses ($)", help_text="Expenses paid with each WSOP seat (§8.1).", **MONEY
+    )
+    winnings_threshold = models.DecimalField(
+        "WSOP winnings shared above ($)",
+        help_text="A representative's gross WSOP winnings above this are shared with the club (§9.2).",
+        **MONEY,
+    )
+    representative_share_pct = models.DecimalField(
+        "representative keeps (%)",
+        help_text="Part of the net winnings the representative keeps; the rest is shared (§9.2.1).",
+        max_digits=5,
+        decimal_places=2,
+    )
+    late_joiner_share_pct = models.DecimalField(
+        "late joiner's share (%)",
+        help_text="Part of the net winnings paid to each member who joined too late to qualify (§2.5).",
+        max_digits=5,
+        decimal_places=2,
+    )
+    declined_share_pct = models.DecimalField(
+        "declined qualifier's share (%)",
+        help_text="Part of the net winnings paid to the qualifier who could not go (§8.4).",
+        max_digits=5,
+        decimal_places=2,
+    )
 
     # Not a bylaws number: whether members get an e-mail with the night's results once an event is final.
-    results_email = models.BooleanField(default=True)
+    results_email = models.BooleanField(
+        "e-mail members the results after each night",
+        default=True,
+        help_text="Not a bylaws rule: the club's choice.",
+    )
 
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -72,6 +188,19 @@ class Season(models.Model):
 
     def contains(self, day: dt.date) -> bool:
         return self.start <= day <= self.end
+
+    @classmethod
+    def rule_label(cls, name: str) -> str:
+        """What people call the season rule ``name`` (a ``SeasonRules`` field, or a row a rule change names)."""
+        if name in RULE_TABLES:
+            return RULE_TABLES[name].label
+        return capfirst(cls._meta.get_field(name).verbose_name)
+
+    @classmethod
+    def rule_help_text(cls, name: str) -> str:
+        if name in RULE_TABLES:
+            return RULE_TABLES[name].help_text
+        return str(cls._meta.get_field(name).help_text)
 
 
 class PayoutRow(models.Model):
@@ -332,7 +461,8 @@ class NightTable(models.Model):
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="night_tables")
     number = models.PositiveSmallIntegerField()
-    seat_count = models.PositiveSmallIntegerField(default=10)
+    # From the season's rules when the seats are drawn (events.services.night).
+    seat_count = models.PositiveSmallIntegerField()
     button = models.PositiveSmallIntegerField(null=True, blank=True)
     final = models.BooleanField(default=False)
 

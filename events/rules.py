@@ -30,6 +30,10 @@ class BlindLevelData:
 
 @dataclass(frozen=True)
 class SeasonRules:
+    """One season's rules. What each means is written once, on the ``events.models.Season`` field of the same name
+    (``verbose_name`` and ``help_text``; a table's in ``events.models.RULE_TABLES``): ``Season.rule_label(name)``
+    and ``Season.rule_help_text(name)`` give it to the rules form, the rule-change ballot and the pages."""
+
     events_per_season: int
     schedule: tuple[tuple[int, int], ...]  # (month, nth Saturday) per event
     event_start_time: dt.time

@@ -228,15 +228,15 @@ class EventField:
 def event_field(*, event: Event) -> EventField:
     """Players still in and the average stack: starting_stack × players who started / players left.
 
-    Absent players' chips stay on the table (posted and folded) until they are removed after the first
-    hour, so they count as started; chips-removed players do not.
+    Absent players' chips stay on the table (posted and folded) until they are removed (at the end of level
+    ``late_arrival_levels``), so they count as started; chips-removed players do not.
     """
     rows = Attendance.objects.filter(event=event)
     started = rows.filter(
         status__in=[Attendance.Status.EXPECTED, Attendance.Status.CALLED_IN, Attendance.Status.ABSENT]
     ).count()
     left = rows.filter(status__in=Attendance.PLAYING, elimination__isnull=True).count()
-    chips = event.season.starting_stack * started
+    chips = season_rules(event.season).starting_stack * started
     return EventField(
         started=started, left=left, chips_in_play=chips, average_stack=chips // left if left else None
     )
@@ -289,7 +289,7 @@ def event_result_lines(*, event: Event) -> list[ResultLine]:
         payouts = {line.place: line for line in hooks.event_payout_lines(event=event)}
     except NcpcError:  # e.g. no payout row for this member count: the page still shows places and points
         payouts = {}
-    points_table = tuple(event.season.points_table)
+    points_table = season_rules(event.season).points_table
     final = event.status == Event.Status.FINAL
     lines = []
     for row in event_attendances(event=event):

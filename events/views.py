@@ -1,7 +1,7 @@
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 
-from events.forms import FORMSETS, SeasonCreateForm, SeasonRulesForm
+from events.forms import FORMSETS, SeasonCreateForm, SeasonRulesForm, formset_rows
 from events.models import Season
 from events.selectors import current_season, season_rules
 from events.services.rules_check import rules_problems
@@ -24,15 +24,18 @@ def rules(request, season):
     editing = request.method == "POST"
     form = SeasonRulesForm(request.POST if editing else None, instance=season)
     formsets = {
-        name: cls(request.POST if editing else None, instance=season, prefix=name)
-        for name, _title, cls in FORMSETS
+        prefix: cls(request.POST if editing else None, instance=season, prefix=prefix)
+        for prefix, _table, cls in FORMSETS
     }
     if editing and form.is_valid() and all(fs.is_valid() for fs in formsets.values()):
         try:
             changed = season_rules_save(
                 season=season,
-                form=form,
-                formsets=formsets,
+                changes=form.cleaned_data,
+                tables={
+                    table: formset_rows(table=table, formset=formsets[prefix])
+                    for prefix, table, _cls in FORMSETS
+                },
                 actor=request.user,
                 reason=request.POST.get("reason", ""),
             )
@@ -53,7 +56,9 @@ def rules(request, season):
             "season": season,
             "seasons": Season.objects.all(),
             "form": form,
-            "formsets": [(name, title, formsets[name]) for name, title, _cls in FORMSETS],
+            "formsets": [
+                (prefix, Season.rule_label(table), formsets[prefix]) for prefix, table, _cls in FORMSETS
+            ],
             "problems": rules_problems(rules=season_rules(season)),
             "create_form": SeasonCreateForm(initial={"start_year": season.start.year + 1}),
             "can_edit": user_can(request.user, Action.EDIT_RULES),

@@ -89,7 +89,9 @@ def event_detail(request, season, number):
         context["move_form"] = EventMoveForm(initial={"date": event.date})
         context["announce_form"] = EventAnnounceForm(initial={"venue": event.venue_id})
         context["would_be_late"] = announcement_is_late(
-            event_date=event.date, announced_on=club_today(), days_ahead=event.season.announce_days_ahead
+            event_date=event.date,
+            announced_on=club_today(),
+            days_ahead=selectors.season_rules(event.season).announce_days_ahead,
         )
     return render(request, "events/event.html", context)
 

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from events.models import Event
-from events.selectors import current_season
+from events.selectors import current_season, season_rules
 from finance import forms
 from finance.models import Disbursement, DuesReminder, LateFeeWaiver, Payment, Transaction, WsopResult
 from finance.selectors import (
@@ -385,6 +385,7 @@ def wsop(request):
         "finance/wsop.html",
         {
             "season": season,
+            "rules": season_rules(season),
             "allocation": allocation,
             "error": error,
             "posted": posted_under_key(prefix=escrow_key(season=season)),

@@ -35,6 +35,7 @@ from members.services.standing import (
 from members.services.waiting_list import waiting_list_add, waiting_list_move, waiting_list_withdraw
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
+from ncpc.money import percent_str
 from ncpc.permissions import Action, require, user_can, user_person
 
 
@@ -58,7 +59,7 @@ def directory(request):
             "me": user_person(request.user),
             "show_all_personal": user_can(request.user, Action.VIEW_PERSONAL_DATA),
             "can_manage": user_can(request.user, Action.MANAGE_MEMBERS),
-            "seats_free": (season.max_members - len(roster)) if season else 0,
+            "seats_free": (season_rules(season).max_members - len(roster)) if season else 0,
         },
     )
 
@@ -75,6 +76,7 @@ def profile(request, key):
             {
                 "membership": membership,
                 "terms": join_terms(rules=rules, first_event=membership.first_event),
+                "rules": rules,
                 "removal": Removal.objects.filter(membership=membership).first(),
             }
         )
@@ -218,7 +220,7 @@ def waiting_list_page(request):
             "entries": waiting_list(),
             "form": form,
             "members": members,
-            "seats_free": season.max_members - members,
+            "seats_free": season_rules(season).max_members - members,
         },
     )
 
@@ -277,11 +279,12 @@ def transfers(request):
         except NcpcError as exc:
             messages.error(request, str(exc))
         else:
-            terms = join_terms(rules=season_rules(season), first_event=bought.first_event)
+            rules = season_rules(season)
+            terms = join_terms(rules=rules, first_event=bought.first_event)
             messages.success(
                 request,
                 f"{bought.person} takes the seat of {bought.seat_from.person} from event {bought.first_event}; "
-                f"{bought.seat_from.person} keeps their points. " + _terms_sentence(terms),
+                f"{bought.seat_from.person} keeps their points. " + _terms_sentence(terms, rules=rules),
             )
             return redirect("members:transfers")
     elif which == "withdraw" and withdraw_form.is_valid():
@@ -314,7 +317,7 @@ def transfers(request):
     )
 
 
-def _terms_sentence(terms) -> str:
+def _terms_sentence(terms, *, rules) -> str:
     if not terms.is_late_joiner:
         return "Full member: no late-joiner conditions."
     if terms.can_qualify_for_wsop:
@@ -322,7 +325,10 @@ def _terms_sentence(terms) -> str:
             f"Late joiner: owes the admin fee; WSOP-eligible only by playing at least {terms.min_events} "
             f"of events {terms.window_from} onwards."
         )
-    return "Late joiner: no admin fee, not WSOP-eligible, gets the 1% benefit."
+    return (
+        "Late joiner: no admin fee, not WSOP-eligible, gets the "
+        f"{percent_str(rules.late_joiner_share_pct)} benefit."
+    )
 
 
 @require(Action.MANAGE_MEMBERS)

@@ -38,3 +38,8 @@ def parse_money(text: str) -> Decimal:
 
 def money_str(value: Decimal) -> str:
     return f"{quantize(value):.2f}"
+
+
+def percent_str(value: Decimal | int | str) -> str:
+    """A percentage as people write it: ``Decimal("1.00")`` → ``1%``, ``Decimal("2.50")`` → ``2.5%``."""
+    return f"{Decimal(value).normalize():f}%"

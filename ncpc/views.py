@@ -1,3 +1,5 @@
+import calendar
+
 from django.contrib.auth.decorators import login_not_required
 from django.core.paginator import Paginator
 from django.db import connection
@@ -8,7 +10,9 @@ from django.urls import NoReverseMatch, reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from events.selectors import current_season
+from events.bylaws import BYLAWS_RULES
+from events.selectors import current_season, season_rules
+from events.services.schedule import schedule_words
 from ncpc.home import home_page
 from ncpc.models import AuditEntry
 from ncpc.permissions import Action, require, user_can, user_person
@@ -51,8 +55,23 @@ def home(request):
 
 
 def about(request):
-    """A page that renders only the base template and static text (also the benchmark's logged-in floor)."""
-    return render(request, "about.html")
+    """The club in a few lines, with the current season's rules (the bylaws' before the first season). Also the
+    benchmark's logged-in floor: the base template, the season and its dues schedule."""
+    season = current_season()
+    rules = season_rules(season) if season else BYLAWS_RULES
+    months = [calendar.month_name[month] for month, _n in rules.schedule]
+    last_dues = max((number for number, _amount in rules.dues_schedule), default=None)
+    return render(
+        request,
+        "about.html",
+        {
+            "rules": rules,
+            "schedule": schedule_words(rules.schedule),
+            "first_month": months[0] if months else "",
+            "last_month": months[-1] if months else "",
+            "dues_month": months[last_dues - 1] if last_dues and last_dues <= len(months) else "",
+        },
+    )
 
 
 def reports(request):

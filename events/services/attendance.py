@@ -164,9 +164,10 @@ def attendance_set(*, event: Event, attendance_id: int, status: str, version: in
     if status == Attendance.Status.CALLED_IN:
         used = selectors.exemption_used_at(membership=row.membership, exclude_event=locked)
         if used is not None:
+            level = selectors.season_rules(locked.season).late_arrival_levels
             raise ExemptionUsed(
                 f"{name} used the once-a-season late-arrival exemption at event {used.number} already (§6.3): "
-                "the chips are removed after the first hour."
+                f"the chips are removed at the end of level {level}."
             )
     if status not in Attendance.PLAYING and row.substitute_name:
         raise NcpcError(f"{name} sends a substitute tonight: remove the substitute first.")
@@ -217,7 +218,7 @@ def substitute_set(
         return row
     if prize_to not in Attendance.PrizeTo.values:
         raise NcpcError("Choose who gets the prize: the member or the substitute (§5.3.4).")
-    limit = locked.season.substitutes_per_season
+    limit = selectors.season_rules(locked.season).substitutes_per_season
     used = selectors.substitutes_used(membership=row.membership, exclude_event=locked)
     if used >= limit:
         raise SubstituteRefused(

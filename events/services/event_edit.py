@@ -6,6 +6,7 @@ from django.db import transaction
 
 from events.errors import AnnouncementLate
 from events.models import Event, Venue
+from events.selectors import season_rules
 from ncpc.audit import audit_record
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
@@ -84,7 +85,7 @@ def event_announce(
     day = on or club_today()
     if not venue.active:
         raise NcpcError(f"{venue} is not in use any more.", field="venue")
-    days = locked.season.announce_days_ahead
+    days = season_rules(locked.season).announce_days_ahead
     late = announcement_is_late(event_date=locked.date, announced_on=day, days_ahead=days)
     if late and not confirm_late:
         raise AnnouncementLate(

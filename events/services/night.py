@@ -179,16 +179,16 @@ def seats_draw(
         raise NcpcError("Nobody is expected tonight: set the attendance first.")
     present = [_seat_key(a.pk) for a in rows if a.status == Attendance.Status.EXPECTED]
     absent = [_seat_key(a.pk) for a in rows if a.status != Attendance.Status.EXPECTED]
-    season = event.season
+    rules = selectors.season_rules(event.season)
     rng = rng or random.SystemRandom()
     seats = seat_draw(
         present=present,
         absent=absent,
-        table_size=season.table_size,
-        final_table_size=season.final_table_size,
+        table_size=rules.table_size,
+        final_table_size=rules.final_table_size,
         rng=rng,
     )
-    seat_count = max(season.table_size, season.final_table_size, *(s.seat for s in seats))
+    seat_count = max(rules.table_size, rules.final_table_size, *(s.seat for s in seats))
     event.night_tables.all().delete()
     tables: dict[int, NightTable] = {}
     for number in sorted({s.table for s in seats}):
@@ -367,7 +367,7 @@ def final_table_is_due(*, event: Event, tables: list[Table]) -> bool:
     return final_table_due(
         players_left=sum(t.size for t in in_use),
         tables_in_use=len(in_use),
-        final_table_size=event.season.final_table_size,
+        final_table_size=selectors.season_rules(event.season).final_table_size,
     )
 
 
@@ -380,12 +380,11 @@ def final_table_make(*, event: Event, version: int, actor, rng: random.Random | 
     _check(seen=version, current=night.seats_version, what="seating")
     seated = _seated_rows(event)
     tables = calculator_tables(event=event, seated=seated)
+    size = selectors.season_rules(event.season).final_table_size
     if not final_table_is_due(event=event, tables=tables):
         raise NcpcError(
-            f"The final table starts when {event.season.final_table_size} or fewer players are left at more "
-            "than one table."
+            f"The final table starts when {size} or fewer players are left at more than one table."
         )
-    size = event.season.final_table_size
     seats, button = final_table_draw(
         players=[_seat_key(r.attendance_id) for r in seated],
         final_table_size=size,
@@ -416,7 +415,8 @@ def final_table_make(*, event: Event, version: int, actor, rng: random.Random | 
 
 def late_arrival_seconds(*, event: Event) -> float | None:
     """Seconds of play after which absent players' chips come off (the end of level ``late_arrival_levels``)."""
-    return late_arrival_deadline(structure=_structure(event), levels=event.season.late_arrival_levels)
+    levels = selectors.season_rules(event.season).late_arrival_levels
+    return late_arrival_deadline(structure=_structure(event), levels=levels)
 
 
 def late_arrival_due(*, event: Event, night: Night | None, now: dt.datetime | None = None) -> bool:
@@ -424,6 +424,11 @@ def late_arrival_due(*, event: Event, night: Night | None, now: dt.datetime | No
     if night is None or night.started_at is None or deadline is None:
         return False
     return clock_elapsed(state=clock_state_of(night), now=_now(now)) >= deadline
+
+
+def _late_arrival_not_yet(event: Event) -> str:
+    level = selectors.season_rules(event.season).late_arrival_levels
+    return f"Absent players' chips come off at the end of level {level} (§6.3), not before."
 
 
 @transaction.atomic
@@ -436,8 +441,8 @@ def late_arrival_settle(
     actor,
     now: dt.datetime | None = None,
 ) -> Attendance:
-    """At the end of the first hour an absent player's chips come off (no place, no points, no prize), unless
-    they called in and use their one exemption this season (they may join during the second hour)."""
+    """At the end of level ``late_arrival_levels`` an absent player's chips come off (no place, no points, no
+    prize), unless they called in and use their one exemption this season (they may join later, §6.3)."""
     night = _night_lock(event=event)
     row = Attendance.objects.filter(event=night.event, pk=attendance_id).first()
     if row is None or row.status != Attendance.Status.ABSENT:
@@ -446,10 +451,7 @@ def late_arrival_settle(
         status = Attendance.Status.CALLED_IN
     else:
         if not late_arrival_due(event=night.event, night=night, now=now):
-            raise NcpcError(
-                f"Absent players' chips come off at the end of level {night.event.season.late_arrival_levels} "
-                "(§6.3), not before."
-            )
+            raise NcpcError(_late_arrival_not_yet(night.event))
         status = Attendance.Status.CHIPS_REMOVED
     return attendance_services.attendance_set(
         event=night.event, attendance_id=attendance_id, status=status, version=version, actor=actor
@@ -461,10 +463,7 @@ def late_arrivals_remove_all(*, event: Event, version: int, actor, now: dt.datet
     """Remove the chips of every player still absent (after the officer has recorded any exemptions)."""
     night = _night_lock(event=event)
     if not late_arrival_due(event=night.event, night=night, now=now):
-        raise NcpcError(
-            f"Absent players' chips come off at the end of level {night.event.season.late_arrival_levels} "
-            "(§6.3), not before."
-        )
+        raise NcpcError(_late_arrival_not_yet(night.event))
     ids = list(
         Attendance.objects.filter(event=night.event, status=Attendance.Status.ABSENT).values_list(
             "pk", flat=True
@@ -509,7 +508,8 @@ def clock_payload(*, event: Event, now: dt.datetime | None = None) -> dict:
         .select_related("membership__person")
         .order_by("membership__person__last_name", "membership__person__first_name", "pk")
     )
-    deadline = late_arrival_deadline(structure=structure, levels=event.season.late_arrival_levels)
+    levels = selectors.season_rules(event.season).late_arrival_levels
+    deadline = late_arrival_deadline(structure=structure, levels=levels)
     return {
         "version": night.clock_version if night else 0,
         "server_time": int(now.timestamp() * 1000),
@@ -533,7 +533,7 @@ def clock_payload(*, event: Event, now: dt.datetime | None = None) -> dict:
         "players_started": field_.started,
         "average_stack": field_.average_stack,
         "absent": [a.membership.person.full_name for a in absent],
-        "late_arrival_levels": event.season.late_arrival_levels,
+        "late_arrival_levels": levels,
         "late_arrival_due": bool(
             absent and deadline is not None and view.started and view.elapsed_seconds >= deadline
         ),

@@ -1,7 +1,8 @@
-"""Event dates from the season's schedule rule (SPEC §3). Pure: values in, dates out."""
+"""Event dates from the season's schedule rule (SPEC §3), and the rule in words. Pure: values in, dates out."""
 
 import calendar
 import datetime as dt
+from collections import Counter
 from collections.abc import Sequence
 
 SATURDAY = 5
@@ -26,3 +27,32 @@ def schedule_dates(*, season_start: dt.date, schedule: Sequence[Sequence[int]]) 
         year = season_start.year if month >= season_start.month else season_start.year + 1
         dates.append(nth_saturday(year=year, month=month, n=n))
     return dates
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth")
+_COUNTS = {2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+def _and(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def schedule_words(schedule: Sequence[Sequence[int]]) -> str:
+    """The schedule rule as people say it: 'the fourth Saturday (the second in November and December, two in
+    February)'. The usual Saturday is the one most events fall on; months with more than one event are counted."""
+    if not schedule:
+        return ""
+    per_month = Counter(month for month, _n in schedule)
+    usual = Counter(n for _month, n in schedule).most_common(1)[0][0]
+    other: dict[int, list[str]] = {}
+    for month, n in schedule:
+        if per_month[month] == 1 and n != usual:
+            other.setdefault(n, []).append(calendar.month_name[month])
+    exceptions = [f"the {_ORDINALS[n - 1]} in {_and(months)}" for n, months in other.items()]
+    exceptions += [
+        f"{_COUNTS.get(count, count)} in {calendar.month_name[month]}"
+        for month, count in per_month.items()
+        if count > 1
+    ]
+    words = f"the {_ORDINALS[usual - 1]} Saturday"
+    return f"{words} ({', '.join(exceptions)})" if exceptions else words

@@ -1,6 +1,7 @@
 """Creating a season with its rules and its events, and changing its rules (commands)."""
 
 import datetime as dt
+from collections.abc import Sequence
 
 from django.db import transaction
 
@@ -50,46 +51,63 @@ def season_create(*, start_year: int, actor=None, rules: SeasonRules | None = No
     return season
 
 
-def rules_tables_write(*, season: Season, rules: SeasonRules) -> None:
-    DuesInstallment.objects.bulk_create(
-        DuesInstallment(season=season, event_number=n, amount=amount) for n, amount in rules.dues_schedule
-    )
-    PayoutRow.objects.bulk_create(
-        PayoutRow(
-            season=season,
-            member_count=row.member_count,
-            **dict(zip(("first", "second", "third", "fourth"), row.amounts, strict=False)),
+# The model that holds each of the season's rule tables.
+RULE_TABLE_MODELS = {
+    "dues_schedule": DuesInstallment,
+    "payout_table": PayoutRow,
+    "wsop_table": WsopRow,
+    "blind_structure": BlindLevel,
+}
+
+
+def rules_tables_write(
+    *, season: Season, rules: SeasonRules, tables: Sequence[str] = SeasonRules.TABLE_FIELDS
+) -> None:
+    """Write the rows of ``rules``' tables named in ``tables`` for a season that has none of them yet."""
+    if "dues_schedule" in tables:
+        DuesInstallment.objects.bulk_create(
+            DuesInstallment(season=season, event_number=n, amount=amount) for n, amount in rules.dues_schedule
         )
-        for row in rules.payout_table
-    )
-    WsopRow.objects.bulk_create(
-        WsopRow(season=season, min_members=r.min_members, max_members=r.max_members, prizes=r.prizes)
-        for r in rules.wsop_table
-    )
-    BlindLevel.objects.bulk_create(
-        BlindLevel(
-            season=season,
-            position=i,
-            kind=lvl.kind,
-            small_blind=lvl.small_blind,
-            big_blind=lvl.big_blind,
-            ante=lvl.ante,
-            minutes=lvl.minutes,
-            note=lvl.note,
+    if "payout_table" in tables:
+        PayoutRow.objects.bulk_create(
+            PayoutRow(
+                season=season,
+                member_count=row.member_count,
+                **dict(zip(("first", "second", "third", "fourth"), row.amounts, strict=False)),
+            )
+            for row in rules.payout_table
         )
-        for i, lvl in enumerate(rules.blind_structure, start=1)
-    )
+    if "wsop_table" in tables:
+        WsopRow.objects.bulk_create(
+            WsopRow(season=season, min_members=r.min_members, max_members=r.max_members, prizes=r.prizes)
+            for r in rules.wsop_table
+        )
+    if "blind_structure" in tables:
+        BlindLevel.objects.bulk_create(
+            BlindLevel(
+                season=season,
+                position=i,
+                kind=lvl.kind,
+                small_blind=lvl.small_blind,
+                big_blind=lvl.big_blind,
+                ante=lvl.ante,
+                minutes=lvl.minutes,
+                note=lvl.note,
+            )
+            for i, lvl in enumerate(rules.blind_structure, start=1)
+        )
 
 
 def events_generate(*, season: Season) -> list[Event]:
     """Create the season's events from its schedule rule; events that exist already are kept."""
     try:
-        dates = schedule_dates(season_start=season.start, schedule=season.schedule)
+        rules = season_rules(season)
+        dates = schedule_dates(season_start=season.start, schedule=rules.schedule)
     except ValueError as exc:
         raise NcpcError(f"The schedule rule cannot be applied: {exc}.") from None
     existing = set(season.events.values_list("number", flat=True))
     created = [
-        Event(season=season, number=number, date=date, starts_at=season.event_start_time)
+        Event(season=season, number=number, date=date, starts_at=rules.event_start_time)
         for number, date in enumerate(dates, start=1)
         if number not in existing
     ]

@@ -22,7 +22,8 @@ class Table:
     number: int
     seats: dict[int, str] = field(default_factory=dict)  # seat number → player
     button: int | None = None  # seat number of the button (may be an empty seat: dead button)
-    seat_count: int = 10
+    # Seats around the table: from the season's rules (``table_size``, ``final_table_size``) when drawn.
+    seat_count: int = field(kw_only=True)
 
     @property
     def size(self) -> int:
@@ -115,7 +116,7 @@ def balance_moves(*, tables: Sequence[Table], rng: random.Random) -> list[Move]:
     Each move takes a player drawn at random from the largest table to an empty seat at the smallest table
     that is not between the small blind and the button. The tables passed in are left unchanged.
     """
-    state = [Table(t.number, dict(t.seats), t.button, t.seat_count) for t in tables if t.seats]
+    state = [Table(t.number, dict(t.seats), t.button, seat_count=t.seat_count) for t in tables if t.seats]
     moves: list[Move] = []
     while len(state) > 1:
         largest = max(state, key=lambda t: (t.size, -t.number))

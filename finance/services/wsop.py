@@ -16,10 +16,10 @@ class WsopSplit:
     tips: Decimal
     net: Decimal
     shared: bool  # False when gross winnings do not exceed the threshold: the representative keeps all
-    pool: Decimal  # the part shared with the club (40% of net, floored to the cent)
+    pool: Decimal  # the part shared with the club (net less the representative's share, floored to the cent)
     representative: Decimal  # net less every share paid out (the representative gets the leftover cents)
-    late_joiner_shares: dict[str, Decimal]  # 1% each (§2.5)
-    declined_share: dict[str, Decimal]  # 3% to the qualifier who could not go (§8.4)
+    late_joiner_shares: dict[str, Decimal]  # late_joiner_share_pct each (§2.5)
+    declined_share: dict[str, Decimal]  # declined_share_pct to the qualifier who could not go (§8.4)
     equal_shares: dict[str, Decimal]  # the rest of the pool, equally to every other member
 
     @property
@@ -39,8 +39,8 @@ def wsop_split(
     """Split a representative's WSOP winnings (SPEC §9, bylaws §8.4, §9.2).
 
     ``others`` are the members on the roster at the season's last event other than the representative;
-    ``late_joiners`` those of them who joined too late to qualify (1% each); ``declined`` the qualifier the
-    representative replaced (3%). Every share is floored to the cent; leftover cents go to the representative,
+    ``late_joiners`` those of them who joined too late to qualify (``late_joiner_share_pct`` each); ``declined``
+    the qualifier the representative replaced (``declined_share_pct``). Every share is floored to the cent; leftover cents go to the representative,
     so the parts add up to net exactly.
     """
     net = quantize(gross - tips)

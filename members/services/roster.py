@@ -3,6 +3,7 @@
 from django.db import transaction
 
 from events.models import Season
+from events.selectors import season_rules
 from events.services.seasons import season_create
 from members.models import Membership
 from ncpc.audit import audit_record
@@ -25,9 +26,10 @@ def roster_carry_over(*, season, actor=None) -> list[Membership]:
     )
     seated = set(Membership.objects.filter(season=season).values_list("person_id", flat=True))
     incoming = [m for m in holders if m.person_id not in seated]
-    if len(seated) + len(incoming) > season.max_members:
+    max_members = season_rules(season).max_members
+    if len(seated) + len(incoming) > max_members:
         raise NcpcError(
-            f"{len(seated) + len(incoming)} seats would be held in {season}; the club allows {season.max_members}."
+            f"{len(seated) + len(incoming)} seats would be held in {season}; the club allows {max_members}."
         )
     created = [
         Membership.objects.create(

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.db import transaction
 
-from events.models import Event, PayoutRow, Season, WsopRow
+from events.models import PAYOUT_ROW, WSOP_ROW, Event, PayoutRow, Season, WsopRow
 from events.rules import SeasonRules
 from events.selectors import season_rules
 from events.services.rules_check import rules_problems
@@ -28,37 +28,8 @@ from ncpc.clock import club_today
 from ncpc.errors import NcpcError, RulesError
 from ncpc.money import parse_money
 
-PAYOUT_ROW = "payout_row"
-WSOP_ROW = "wsop_row"
-
-RULE_LABELS = {
-    "events_per_season": "Events per season",
-    "schedule": "Schedule (month, nth Saturday per event)",
-    "event_start_time": "Event start time",
-    "announce_days_ahead": "Announce events at least this many days ahead",
-    "max_members": "Maximum members",
-    "minimum_age": "Minimum age",
-    "dues_per_event": "Dues per event",
-    "admin_fee": "Annual admin fee",
-    "late_fee": "Late fee per month",
-    "late_joiner_full_until_event": "Late joiners fully eligible up to event",
-    "late_joiner_min_events": "Late joiners must play at least … events",
-    "late_joiner_window_from_event": "… counted from event",
-    "starting_stack": "Starting stack (chips)",
-    "substitutes_per_season": "Substitutes per member per season",
-    "late_arrival_levels": "Absent players' chips removed after level",
-    "table_size": "Seats per table",
-    "final_table_size": "Final table size",
-    "points_table": "Points for places 1, 2, 3, …",
-    "wsop_entry": "WSOP entry",
-    "wsop_expenses": "WSOP expenses",
-    "winnings_threshold": "WSOP winnings shared above",
-    "representative_share_pct": "Representative keeps (%)",
-    "late_joiner_share_pct": "Late joiner's share (%)",
-    "declined_share_pct": "Declined qualifier's share (%)",
-    PAYOUT_ROW: "Event payout row (§6.2)",
-    WSOP_ROW: "WSOP prizes row (§8.1)",
-}
+# What the ballot calls each rule number: its ``Season.rule_label`` (a field's verbose_name, or a row's label).
+RULE_LABELS = {name: Season.rule_label(name) for name in (*SeasonRules.SCALAR_FIELDS, PAYOUT_ROW, WSOP_ROW)}
 
 _MONEY_OR_PCT = {
     "dues_per_event",
@@ -77,9 +48,7 @@ _LIST_OF_INTS = {"points_table"}
 
 def rule_choices() -> list[tuple[str, str]]:
     """The rule numbers a change may name, for a form's choice list."""
-    return [
-        (name, RULE_LABELS.get(name, name)) for name in (*SeasonRules.SCALAR_FIELDS, PAYOUT_ROW, WSOP_ROW)
-    ]
+    return list(RULE_LABELS.items())
 
 
 def _ints(text: str, *, what: str) -> list[int]:
@@ -109,7 +78,8 @@ def _money(text: str, *, what: str) -> Decimal:
 def rule_value_clean(*, field: str, text: str) -> Any:
     """What an officer typed for a rule number, as the JSON value stored on the rule change. Pure.
 
-    Scalars: ``60`` / ``60.00``; a time ``19:30``; lists ``10,9,8``; a schedule ``8-4, 9-4, …`` (month-nth);
+    Scalars: ``60`` / ``60.00``; a time ``19:30``; lists ``10,9,8``; a schedule ``8-4, 9-4, …`` (month-nth, or
+    month/nth as on the rules page);
     a payout row ``16: 145, 95, 70, 50``; a WSOP row ``15-17: 2``.
     """
     text = (text or "").strip()
@@ -146,7 +116,7 @@ def rule_value_clean(*, field: str, text: str) -> Any:
     if field == "schedule":
         pairs = []
         for part in text.replace(";", ",").split(","):
-            month, _, nth = part.strip().partition("-")
+            month, _, nth = part.strip().replace("/", "-").partition("-")
             if not (month.strip().isdigit() and nth.strip().isdigit()):
                 raise NcpcError(
                     f"{what}: write each event as month-nth, e.g. '8-4, 9-4, 11-2'.", field="new_value"

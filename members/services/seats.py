@@ -26,7 +26,7 @@ def last_event_before(*, membership: Membership, on: dt.date) -> int:
     """
     season = membership.season
     upcoming = next_event_number(season=season, on=on)
-    last = season.events_per_season if upcoming is None else upcoming - 1
+    last = season_rules(season).events_per_season if upcoming is None else upcoming - 1
     return max(last, membership.first_event - 1)
 
 

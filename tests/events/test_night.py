@@ -10,7 +10,7 @@ import pytest
 import time_machine
 
 from events.errors import ExemptionUsed
-from events.models import Attendance, NightSeat, NightTable
+from events.models import Attendance, NightSeat, NightTable, Season
 from events.services import night as night_services
 from events.services.results import bust_record
 from events.services.seating import Table, forbidden_seats
@@ -232,7 +232,7 @@ def test_busts_leaving_tables_two_apart_move_a_player_from_the_largest_never_int
     assert overview.needs_balancing and overview.next_move is not None
     move = overview.next_move
     assert (move.from_table, move.to_table) == (1, 2)
-    gap = forbidden_seats(Table(2, {4: "g", 7: "h", 8: "i", 3: "l"}, button=4))
+    gap = forbidden_seats(Table(2, {4: "g", 7: "h", 8: "i", 3: "l"}, button=4, seat_count=10))
     assert gap == {5, 6}
     assert move.to_seat not in gap and move.to_seat in {1, 2, 9, 10}
     night_services.balance_apply(
@@ -397,3 +397,16 @@ def test_removing_all_absent_chips_at_once(season):
             == 3
         )
     assert event.attendances.filter(status=Attendance.Status.CHIPS_REMOVED).count() == 3
+
+
+def test_the_draw_seats_tables_of_the_seasons_size(season):
+    Season.objects.filter(pk=season.pk).update(table_size=6, final_table_size=6)
+    season.refresh_from_db()
+    event, seats = night_make(season=season, players=14)
+    draw(event)
+    tables = list(NightTable.objects.filter(event=event))
+    assert len(tables) == 3  # ceil(14 / 6)
+    assert {t.seat_count for t in tables} == {6}
+    rows = NightSeat.objects.filter(table__event=event)
+    assert rows.count() == 14 and all(1 <= r.seat <= 6 for r in rows)
+    assert all(len(t.seats) <= 6 for t in night_services.calculator_tables(event=event))

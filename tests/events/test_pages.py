@@ -1,6 +1,7 @@
 """Schedule, event page, calendar feeds, venues, moving and announcing, and the entry pages' permissions."""
 
 import datetime as dt
+from decimal import Decimal
 
 import pytest
 from django.urls import reverse
@@ -10,6 +11,7 @@ from events.ical import calendar_token
 from events.models import Event, Venue
 from events.services.event_edit import event_announce, event_move
 from events.services.results import bust_record, results_finish
+from events.templatetags import events_tags
 from ncpc.models import AuditEntry
 from tests.events.factories import night_make
 from tests.factories import VenueFactory
@@ -172,3 +174,19 @@ def test_the_announce_form_refuses_late_without_the_checkbox(officer_client, sea
     response = officer_client.post("/events/2026-27/5/announce/", {"venue": venue.pk}, follow=True)
     assert "Tick the confirmation" in response.content.decode()
     assert Event.objects.get(season=season, number=5).announced_on is None
+
+
+@pytest.mark.parametrize(
+    ("value", "percent"),
+    [(Decimal("1.00"), "1%"), (Decimal("2.50"), "2.5%"), (Decimal("60.00"), "60%"), (3, "3%"), (None, "")],
+)
+def test_a_rules_percentage_is_written_as_people_write_it(value, percent):
+    assert events_tags.percent(value) == percent
+
+
+@pytest.mark.parametrize(
+    ("value", "dollars"),
+    [(Decimal("1500.00"), "$1,500"), (Decimal("700"), "$700"), (Decimal("12.50"), "$12.50"), ("x", "")],
+)
+def test_a_rules_amount_in_a_sentence_drops_zero_cents(value, dollars):
+    assert events_tags.dollars(value) == dollars

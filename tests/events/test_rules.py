@@ -1,13 +1,22 @@
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
+from django.utils.html import escape
+from django.utils.text import capfirst
 
 from events.bylaws import BYLAWS_RULES
-from events.models import PayoutRow, Season
+from events.forms import FORMSETS, SeasonRulesForm
+from events.models import PAYOUT_ROW, RULE_TABLES, WSOP_ROW, PayoutRow, Season
+from events.rules import SeasonRules
 from events.selectors import season_rules
 from events.services.event_fund import WsopTableMissing, wsop_allocation
 from events.services.rules_check import rules_problems
+from events.services.rules_edit import season_rules_save
 from events.services.seasons import season_create
+from members.governance_forms import AcceptForm
+from members.services.rule_changes import RULE_LABELS
+from ncpc.errors import RulesError
 from ncpc.models import AuditEntry
 
 # Bylaws §8.1, row by row: members → (total fees, prizes, entries, expenses, monthly funds, per event).
@@ -156,3 +165,107 @@ def test_a_garbled_points_table_is_a_form_error_not_a_crash(officer_client, seas
     response = _rules_post(officer_client, season, points_table="10, nine, 8")
     assert response.status_code == 200
     assert "Enter whole numbers separated by commas" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_change_to_a_rule_table_on_the_page_is_saved_as_rows_and_audited(officer_client, season):
+    # The first break (the 4th row) goes, and the first level gets 25 minutes.
+    response = _rules_post(officer_client, season, **{"blinds-3-DELETE": "on", "blinds-0-minutes": "25"})
+    assert response.status_code == 302
+    structure = season_rules(season).blind_structure
+    expected = [level for i, level in enumerate(BYLAWS_RULES.blind_structure) if i != 3]
+    expected[0] = replace(expected[0], minutes=25)
+    assert list(structure) == expected
+    assert list(season.blind_levels.values_list("position", flat=True)) == list(range(1, len(expected) + 1))
+    assert "blind_structure" in AuditEntry.objects.get(action="season.rules").summary
+
+
+# --- each rule defined once (issue 14) ---------------------------------------------------------------------
+
+
+def test_every_season_rule_has_its_own_label_and_help_text_on_the_season():
+    for name in SeasonRules.SCALAR_FIELDS:
+        field = Season._meta.get_field(name)
+        _name, _path, _args, written = field.deconstruct()
+        assert written.get("verbose_name") and written.get("help_text"), f"{name} has no label or help text"
+    for name in (*SeasonRules.TABLE_FIELDS, PAYOUT_ROW, WSOP_ROW):
+        assert RULE_TABLES[name].label and RULE_TABLES[name].help_text
+
+
+def test_a_rule_is_labelled_the_same_on_the_rules_form_the_ballot_and_the_model():
+    form = SeasonRulesForm()
+    choices = dict(AcceptForm().fields["rule_field"].choices)
+    for name in SeasonRules.SCALAR_FIELDS:
+        field = Season._meta.get_field(name)
+        label = capfirst(field.verbose_name)
+        assert (
+            form.fields[name].label == RULE_LABELS[name] == choices[name] == label == Season.rule_label(name)
+        )
+        assert form.fields[name].help_text == field.help_text == Season.rule_help_text(name)
+    for name in (PAYOUT_ROW, WSOP_ROW):
+        assert RULE_LABELS[name] == choices[name] == RULE_TABLES[name].label
+
+
+@pytest.mark.django_db
+def test_the_rules_page_titles_its_tables_with_the_tables_labels(officer_client, season):
+    page = officer_client.get(f"/events/rules/{season.name}/")
+    titles = [title for _prefix, title, _formset in page.context["formsets"]]
+    assert titles == [Season.rule_label(table) for _prefix, table, _cls in FORMSETS]
+    content = page.content.decode()
+    assert all(escape(title) in content for title in titles)
+    assert Season.rule_help_text("late_fee") in content
+
+
+# --- saving the rules from plain values --------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_saving_rules_takes_plain_values_writes_what_changed_and_records_the_reason(season, vice_president):
+    structure = BYLAWS_RULES.blind_structure[:-1]
+    changed = season_rules_save(
+        season=season,
+        changes={"late_fee": Decimal("30.00"), "max_members": 20, "results_email": False},
+        tables={"blind_structure": structure, "dues_schedule": BYLAWS_RULES.dues_schedule},
+        actor=vice_president,
+        reason="April vote, item 2",
+    )
+    assert changed == ["late_fee", "results_email", "blind_structure"]
+    season.refresh_from_db()
+    assert (season.late_fee, season.results_email) == (Decimal("30.00"), False)
+    assert season_rules(season).blind_structure == structure
+    entry = AuditEntry.objects.get(action="season.rules")
+    assert entry.reason == "April vote, item 2" and entry.actor == vice_president
+
+
+@pytest.mark.django_db
+def test_saving_rules_that_do_not_hold_together_writes_nothing(season, vice_president):
+    with pytest.raises(RulesError, match="dues schedule adds up"):
+        season_rules_save(
+            season=season,
+            changes={"dues_per_event": Decimal("60.00"), "late_fee": Decimal("30.00")},
+            tables={"blind_structure": BYLAWS_RULES.blind_structure[:-1]},
+            actor=vice_president,
+        )
+    season.refresh_from_db()
+    assert (season.dues_per_event, season.late_fee) == (Decimal("50.00"), Decimal("25.00"))
+    assert season_rules(season).blind_structure == BYLAWS_RULES.blind_structure
+    assert not AuditEntry.objects.filter(action="season.rules").exists()
+
+
+@pytest.mark.django_db
+def test_saving_rules_unchanged_writes_no_audit_row(season, vice_president):
+    tables = {name: getattr(BYLAWS_RULES, name) for name in SeasonRules.TABLE_FIELDS}
+    assert (
+        season_rules_save(season=season, changes={"late_fee": Decimal("25")}, tables=tables, actor=None) == []
+    )
+    assert not AuditEntry.objects.filter(action="season.rules").exists()
+
+
+@pytest.mark.django_db
+def test_saving_a_dues_table_with_an_event_twice_or_an_unknown_rule_is_refused(season):
+    twice = (*BYLAWS_RULES.dues_schedule, (5, Decimal("0.00")))
+    with pytest.raises(RulesError, match="event 5 twice"):
+        season_rules_save(season=season, changes={}, tables={"dues_schedule": twice}, actor=None)
+    with pytest.raises(RulesError, match="not a season rule"):
+        season_rules_save(season=season, changes={"name": "2099-00"}, actor=None)
+    assert season_rules(season).dues_schedule == BYLAWS_RULES.dues_schedule

@@ -3,7 +3,7 @@ import datetime as dt
 import pytest
 
 from events.bylaws import BYLAWS_RULES
-from events.services.schedule import nth_saturday, schedule_dates
+from events.services.schedule import nth_saturday, schedule_dates, schedule_words
 
 
 def test_2026_27_schedule_matches_the_spec():
@@ -41,3 +41,20 @@ def test_a_new_season_gets_its_ten_events(season):
     assert [e.number for e in events] == list(range(1, 11))
     assert events[3].date == dt.date(2026, 11, 14)
     assert all(e.starts_at == dt.time(19, 0) for e in events)
+
+
+@pytest.mark.parametrize(
+    ("schedule", "words"),
+    [
+        (
+            BYLAWS_RULES.schedule,
+            "the fourth Saturday (the second in November and December, two in February)",
+        ),
+        (((8, 4), (9, 4), (10, 4)), "the fourth Saturday"),
+        (((8, 2), (9, 2), (10, 1), (10, 3)), "the second Saturday (two in October)"),
+        (((8, 1), (9, 3), (10, 3), (11, 3)), "the third Saturday (the first in August)"),
+        ((), ""),
+    ],
+)
+def test_the_schedule_rule_is_said_in_words(schedule, words):
+    assert schedule_words(schedule) == words

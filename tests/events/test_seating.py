@@ -69,7 +69,7 @@ def test_balancing_never_seats_a_player_between_the_small_blind_and_the_button(t
         for i, (occupied, button) in enumerate(tables)
     ]
     moves = balance_moves(tables=built, rng=random.Random(seed))
-    live = {t.number: Table(t.number, dict(t.seats), t.button, t.seat_count) for t in built}
+    live = {t.number: Table(t.number, dict(t.seats), t.button, seat_count=t.seat_count) for t in built}
     for move in moves:
         target = live[move.to_table]
         assert move.to_seat not in target.seats
@@ -81,8 +81,8 @@ def test_balancing_never_seats_a_player_between_the_small_blind_and_the_button(t
 
 
 def test_a_table_two_short_gets_one_player_from_the_largest():
-    big = Table(1, {s: f"a{s}" for s in range(1, 10)}, button=1)  # 9 players
-    small = Table(2, {1: "b1", 2: "b2", 3: "b3", 4: "b4", 5: "b5", 6: "b6", 7: "b7"}, button=3)  # 7
+    big = Table(1, {s: f"a{s}" for s in range(1, 10)}, button=1, seat_count=10)  # 9 players
+    small = Table(2, {s: f"b{s}" for s in range(1, 8)}, button=3, seat_count=10)  # 7 players
     assert needs_balancing(tables=[big, small])
     moves = balance_moves(tables=[big, small], rng=random.Random(3))
     assert len(moves) == 1
@@ -91,17 +91,17 @@ def test_a_table_two_short_gets_one_player_from_the_largest():
 
 
 def test_no_move_is_proposed_while_every_empty_seat_is_between_the_button_and_the_small_blind():
-    big = Table(1, {s: f"a{s}" for s in range(1, 10)}, button=1)
+    big = Table(1, {s: f"a{s}" for s in range(1, 10)}, button=1, seat_count=10)
     # Button on 7, seats 8–10 empty, the small blind wraps round to seat 1: all empty seats are in the gap.
-    small = Table(2, {s: f"b{s}" for s in range(1, 8)}, button=7)
+    small = Table(2, {s: f"b{s}" for s in range(1, 8)}, button=7, seat_count=10)
     assert forbidden_seats(small) == {8, 9, 10}
     assert needs_balancing(tables=[big, small])
     assert balance_moves(tables=[big, small], rng=random.Random(3)) == []
 
 
 def test_tables_one_apart_are_left_alone():
-    a = Table(1, {s: f"a{s}" for s in range(1, 8)}, button=1)
-    b = Table(2, {s: f"b{s}" for s in range(1, 7)}, button=1)
+    a = Table(1, {s: f"a{s}" for s in range(1, 8)}, button=1, seat_count=10)
+    b = Table(2, {s: f"b{s}" for s in range(1, 7)}, button=1, seat_count=10)
     assert not needs_balancing(tables=[a, b])
     assert balance_moves(tables=[a, b], rng=random.Random(1)) == []
 

@@ -7,7 +7,9 @@ import pytest
 import time_machine
 from django.urls import reverse
 
+from events.models import Season
 from finance.models import Payment, Transaction
+from finance.services.escrow import wsop_result_record
 from tests.factories import MembershipFactory
 from tests.finance.factories import pay
 
@@ -202,3 +204,24 @@ def test_a_vice_president_approves_a_check_on_the_checks_page(client, treasurer,
     assert client.get(reverse("finance:checks")).status_code == 200
     client.post(reverse("finance:check_approve", args=[check.pk]))
     assert Disbursement.objects.get().status == Disbursement.Status.ISSUED
+
+
+def test_the_wsop_page_shows_the_seasons_shares_of_winnings(client, treasurer, season):
+    Season.objects.filter(pk=season.pk).update(
+        late_joiner_share_pct=Decimal("2.00"), declined_share_pct=Decimal("4.50")
+    )
+    representative, declined = MembershipFactory(season=season), MembershipFactory(season=season)
+    MembershipFactory(season=season, first_event=5)  # a late joiner
+    wsop_result_record(
+        season=season,
+        representative=representative,
+        gross=Decimal("3600"),
+        tips=Decimal("50"),
+        declined=declined,
+        actor=treasurer,
+    )
+    client.force_login(treasurer)
+    page = client.get(reverse("finance:wsop")).content.decode()
+    assert "(late joiner, 2%)" in page
+    assert "(declined qualifier, 4.5%)" in page
+    assert "1%" not in page and "3%" not in page

@@ -5,6 +5,7 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
+from events.models import Season
 from members.models import Ballot, BallotCount, BallotParticipation, RuleChange, Ruling, Vote
 from members.services.ballots import ballot_open, rule_change_accept, rule_change_submit
 from members.services.elections import election_create, nomination_record
@@ -35,7 +36,7 @@ def test_a_member_votes_on_the_ballot_page_and_a_second_vote_is_refused_with_a_m
     question = rule_ballot.questions.get()
     page = member_client.get(reverse("members:ballot", args=[rule_ballot.pk])).content.decode()
     assert "Cast my vote" in page and "Four substitutes a season" in page
-    assert "<s>3</s> → <strong>4</strong>" in page
+    assert f"{Season.rule_label('substitutes_per_season')}: <s>3</s> → <strong>4</strong>" in page
 
     url = reverse("members:ballot_vote", args=[rule_ballot.pk])
     response = member_client.post(url, {f"q{question.pk}": "yes"}, follow=True)

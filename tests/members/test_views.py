@@ -1,11 +1,13 @@
 import datetime as dt
+from decimal import Decimal
 
 import pytest
 from django.urls import reverse
 
+from events.models import Season
 from members.models import Membership, RulesSignature, WaitingListEntry
 from members.services.waiting_list import waiting_list_add
-from tests.factories import PersonFactory
+from tests.factories import MembershipFactory, PersonFactory
 from tests.members.factories import seats_fill
 
 OFFICER_PAGES = (
@@ -161,3 +163,25 @@ def test_officer_navigation_links_to_the_membership_pages(client, vice_president
     assert reverse("members:manage") in client.get("/").content.decode()
     client.force_login(member)
     assert reverse("members:manage") not in client.get("/").content.decode()
+
+
+def test_a_late_joiners_profile_shows_the_seasons_share_of_wsop_winnings(member_client, season):
+    Season.objects.filter(pk=season.pk).update(late_joiner_share_pct=Decimal("2.00"))
+    late = MembershipFactory(season=season, first_event=5)
+    page = member_client.get(reverse("members:profile", args=[late.person.key])).content.decode()
+    assert "not WSOP-eligible, 2% benefit" in page
+
+
+def test_a_seat_taken_over_late_is_announced_with_the_seasons_share(officer_client, member, season):
+    Season.objects.filter(pk=season.pk).update(late_joiner_share_pct=Decimal("2.00"))
+    seller = Membership.objects.get(person=member.person, season=season)
+    data = {
+        "form": "transfer",
+        "t-seller": seller.pk,
+        "t-buyer": PersonFactory().pk,
+        "t-how": "sold",
+        "t-on": "2026-11-29",
+        "t-confirm": "on",
+    }
+    page = officer_client.post(reverse("members:transfers"), data, follow=True).content.decode()
+    assert "not WSOP-eligible, gets the 2% benefit" in page

@@ -1,5 +1,11 @@
+import datetime as dt
+from decimal import Decimal
+
 import pytest
 from django.urls import reverse
+
+from events.models import Season
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -65,3 +71,28 @@ def test_static_files_are_local_not_from_a_cdn(member_client):
     html = member_client.get("/").content.decode()
     assert "/static/vendor/bootstrap/bootstrap.min.css" in html
     assert "cdn" not in html.lower()
+
+
+def test_the_about_page_shows_the_bylaws_numbers_before_the_first_season(client):
+    client.force_login(UserFactory())
+    page = client.get("/about/").content.decode()
+    assert "a $1,500 buy-in" in page and "$700 in expenses" in page
+    assert "every month from August to April" in page
+    assert "At most 20 members" in page
+    assert "10 events a season, 7:00 PM on the fourth Saturday (the second in November and December" in page
+    assert "Points for the top 10 places each night" in page
+    assert "Dues are paid by the December event" in page
+
+
+def test_the_about_page_shows_the_current_seasons_rules(member_client, season):
+    Season.objects.filter(pk=season.pk).update(
+        wsop_entry=Decimal("2000.00"),
+        max_members=18,
+        points_table=[5, 3, 1],
+        event_start_time=dt.time(19, 30),
+    )
+    page = member_client.get("/about/").content.decode()
+    assert "a $2,000 buy-in" in page
+    assert "At most 18 members" in page
+    assert "7:30 PM on the fourth Saturday" in page
+    assert "top 3 places" in page
