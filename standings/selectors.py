@@ -98,11 +98,6 @@ def counted_events(*, season: Season, through: dt.date | None = None) -> list[Ev
     ]
 
 
-def event_places(*, event: Event) -> EventPlaces:
-    placings = event_selectors.event_placings(event=event)
-    return EventPlaces(number=event.number, places={p.membership_id: p.place for p in placings})
-
-
 def _has_decline(membership: Membership) -> bool:
     try:
         return membership.wsop_decline is not None
