@@ -10,9 +10,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from events import selectors
 from events.models import Attendance, Event
-from events.services import attendance as attendance_services
 from events.services import night as night_services
-from events.view_helpers import event_view, posted_int, posted_version
+from events.view_helpers import event_view, posted_int, posted_version, seats_to_list
 from ncpc.errors import NcpcError
 from ncpc.feedback import command_run, error_show
 from ncpc.permissions import Action, require, user_can
@@ -98,16 +97,14 @@ def clock_action(request, event):
 @event_view
 def night(request, event):
     can_run = user_can(request.user, Action.ENTER_RESULTS)
-    if can_run and event.status == Event.Status.SCHEDULED and not event.attendances.exists():
-        attendance_services.attendance_prepare(event=event, actor=request.user)
-        event.refresh_from_db()
     overview = night_services.night_overview(event=event)
     try:
         state = night_services.clock_payload(event=event)
     except NcpcError as exc:
         error_show(request, exc)
         state = None
-    absent = [a for a in selectors.event_attendances(event=event) if a.status == Attendance.Status.ABSENT]
+    rows = selectors.event_attendances(event=event)
+    absent = [a for a in rows if a.status == Attendance.Status.ABSENT]
     if can_run:
         for row in absent:
             row.exemption_at = selectors.exemption_used_at(membership=row.membership, exclude_event=event)
@@ -127,6 +124,9 @@ def night(request, event):
             "move": move,
             "move_name": overview.move_names.get(move.player, "") if move else "",
             "field": selectors.event_field(event=event),
+            "seats_to_list": seats_to_list(event=event) if can_run else 0,
+            "seats_listed": bool(rows),
+            "back": "night",
         },
     )
 

@@ -5,6 +5,8 @@ from functools import wraps
 from django.http import Http404
 
 from events import selectors
+from events.models import Event
+from events.services.attendance import roster_without_seat
 
 
 def event_view(view):
@@ -20,6 +22,14 @@ def event_view(view):
         return view(request, *args, event=event, **kwargs)
 
     return wrapper
+
+
+def seats_to_list(*, event: Event) -> int:
+    """How many members on the event's roster have no seat yet ("Open the night" lists them); none once the
+    results are final."""
+    if event.status == Event.Status.FINAL:
+        return 0
+    return len(roster_without_seat(event=event))
 
 
 def as_int(value, *, default: int = 0) -> int:

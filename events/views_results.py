@@ -1,5 +1,6 @@
 """Attendance and results entry on tournament night (officers with ENTER_RESULTS). Thin views: plain POST,
-then redirect back; every form carries the results version the page showed (optimistic concurrency)."""
+then redirect back; every form carries the results version the page showed (optimistic concurrency). The
+pages only read: listing the seats from the roster is a POST ("Open the night")."""
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
@@ -11,18 +12,34 @@ from events.models import Attendance, Event
 from events.services import attendance as attendance_services
 from events.services import results as results_services
 from events.services.places import bust_places
-from events.view_helpers import as_int, event_view, posted_int, posted_version
+from events.view_helpers import as_int, event_view, posted_int, posted_version, seats_to_list
 from ncpc.errors import NcpcError
 from ncpc.feedback import command_run
 from ncpc.permissions import Action, require, user_can
+
+# Where "Open the night" returns to: the pages that offer it.
+SEATS_BACK = {"attendance": "events:attendance", "results": "events:results", "night": "events:night"}
+
+
+@require_POST
+@require(Action.ENTER_RESULTS)
+@event_view
+def attendance_prepare(request, event):
+    back = SEATS_BACK.get(request.POST.get("back", ""), "events:attendance")
+    if event.status == Event.Status.FINAL:
+        messages.info(request, "The results of this event are final: its seats stay as they are.")
+        return _back(event, back)
+    added = command_run(request, attendance_services.attendance_prepare, event=event)
+    if added:
+        messages.success(request, f"Seats listed: {added} member(s) from the roster.")
+    elif added is not None:
+        messages.info(request, "Every member on the roster has a seat already.")
+    return _back(event, back)
 
 
 @require(Action.ENTER_RESULTS)
 @event_view
 def attendance(request, event):
-    if event.status != Event.Status.FINAL:
-        attendance_services.attendance_prepare(event=event, actor=request.user)
-        event.refresh_from_db()
     rows = selectors.event_attendances(event=event)
     for row in rows:
         row.sub_form = SubstituteForm(
@@ -48,6 +65,9 @@ def attendance(request, event):
             "field": selectors.event_field(event=event),
             "final": event.status == Event.Status.FINAL,
             "can_take_payments": user_can(request.user, Action.RECORD_PAYMENTS),
+            "seats_to_list": seats_to_list(event=event),
+            "seats_listed": bool(rows),
+            "back": "attendance",
         },
     )
 
@@ -106,9 +126,6 @@ def substitute_set(request, event):
 @require(Action.ENTER_RESULTS)
 @event_view
 def results_entry(request, event):
-    if event.status == Event.Status.SCHEDULED and not event.attendances.exists():
-        attendance_services.attendance_prepare(event=event, actor=request.user)
-        event.refresh_from_db()
     rows = selectors.event_attendances(event=event)
     playing = [r for r in rows if r.is_playing]
     by_id = {r.pk: r for r in rows}
@@ -137,6 +154,9 @@ def results_entry(request, event):
             "final": event.status == Event.Status.FINAL,
             "final_places": final_places,
             "reason_form": ReasonForm(),
+            "seats_to_list": seats_to_list(event=event),
+            "seats_listed": bool(rows),
+            "back": "results",
         },
     )
 
