@@ -5,9 +5,11 @@ from decimal import Decimal
 
 import pytest
 import time_machine
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from finance.models import Payment, Transaction
+from finance.models import Account, Payment, Transaction
 from tests.factories import MembershipFactory
 from tests.finance.factories import pay
 
@@ -202,3 +204,16 @@ def test_a_vice_president_approves_a_check_on_the_checks_page(client, treasurer,
     assert client.get(reverse("finance:checks")).status_code == 200
     client.post(reverse("finance:check_approve", args=[check.pk]))
     assert Disbursement.objects.get().status == Disbursement.Status.ISSUED
+
+
+@pytest.mark.parametrize(
+    "url", [reverse("finance:index"), reverse("finance:ledger"), reverse("finance:report", args=[2026, 11])]
+)
+def test_the_ledger_pages_of_a_new_club_show_the_accounts_at_zero_and_create_none(client, treasurer, url):
+    # A GET never writes: the standard accounts are created by the first posting, not by looking at the books.
+    client.force_login(treasurer)
+    with CaptureQueriesContext(connection) as captured:
+        page = client.get(url).content.decode()
+    assert not [q["sql"] for q in captured.captured_queries if q["sql"].startswith(("INSERT", "UPDATE"))]
+    assert not Account.objects.exists()
+    assert "Club checking" in page and "Cash box" in page and "WSOP escrow" in page
