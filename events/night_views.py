@@ -79,13 +79,17 @@ def clock_action(request, event):
         command_run(request, night_services.clock_command, **command)
         return _to("events:clock", event)
     # The clock page's buttons: the answer carries the refusal and the new state instead of a message.
+    refusal = None
     try:
         night_services.clock_command(actor=request.user, **command)
-        error = ""
     except NcpcError as exc:
-        error = str(exc)
-    body = {"ok": not error, "error": error, "state": night_services.clock_payload(event=event)}
-    return JsonResponse(body, status=409 if error else 200)
+        refusal = exc
+    body = {
+        "ok": refusal is None,
+        "error": str(refusal) if refusal else "",
+        "state": night_services.clock_payload(event=event),
+    }
+    return JsonResponse(body, status=200 if refusal is None else 409)
 
 
 # ---------------------------------------------------------------------------------------------------------
