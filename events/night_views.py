@@ -10,26 +10,15 @@ from django.views.decorators.http import require_GET, require_POST
 
 from events import selectors
 from events.models import Attendance, Event
-from events.services import attendance as attendance_services
 from events.services import night as night_services
-from events.views_results import _event, _int
-from ncpc.errors import ConcurrentChange, NcpcError
+from events.view_helpers import event_view, posted_int, posted_version, seats_to_list
+from ncpc.errors import NcpcError
+from ncpc.feedback import command_run, error_show
 from ncpc.permissions import Action, require, user_can
 
 
 def _wants_json(request) -> bool:
     return "application/json" in request.headers.get("Accept", "")
-
-
-def _run(request, command, **kwargs):
-    try:
-        return command(actor=request.user, **kwargs), None
-    except ConcurrentChange as exc:
-        messages.warning(request, str(exc))
-        return None, exc
-    except NcpcError as exc:
-        messages.error(request, str(exc))
-        return None, exc
 
 
 def _to(name: str, event: Event):
@@ -42,12 +31,12 @@ def _to(name: str, event: Event):
 
 @require_GET
 @require(Action.VIEW_CLUB)
-def clock(request, season, number):
-    event = _event(season, number)
+@event_view
+def clock(request, event):
     try:
         state = night_services.clock_payload(event=event)
     except NcpcError as exc:
-        messages.error(request, str(exc))
+        error_show(request, exc)
         return _to("events:event", event)
     return render(
         request,
@@ -73,8 +62,8 @@ def _time_text(seconds: int | None) -> str:
 @never_cache
 @require_GET
 @require(Action.VIEW_CLUB)
-def clock_state(request, season, number):
-    event = _event(season, number)
+@event_view
+def clock_state(request, event):
     try:
         return JsonResponse(night_services.clock_payload(event=event))
     except NcpcError as exc:
@@ -83,21 +72,24 @@ def clock_state(request, season, number):
 
 @require_POST
 @require(Action.ENTER_RESULTS)
-def clock_action(request, season, number):
-    event = _event(season, number)
-    _, error = _run(
-        request,
-        night_services.clock_command,
-        event=event,
-        action=request.POST.get("action", ""),
-        version=_int(request.POST.get("version")) if request.POST.get("version") else -1,
-    )
-    if _wants_json(request):
-        list(messages.get_messages(request))  # shown in the JSON answer instead
-        body = {"ok": error is None, "error": str(error) if error else ""}
-        body["state"] = night_services.clock_payload(event=event)
-        return JsonResponse(body, status=200 if error is None else 409)
-    return _to("events:clock", event)
+@event_view
+def clock_action(request, event):
+    command = {"event": event, "action": request.POST.get("action", ""), "version": posted_version(request)}
+    if not _wants_json(request):
+        command_run(request, night_services.clock_command, **command)
+        return _to("events:clock", event)
+    # The clock page's buttons: the answer carries the refusal and the new state instead of a message.
+    refusal = None
+    try:
+        night_services.clock_command(actor=request.user, **command)
+    except NcpcError as exc:
+        refusal = exc
+    body = {
+        "ok": refusal is None,
+        "error": str(refusal) if refusal else "",
+        "state": night_services.clock_payload(event=event),
+    }
+    return JsonResponse(body, status=200 if refusal is None else 409)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -106,19 +98,17 @@ def clock_action(request, season, number):
 
 @require_GET
 @require(Action.VIEW_CLUB)
-def night(request, season, number):
-    event = _event(season, number)
+@event_view
+def night(request, event):
     can_run = user_can(request.user, Action.ENTER_RESULTS)
-    if can_run and event.status == Event.Status.SCHEDULED and not event.attendances.exists():
-        attendance_services.attendance_prepare(event=event, actor=request.user)
-        event.refresh_from_db()
     overview = night_services.night_overview(event=event)
     try:
         state = night_services.clock_payload(event=event)
     except NcpcError as exc:
-        messages.error(request, str(exc))
+        error_show(request, exc)
         state = None
-    absent = [a for a in selectors.event_attendances(event=event) if a.status == Attendance.Status.ABSENT]
+    rows = selectors.event_attendances(event=event)
+    absent = [a for a in rows if a.status == Attendance.Status.ABSENT]
     if can_run:
         for row in absent:
             row.exemption_at = selectors.exemption_used_at(membership=row.membership, exclude_event=event)
@@ -138,14 +128,17 @@ def night(request, season, number):
             "move": move,
             "move_name": overview.move_names.get(move.player, "") if move else "",
             "field": selectors.event_field(event=event),
+            "seats_to_list": seats_to_list(event=event) if can_run else 0,
+            "seats_listed": bool(rows),
+            "back": "night",
         },
     )
 
 
 @require_GET
 @require(Action.VIEW_CLUB)
-def seats_print(request, season, number):
-    event = _event(season, number)
+@event_view
+def seats_print(request, event):
     return render(
         request,
         "events/night/seats_print.html",
@@ -155,13 +148,13 @@ def seats_print(request, season, number):
 
 @require_POST
 @require(Action.ENTER_RESULTS)
-def seats_draw(request, season, number):
-    event = _event(season, number)
-    tables, _ = _run(
+@event_view
+def seats_draw(request, event):
+    tables = command_run(
         request,
         night_services.seats_draw,
         event=event,
-        version=_int(request.POST.get("version")),
+        version=posted_version(request),
         confirm_redraw=request.POST.get("confirm") == "1",
     )
     if tables:
@@ -171,16 +164,16 @@ def seats_draw(request, season, number):
 
 @require_POST
 @require(Action.ENTER_RESULTS)
-def balance_apply(request, season, number):
-    event = _event(season, number)
-    row, _ = _run(
+@event_view
+def balance_apply(request, event):
+    row = command_run(
         request,
         night_services.balance_apply,
         event=event,
-        player=_int(request.POST.get("player")),
-        to_table=_int(request.POST.get("to_table")),
-        to_seat=_int(request.POST.get("to_seat")),
-        version=_int(request.POST.get("version")),
+        player=posted_int(request, "player"),
+        to_table=posted_int(request, "to_table"),
+        to_seat=posted_int(request, "to_seat"),
+        version=posted_version(request),
     )
     if row:
         messages.success(
@@ -191,15 +184,15 @@ def balance_apply(request, season, number):
 
 @require_POST
 @require(Action.ENTER_RESULTS)
-def button_set(request, season, number):
-    event = _event(season, number)
-    table, _ = _run(
+@event_view
+def button_set(request, event):
+    table = command_run(
         request,
         night_services.button_set,
         event=event,
-        table_number=_int(request.POST.get("table")),
-        seat=_int(request.POST.get("seat")),
-        version=_int(request.POST.get("version")),
+        table_number=posted_int(request, "table"),
+        seat=posted_int(request, "seat"),
+        version=posted_version(request),
     )
     if table:
         messages.success(request, f"Button at table {table.number}: seat {table.button}.")
@@ -208,10 +201,10 @@ def button_set(request, season, number):
 
 @require_POST
 @require(Action.ENTER_RESULTS)
-def final_table(request, season, number):
-    event = _event(season, number)
-    table, _ = _run(
-        request, night_services.final_table_make, event=event, version=_int(request.POST.get("version"))
+@event_view
+def final_table(request, event):
+    table = command_run(
+        request, night_services.final_table_make, event=event, version=posted_version(request)
     )
     if table:
         messages.success(request, f"Final table drawn: button at seat {table.button}.")
@@ -220,19 +213,19 @@ def final_table(request, season, number):
 
 @require_POST
 @require(Action.ENTER_RESULTS)
-def late_arrival(request, season, number):
-    event = _event(season, number)
-    version = _int(request.POST.get("version")) if request.POST.get("version") else -1
+@event_view
+def late_arrival(request, event):
+    version = posted_version(request)
     if request.POST.get("all") == "1":
-        done, _ = _run(request, night_services.late_arrivals_remove_all, event=event, version=version)
+        done = command_run(request, night_services.late_arrivals_remove_all, event=event, version=version)
         if done is not None:
             messages.success(request, f"Chips removed: {done} absent player(s).")
     else:
-        row, _ = _run(
+        row = command_run(
             request,
             night_services.late_arrival_settle,
             event=event,
-            attendance_id=_int(request.POST.get("attendance")),
+            attendance_id=posted_int(request, "attendance"),
             use_exemption=request.POST.get("exempt") == "1",
             version=version,
         )
@@ -243,14 +236,14 @@ def late_arrival(request, season, number):
 
 @require_POST
 @require(Action.ENTER_RESULTS)
-def seat_add(request, season, number):
-    event = _event(season, number)
-    seat, _ = _run(
+@event_view
+def seat_add(request, event):
+    seat = command_run(
         request,
         night_services.seat_add,
         event=event,
-        attendance_id=_int(request.POST.get("attendance")),
-        version=_int(request.POST.get("version")),
+        attendance_id=posted_int(request, "attendance"),
+        version=posted_version(request),
     )
     if seat:
         messages.success(

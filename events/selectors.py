@@ -242,11 +242,6 @@ def event_field(*, event: Event) -> EventField:
     )
 
 
-def players_still_in(*, event: Event) -> list:
-    """Players playing and not out yet, by name (the results page's buttons, the clock's count)."""
-    return [a for a in event_attendances(event=event) if a.is_playing and not hasattr(a, "elimination")]
-
-
 def substitutes_used(*, membership, exclude_event: Event | None = None) -> int:
     """Events of the season where the member sent a substitute (§5.3.1)."""
     rows = Attendance.objects.filter(membership=membership, event__season=membership.season).exclude(

@@ -20,6 +20,11 @@ urlpatterns = [
     path("<season:season>/<int:number>/move/", views_schedule.event_move_view, name="event_move"),
     path("<season:season>/<int:number>/announce/", views_schedule.event_announce_view, name="event_announce"),
     path("<season:season>/<int:number>/attendance/", views_results.attendance, name="attendance"),
+    path(
+        "<season:season>/<int:number>/attendance/prepare/",
+        views_results.attendance_prepare,
+        name="attendance_prepare",
+    ),
     path("<season:season>/<int:number>/attendance/set/", views_results.attendance_set, name="attendance_set"),
     path(
         "<season:season>/<int:number>/attendance/recheck/",

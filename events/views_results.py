@@ -1,56 +1,45 @@
 """Attendance and results entry on tournament night (officers with ENTER_RESULTS). Thin views: plain POST,
-then redirect back; every form carries the results version the page showed (optimistic concurrency)."""
+then redirect back; every form carries the results version the page showed (optimistic concurrency). The
+pages only read: listing the seats from the roster is a POST ("Open the night")."""
 
 from django.contrib import messages
-from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from events import hooks, selectors
 from events.forms import ReasonForm, SubstituteForm
-from events.models import Attendance, Event, Season
+from events.models import Attendance, Event
 from events.services import attendance as attendance_services
 from events.services import results as results_services
 from events.services.places import bust_places
-from ncpc.errors import ConcurrentChange, NcpcError
+from events.view_helpers import as_int, event_view, posted_int, posted_version, seats_to_list
+from ncpc.errors import NcpcError
+from ncpc.feedback import command_run
 from ncpc.permissions import Action, require, user_can
 
-
-def _event(season_name: str, number: int) -> Event:
-    season = Season.objects.filter(name=season_name).first()
-    event = selectors.event_get(season=season, number=number) if season else None
-    if event is None:
-        raise Http404("No such event.")
-    return event
+# Where "Open the night" returns to: the pages that offer it.
+SEATS_BACK = {"attendance": "events:attendance", "results": "events:results", "night": "events:night"}
 
 
-def _version(request) -> int:
-    try:
-        return int(request.POST.get("version", ""))
-    except ValueError:
-        return -1  # a form without the version is treated as stale
-
-
-def _run(request, command, success: str | None = None, **kwargs):
-    try:
-        result = command(version=_version(request), actor=request.user, **kwargs)
-    except ConcurrentChange as exc:
-        messages.warning(request, str(exc))
-    except NcpcError as exc:
-        messages.error(request, str(exc))
-    else:
-        if success:
-            messages.success(request, success.format(result=result))
-        return result
-    return None
+@require_POST
+@require(Action.ENTER_RESULTS)
+@event_view
+def attendance_prepare(request, event):
+    back = SEATS_BACK.get(request.POST.get("back", ""), "events:attendance")
+    if event.status == Event.Status.FINAL:
+        messages.info(request, "The results of this event are final: its seats stay as they are.")
+        return _back(event, back)
+    added = command_run(request, attendance_services.attendance_prepare, event=event)
+    if added:
+        messages.success(request, f"Seats listed: {added} member(s) from the roster.")
+    elif added is not None:
+        messages.info(request, "Every member on the roster has a seat already.")
+    return _back(event, back)
 
 
 @require(Action.ENTER_RESULTS)
-def attendance(request, season, number):
-    event = _event(season, number)
-    if event.status != Event.Status.FINAL:
-        attendance_services.attendance_prepare(event=event, actor=request.user)
-        event.refresh_from_db()
+@event_view
+def attendance(request, event):
     rows = selectors.event_attendances(event=event)
     for row in rows:
         row.sub_form = SubstituteForm(
@@ -76,64 +65,67 @@ def attendance(request, season, number):
             "field": selectors.event_field(event=event),
             "final": event.status == Event.Status.FINAL,
             "can_take_payments": user_can(request.user, Action.RECORD_PAYMENTS),
+            "seats_to_list": seats_to_list(event=event),
+            "seats_listed": bool(rows),
+            "back": "attendance",
         },
     )
 
 
 @require_POST
 @require(Action.ENTER_RESULTS)
-def attendance_set(request, season, number):
-    event = _event(season, number)
-    _run(
+@event_view
+def attendance_set(request, event):
+    command_run(
         request,
         attendance_services.attendance_set,
         success="{result.membership.person.full_name}: {result.get_status_display}.",
         event=event,
-        attendance_id=_int(request.POST.get("attendance")),
+        attendance_id=posted_int(request, "attendance"),
         status=request.POST.get("status", ""),
+        version=posted_version(request),
     )
-    return _back(request, event, "events:attendance")
+    return _back(event, "events:attendance")
 
 
 @require_POST
 @require(Action.ENTER_RESULTS)
-def attendance_recheck(request, season, number):
-    event = _event(season, number)
-    _run(
+@event_view
+def attendance_recheck(request, event):
+    command_run(
         request,
         attendance_services.attendance_recheck,
         success="Checked standing and signatures again.",
         event=event,
+        version=posted_version(request),
     )
-    return _back(request, event, "events:attendance")
+    return _back(event, "events:attendance")
 
 
 @require_POST
 @require(Action.ENTER_RESULTS)
-def substitute_set(request, season, number):
-    event = _event(season, number)
-    pk = _int(request.POST.get("attendance"))
+@event_view
+def substitute_set(request, event):
+    pk = posted_int(request, "attendance")
     form = SubstituteForm(request.POST, prefix=f"s{pk}")
     if not form.is_valid():
         messages.error(request, "Enter the substitute's name and who gets the prize.")
-        return _back(request, event, "events:attendance")
-    _run(
+        return _back(event, "events:attendance")
+    command_run(
         request,
         attendance_services.substitute_set,
         success="Saved the substitute of {result.membership.person.full_name}.",
         event=event,
         attendance_id=pk,
+        version=posted_version(request),
         **form.cleaned_data,
     )
-    return _back(request, event, "events:attendance")
+    return _back(event, "events:attendance")
 
 
 @require(Action.ENTER_RESULTS)
-def results_entry(request, season, number):
-    event = _event(season, number)
-    if event.status == Event.Status.SCHEDULED and not event.attendances.exists():
-        attendance_services.attendance_prepare(event=event, actor=request.user)
-        event.refresh_from_db()
+@event_view
+def results_entry(request, event):
     rows = selectors.event_attendances(event=event)
     playing = [r for r in rows if r.is_playing]
     by_id = {r.pk: r for r in rows}
@@ -162,21 +154,31 @@ def results_entry(request, season, number):
             "final": event.status == Event.Status.FINAL,
             "final_places": final_places,
             "reason_form": ReasonForm(),
+            "seats_to_list": seats_to_list(event=event),
+            "seats_listed": bool(rows),
+            "back": "results",
         },
     )
 
 
 @require_POST
 @require(Action.ENTER_RESULTS)
-def results_bust(request, season, number):
-    event = _event(season, number)
-    ids = [_int(v) for v in request.POST.getlist("player")]
+@event_view
+def results_bust(request, event):
+    ids = [as_int(v) for v in request.POST.getlist("player")]
     chips = {}
     if len(ids) > 1:
         for pk in ids:
             raw = request.POST.get(f"chips_{pk}", "").replace(",", "").strip()
-            chips[pk] = _int(raw) if raw else None
-    made = _run(request, results_services.bust_record, event=event, attendance_ids=ids, start_chips=chips)
+            chips[pk] = as_int(raw) if raw else None
+    made = command_run(
+        request,
+        results_services.bust_record,
+        event=event,
+        attendance_ids=ids,
+        start_chips=chips,
+        version=posted_version(request),
+    )
     if made:
         names = ", ".join(e.attendance.player_name for e in made)
         drawn = [e for e in made if e.draw]
@@ -184,64 +186,65 @@ def results_bust(request, season, number):
             request,
             f"Out: {names}." + (" Equal chip counts: the app drew the order (shown below)." if drawn else ""),
         )
-    return _back(request, event, "events:results")
+    return _back(event, "events:results")
 
 
 @require_POST
 @require(Action.ENTER_RESULTS)
-def results_abuse(request, season, number):
-    event = _event(season, number)
-    made = _run(
+@event_view
+def results_abuse(request, event):
+    made = command_run(
         request,
         results_services.abuse_remove,
         event=event,
-        attendance_id=_int(request.POST.get("player")),
+        attendance_id=posted_int(request, "player"),
         reason=request.POST.get("reason", ""),
+        version=posted_version(request),
     )
     if made:
         messages.success(request, f"Removed for abuse: {made[0].attendance.player_name} (keeps this place).")
-    return _back(request, event, "events:results")
+    return _back(event, "events:results")
 
 
 @require_POST
 @require(Action.ENTER_RESULTS)
-def results_undo(request, season, number):
-    event = _event(season, number)
-    _run(request, results_services.bust_undo, success="Undone: {result} player(s) back in.", event=event)
-    return _back(request, event, "events:results")
+@event_view
+def results_undo(request, event):
+    command_run(
+        request,
+        results_services.bust_undo,
+        success="Undone: {result} player(s) back in.",
+        event=event,
+        version=posted_version(request),
+    )
+    return _back(event, "events:results")
 
 
 @require_POST
 @require(Action.ENTER_RESULTS)
-def results_finish(request, season, number):
-    event = _event(season, number)
-    done = _run(request, results_services.results_finish, event=event)
+@event_view
+def results_finish(request, event):
+    done = command_run(request, results_services.results_finish, event=event, version=posted_version(request))
     if done:
         messages.success(request, f"Results final. Winner: {done[0].player_name}.")
         return redirect("events:event", season=event.season.name, number=event.number)
-    return _back(request, event, "events:results")
+    return _back(event, "events:results")
 
 
 @require_POST
 @require(Action.ENTER_RESULTS)
-def results_reopen(request, season, number):
-    event = _event(season, number)
-    _run(
+@event_view
+def results_reopen(request, event):
+    command_run(
         request,
         results_services.results_reopen,
         success="Reopened for a correction: change what is wrong, then finish again.",
         event=event,
         reason=request.POST.get("reason", ""),
+        version=posted_version(request),
     )
-    return _back(request, event, "events:results")
+    return _back(event, "events:results")
 
 
-def _int(value) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return 0
-
-
-def _back(request, event: Event, name: str):
+def _back(event: Event, name: str):
     return redirect(name, season=event.season.name, number=event.number)

@@ -14,8 +14,10 @@ from events.forms import EventAnnounceForm, EventMoveForm, VenueForm
 from events.ical import calendar_text, calendar_token
 from events.models import Event, Season, Venue
 from events.services.event_edit import announcement_is_late, event_announce, event_move, venue_save
+from events.view_helpers import event_view
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
+from ncpc.feedback import command_run
 from ncpc.permissions import Action, club_page, require, user_can
 
 
@@ -24,13 +26,6 @@ def _season(name: str) -> Season:
     if season is None:
         raise Http404("No such season.")
     return season
-
-
-def _event(season_name: str, number: int) -> Event:
-    event = selectors.event_by_name(season_name=season_name, number=number)
-    if event is None:
-        raise Http404("No such event.")
-    return event
 
 
 @club_page
@@ -70,8 +65,8 @@ def schedule(request, season):
 
 
 @club_page
-def event_detail(request, season, number):
-    event = _event(season, number)
+@event_view
+def event_detail(request, event):
     can_edit = user_can(request.user, Action.EDIT_RULES)
     lines = selectors.event_result_lines(event=event)
     show_reasons = user_can(request.user, Action.ENTER_RESULTS)
@@ -148,49 +143,37 @@ def calendar_feed(request, user_id, token):
 
 @require_POST
 @require(Action.EDIT_RULES)
-def event_move_view(request, season, number):
-    event = _event(season, number)
+@event_view
+def event_move_view(request, event):
     form = EventMoveForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Enter the new date.")
-    else:
-        try:
-            event_move(
-                event=event,
-                date=form.cleaned_data["date"],
-                actor=request.user,
-                reason=form.cleaned_data["reason"],
-            )
-        except NcpcError as exc:
-            messages.error(request, str(exc))
-        else:
-            messages.success(
-                request,
-                f"Moved event {event.number} to {form.cleaned_data['date']:%A, %B %-d}. Announce it again.",
-            )
+    elif command_run(
+        request, event_move, event=event, date=form.cleaned_data["date"], reason=form.cleaned_data["reason"]
+    ):
+        messages.success(
+            request,
+            f"Moved event {event.number} to {form.cleaned_data['date']:%A, %B %-d}. Announce it again.",
+        )
     return redirect("events:event", season=event.season.name, number=event.number)
 
 
 @require_POST
 @require(Action.EDIT_RULES)
-def event_announce_view(request, season, number):
-    event = _event(season, number)
+@event_view
+def event_announce_view(request, event):
     form = EventAnnounceForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Choose a venue in use.")
-    else:
-        try:
-            event = event_announce(
-                event=event,
-                venue=form.cleaned_data["venue"],
-                confirm_late=form.cleaned_data["confirm_late"],
-                actor=request.user,
-            )
-        except NcpcError as exc:
-            messages.error(request, str(exc))
-        else:
-            late = " (late)" if event.announced_late else ""
-            messages.success(request, f"Announced event {event.number} at {event.venue}{late}.")
+    elif announced := command_run(
+        request,
+        event_announce,
+        event=event,
+        venue=form.cleaned_data["venue"],
+        confirm_late=form.cleaned_data["confirm_late"],
+    ):
+        late = " (late)" if announced.announced_late else ""
+        messages.success(request, f"Announced event {announced.number} at {announced.venue}{late}.")
     return redirect("events:event", season=event.season.name, number=event.number)
 
 

@@ -25,7 +25,7 @@ from finance.services.dues import (
     statement_lines,
 )
 from finance.services.escrow import escrow_key, season_member_count
-from finance.services.ledger import ASSET_CODES, accounts_ensure, posted_under_key
+from finance.services.ledger import ASSET_CODES, accounts_standard, posted_under_key
 from finance.services.payouts import payout_lines
 from members import selectors as members_selectors
 from members.models import Membership, Suspension
@@ -271,12 +271,16 @@ def event_payout_lines(*, event) -> list:
 
 def account_balances(*, on: dt.date | None = None) -> list[tuple]:
     """(account, balance) for every account, debit-positive, as of ``on`` (default: everything)."""
-    accounts_ensure()
+    saved = list(Account.objects.all())
+    standard = accounts_standard(saved)
+    accounts = sorted(
+        saved + [a for a in standard.values() if a.pk is None], key=lambda a: (a.position, a.name, a.pk or 0)
+    )
     entries = Entry.objects.all()
     if on is not None:
         entries = entries.filter(transaction__date__lte=on)
     totals = dict(entries.values("account").annotate(total=Sum("amount")).values_list("account", "total"))
-    return [(account, quantize(totals.get(account.pk))) for account in Account.objects.all()]
+    return [(account, quantize(totals.get(account.pk))) for account in accounts]
 
 
 def membership_payments(*, memberships) -> list:
@@ -337,10 +341,10 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     start = dt.date(year, month, 1)
     end = dt.date(year, month, calendar.monthrange(year, month)[1])
     as_of = min(end, today)
-    accounts = accounts_ensure()
+    accounts = accounts_standard()
     sums = {
         row["account"]: row
-        for row in Entry.objects.filter(account__in=[accounts[code] for code in ASSET_CODES])
+        for row in Entry.objects.filter(account__in=[accounts[code].pk for code in ASSET_CODES])
         .values("account")
         .annotate(
             opening=Sum("amount", filter=Q(transaction__date__lt=start)),

@@ -170,10 +170,6 @@ def club_votes(*, season) -> list[Vote]:
     return list(Vote.objects.filter(season=season).select_related("person"))
 
 
-def event_rulings(*, event) -> list[Ruling]:
-    return list(Ruling.objects.filter(event=event).select_related("recorded_by"))
-
-
 def season_rulings(*, season) -> list[Ruling]:
     return list(
         Ruling.objects.filter(event__season=season)

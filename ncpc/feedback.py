@@ -1,8 +1,11 @@
 """Turning a broken club rule (NcpcError) into feedback on the page, the same way in every view."""
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import messages
 
-from ncpc.errors import NcpcError
+from ncpc.errors import ConcurrentChange, NcpcError
 
 
 def error_show(request, exc: NcpcError, *, form=None) -> None:
@@ -11,3 +14,22 @@ def error_show(request, exc: NcpcError, *, form=None) -> None:
         form.add_error(exc.field, str(exc))
     else:
         messages.error(request, str(exc))
+
+
+def command_run(request, command: Callable[..., Any], *, success: str | None = None, **kwargs) -> Any:
+    """Run a service command as the user; return its result, or None when it refused.
+
+    A refusal becomes a message (someone else's change meanwhile a warning: reload and try again); on success
+    ``success``, formatted with ``result``, is shown.
+    """
+    try:
+        result = command(actor=request.user, **kwargs)
+    except ConcurrentChange as exc:
+        messages.warning(request, str(exc))
+        return None
+    except NcpcError as exc:
+        error_show(request, exc)
+        return None
+    if success:
+        messages.success(request, success.format(result=result))
+    return result

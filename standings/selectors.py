@@ -99,11 +99,6 @@ def counted_events(*, season: Season, through: dt.date | None = None, events=Non
     ]
 
 
-def event_places(*, event: Event) -> EventPlaces:
-    placings = event_selectors.event_placings(event=event)
-    return EventPlaces(number=event.number, places={p.membership_id: p.place for p in placings})
-
-
 def roster_from(memberships, event_number: int) -> list[Membership]:
     """``members.selectors.roster_for_event`` over memberships already read: joined by then, not left before."""
     return [

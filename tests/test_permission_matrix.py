@@ -134,6 +134,7 @@ PAGES: dict[str, Page] = {
     "events:event_move": Page(**post_only(*OFFICERS), kwargs=EVENT),
     "events:event_announce": Page(**post_only(*OFFICERS), kwargs=EVENT),
     "events:attendance": Page(only(PRES, VP), EVENT),
+    "events:attendance_prepare": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:attendance_set": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:attendance_recheck": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:substitute_set": Page(**post_only(PRES, VP), kwargs=EVENT),

@@ -59,20 +59,25 @@ AUTO_STATUSES = (
 )
 
 
+def roster_without_seat(*, event: Event) -> list:
+    """Members on the event's roster who have no seat row yet: what ``attendance_prepare`` would add (a read,
+    for the pages that offer to list the seats)."""
+    have = set(Attendance.objects.filter(event=event).values_list("membership_id", flat=True))
+    return [m for m in hooks.event_roster(season=event.season, event_number=event.number) if m.pk not in have]
+
+
 @transaction.atomic
 def attendance_prepare(*, event: Event, actor=None) -> int:
     """Give every member on the event's roster a seat row (plays, unless not in good standing or unsigned).
 
-    Safe to call again: only missing rows are added. Returns how many were added.
+    Safe to call again: only missing rows are added. Returns how many were added. A command (officers press
+    "Open the night"): a page that only shows the seats never lists them.
     """
     locked = event_lock(event=event, version=None)
     if locked.status == Event.Status.FINAL:
         return 0
-    have = set(Attendance.objects.filter(event=locked).values_list("membership_id", flat=True))
     added = 0
-    for membership in hooks.event_roster(season=locked.season, event_number=locked.number):
-        if membership.pk in have:
-            continue
+    for membership in roster_without_seat(event=locked):
         row = Attendance(event=locked, membership=membership)
         row.status = _default_status(attendance=row, event=locked)
         row.save()

@@ -67,7 +67,7 @@ def entries_balance(*, lines: Sequence[EntryLine]) -> None:
 
 
 def accounts_ensure() -> dict[str, Account]:
-    """The standard accounts, created on first use."""
+    """The standard accounts, created on first use (by the first posting: a command, never a page)."""
     accounts = {a.code: a for a in Account.objects.filter(code__in=[c for c, *_ in STANDARD_ACCOUNTS])}
     for code, name, kind, position in STANDARD_ACCOUNTS:
         if code not in accounts:
@@ -75,6 +75,19 @@ def accounts_ensure() -> dict[str, Account]:
                 code=code, defaults={"name": name, "kind": kind, "position": position}
             )
     return accounts
+
+
+def accounts_standard(saved: Sequence[Account] | None = None) -> dict[str, Account]:
+    """The standard accounts for a page to show, created by nothing (a GET never writes): one that does not
+    exist yet (nothing was ever posted to it) is an unsaved stand-in with its standard name and no ``pk``.
+    ``saved``: the accounts already read, if the caller has them."""
+    if saved is None:
+        saved = Account.objects.filter(code__in=[c for c, *_ in STANDARD_ACCOUNTS])
+    found = {a.code: a for a in saved}
+    return {
+        code: found.get(code) or Account(code=code, name=name, kind=kind, position=position)
+        for code, name, kind, position in STANDARD_ACCOUNTS
+    }
 
 
 def account_get(code: str) -> Account:

@@ -83,6 +83,16 @@ def test_the_vice_president_enters_a_night_with_a_double_bust_and_the_standings_
     page.goto(f"{live_server.url}/events/{season.name}/1/")
     page.get_by_role("link", name="Enter results").click()
     page.wait_for_url(f"{live_server.url}/events/{season.name}/1/results/")
+    # Opening the page lists nobody (a GET never writes): the officer opens the night, on a phone.
+    page.set_viewport_size({"width": 375, "height": 740})
+    open_night = page.get_by_role("button", name="Open the night: list the seats from the roster")
+    expect(open_night).to_be_visible()
+    box = open_night.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375
+    open_night.click()
+    expect(page.get_by_text("Seats listed: 6 member(s) from the roster.")).to_be_visible()
+    expect(open_night).to_have_count(0)
+    page.set_viewport_size({"width": 1280, "height": 720})
     expect(page.get_by_text("6 left")).to_be_visible()
 
     def tap_out(username: str) -> None:

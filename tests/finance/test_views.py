@@ -5,10 +5,12 @@ from decimal import Decimal
 
 import pytest
 import time_machine
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from events.models import Season
-from finance.models import Payment, Transaction
+from finance.models import Account, Payment, Transaction
 from finance.services.escrow import wsop_result_record
 from tests.factories import MembershipFactory
 from tests.finance.factories import pay
@@ -225,3 +227,16 @@ def test_the_wsop_page_shows_the_seasons_shares_of_winnings(client, treasurer, s
     assert "(late joiner, 2%)" in page
     assert "(declined qualifier, 4.5%)" in page
     assert "1%" not in page and "3%" not in page
+
+
+@pytest.mark.parametrize(
+    "url", [reverse("finance:index"), reverse("finance:ledger"), reverse("finance:report", args=[2026, 11])]
+)
+def test_the_ledger_pages_of_a_new_club_show_the_accounts_at_zero_and_create_none(client, treasurer, url):
+    # A GET never writes: the standard accounts are created by the first posting, not by looking at the books.
+    client.force_login(treasurer)
+    with CaptureQueriesContext(connection) as captured:
+        page = client.get(url).content.decode()
+    assert not [q["sql"] for q in captured.captured_queries if q["sql"].startswith(("INSERT", "UPDATE"))]
+    assert not Account.objects.exists()
+    assert "Club checking" in page and "Cash box" in page and "WSOP escrow" in page
