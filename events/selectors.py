@@ -152,11 +152,11 @@ def season_events(*, season: Season) -> list[Event]:
 
 def event_attendances(*, event: Event) -> list:
     """Every seat of the event with its member (and elimination, if out), by name."""
-    return list(
-        Attendance.objects.filter(event=event)
-        .select_related("membership__person", "elimination")
-        .order_by("membership__person__last_name", "membership__person__first_name", "pk")
+    # Sorted here: ordering by the person's name costs the query more Python work than the sort.
+    rows = (
+        Attendance.objects.filter(event=event).select_related("membership__person", "elimination").order_by()
     )
+    return sorted(rows, key=lambda a: (a.membership.person.last_name, a.membership.person.first_name, a.pk))
 
 
 def event_busts(*, event: Event) -> list:
@@ -263,6 +263,19 @@ def exemption_used_at(*, membership, exclude_event: Event | None = None) -> Even
     return row.event if row else None
 
 
+def _placing(row: Attendance) -> Placing:
+    """``season_placings``' value for an attendance row already read (with its person and elimination)."""
+    elimination = getattr(row, "elimination", None)
+    return Placing(
+        place=row.place,
+        membership_id=row.membership_id,
+        member_key=row.membership.person.key,
+        substitute_name=row.substitute_name,
+        prize_to=row.prize_to if row.substitute_name else "member",
+        removed_for_abuse=bool(elimination and elimination.removed_for_abuse),
+    )
+
+
 @dataclass(frozen=True)
 class ResultLine:
     place: int | None
@@ -280,14 +293,20 @@ class ResultLine:
 @computed(lambda *, event: f"{event.pk}")
 def event_result_lines(*, event: Event) -> list[ResultLine]:
     """The event page's results: places best first (with points and payouts), then the seats without one."""
+    rules = season_rules(event.season)
+    final = event.status == Event.Status.FINAL
+    rows = event_attendances(event=event)
+    placed = sorted((row for row in rows if final and row.place is not None), key=lambda r: (r.place, r.pk))
+    placings = [_placing(row) for row in placed]  # as season_placings gives them, from the rows read
     try:
-        payouts = {line.place: line for line in hooks.event_payout_lines(event=event)}
+        payouts = {
+            line.place: line for line in hooks.event_payout_lines(event=event, placings=placings, rules=rules)
+        }
     except NcpcError:  # e.g. no payout row for this member count: the page still shows places and points
         payouts = {}
-    points_table = season_rules(event.season).points_table
-    final = event.status == Event.Status.FINAL
+    points_table = rules.points_table
     lines = []
-    for row in event_attendances(event=event):
+    for row in rows:
         place = row.place if final else None
         elimination = getattr(row, "elimination", None)
         lines.append(

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from events import selectors
 from events.forms import EventAnnounceForm, EventMoveForm, VenueForm
+from events.html import schedule_rows_html
 from events.ical import calendar_text, calendar_token
 from events.models import Event, Season, Venue
 from events.services.event_edit import announcement_is_late, event_announce, event_move, venue_save
@@ -55,11 +56,15 @@ def schedule(request, season):
             "season": season,
             "seasons": selectors.seasons_all(),
             "events": events,
-            "today": club_today(),
-            "next_event": selectors.first_event_from(events, on=club_today()),
+            "rows_html": schedule_rows_html(
+                season=season,
+                events=events,
+                next_event=selectors.first_event_from(events, on=club_today()),
+                today=club_today(),
+                can_enter=user_can(request.user, Action.ENTER_RESULTS),
+            ),
             "feed_url": feed_url,
             "can_edit": user_can(request.user, Action.EDIT_RULES),
-            "can_enter": user_can(request.user, Action.ENTER_RESULTS),
         },
     )
 

@@ -256,17 +256,19 @@ def good_standing(*, membership, on: dt.date, account: DuesAccount | None = None
     return (account or dues_account(membership=membership)).status(on=on).paid_up
 
 
-def event_payout_lines(*, event) -> list:
+def event_payout_lines(*, event, placings=None, rules=None) -> list:
     """The cash prizes of an event, as ``finance.services.payouts.PayoutLine`` values, best place first.
 
     Empty until the event has placings; raises ``PayoutTableMissing`` when the season's payout table has no
-    row for the number of members on the event's date.
+    row for the number of members on the event's date. ``placings`` and the season's ``rules``: when the
+    caller has them already.
     """
-    placings = events_selectors.event_placings(event=event)
+    if placings is None:
+        placings = events_selectors.event_placings(event=event)
     if not placings:
         return []
     count = len(members_selectors.roster_for_event(season=event.season, event_number=event.number))
-    return payout_lines(rules=season_rules(event.season), member_count=count, placings=placings)
+    return payout_lines(rules=rules or season_rules(event.season), member_count=count, placings=placings)
 
 
 def account_balances(*, on: dt.date | None = None) -> list[tuple]:
