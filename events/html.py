@@ -1,7 +1,8 @@
-"""The schedule table's rows as HTML, built in Python.
+"""The schedule's rows and an event's result rows as HTML, built in Python.
 
 The schedule is a page every member opens, and its rows (one per event, each with links, dates and badges)
-cost the template engine about 8,000 Python calls a request, these functions about 600. Text that comes from
+cost the template engine about 8,000 Python calls a request, these functions about 600; the results of a
+night likewise. Text that comes from
 the data goes through ``html.escape``; dates and numbers need none.
 """
 
@@ -51,5 +52,24 @@ def schedule_rows_html(*, season, events, next_event, today: dt.date, can_enter:
             f'<span class="text-muted small d-block">{_time(e.starts_at)}{" · next" if is_next else ""}</span></td>'
             f"<td>{venue}</td>"
             f'<td class="d-none d-sm-table-cell">{status}</td></tr>'
+        )
+    return mark_safe("\n".join(rows))  # noqa: S308  # nosec B308 B703: data escaped above
+
+
+def result_rows_html(lines) -> SafeString:
+    """The ``<tr>`` rows of an event's results: place, player, points and prize (``ResultLine`` values)."""
+    rows = []
+    for line in lines:
+        player = escape(line.name)
+        if line.removed_for_abuse:
+            player += ' <span class="badge text-bg-danger">removed for abuse</span>'
+        prize = ""
+        if line.payout:
+            prize = f"${line.payout.amount}"
+            if line.substitute_name:
+                prize += f'<span class="small text-muted d-block">to the {escape(line.payout.paid_to)}</span>'
+        rows.append(
+            f'<tr><td>{line.place}</td><td>{player}</td><td class="text-end">{line.points}</td>'
+            f'<td class="text-end">{prize}</td></tr>'
         )
     return mark_safe("\n".join(rows))  # noqa: S308  # nosec B308 B703: data escaped above

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from events import selectors
 from events.forms import EventAnnounceForm, EventMoveForm, VenueForm
-from events.html import schedule_rows_html
+from events.html import result_rows_html, schedule_rows_html
 from events.ical import calendar_text, calendar_token
 from events.models import Event, Season, Venue
 from events.services.event_edit import announcement_is_late, event_announce, event_move, venue_save
@@ -79,6 +79,7 @@ def event_detail(request, event):
         "event": event,
         "season": event.season,
         "placed": [line for line in lines if line.place],
+        "placed_html": result_rows_html(line for line in lines if line.place),
         "unplaced": [line for line in lines if not line.place],
         "show_reasons": show_reasons,
         "can_edit": can_edit,
