@@ -2,15 +2,20 @@
 
 from typing import Any
 
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import models
 
 from ncpc.cache import data_version_bump
 from ncpc.models import AuditEntry
 
+# Who did it: the signed-in user of a request, an anonymous visitor, or nobody (a command run by the system).
+Actor = AbstractBaseUser | AnonymousUser | None
+
 
 def audit_record(
     *,
-    actor,
+    actor: Actor,
     action: str,
     summary: str,
     target: models.Model | None = None,
@@ -18,7 +23,8 @@ def audit_record(
     data: dict[str, Any] | None = None,
 ) -> AuditEntry:
     data_version_bump()
-    user = actor if getattr(actor, "is_authenticated", False) else None
+    # Only a signed-in user is recorded (the trail's foreign key is to User); a visitor or the system is nobody.
+    user = actor if isinstance(actor, User) and actor.is_authenticated else None
     return AuditEntry.objects.create(
         actor=user,
         action=action,

@@ -11,7 +11,7 @@ from events import hooks, selectors
 from events.errors import ExemptionUsed, NotInGoodStanding, RulesNotSigned, SubstituteRefused
 from events.models import Attendance, Event
 from events.services.locking import event_bump, event_lock, event_lock_open
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import NcpcError
 
 
@@ -67,7 +67,7 @@ def roster_without_seat(*, event: Event) -> list:
 
 
 @transaction.atomic
-def attendance_prepare(*, event: Event, actor=None) -> int:
+def attendance_prepare(*, event: Event, actor: Actor = None) -> int:
     """Give every member on the event's roster a seat row (plays, unless not in good standing or unsigned).
 
     Safe to call again: only missing rows are added. Returns how many were added. A command (officers press
@@ -95,7 +95,7 @@ def attendance_prepare(*, event: Event, actor=None) -> int:
 
 
 @transaction.atomic
-def attendance_recheck(*, event: Event, version: int, actor) -> int:
+def attendance_recheck(*, event: Event, version: int, actor: Actor) -> int:
     """Ask good standing and signatures again for seats not out yet (after a payment or a signature)."""
     locked = event_lock_open(event=event, version=version)
     changed = 0
@@ -109,7 +109,7 @@ def attendance_recheck(*, event: Event, version: int, actor) -> int:
 
 
 @transaction.atomic
-def attendance_after_payment(*, membership, actor) -> list[Attendance]:
+def attendance_after_payment(*, membership, actor: Actor) -> list[Attendance]:
     """A payment may put a member back in good standing (paying at the door counts, SPEC §7): their seats listed
     "not in good standing" at events whose results are still open are asked again at once, so the officer at
     the table need not press "check again". Returns the seats that changed (their event is the locked row)."""
@@ -152,7 +152,9 @@ def _seat(*, event: Event, attendance_id) -> Attendance:
 
 
 @transaction.atomic
-def attendance_set(*, event: Event, attendance_id: int, status: str, version: int, actor) -> Attendance:
+def attendance_set(
+    *, event: Event, attendance_id: int, status: str, version: int, actor: Actor
+) -> Attendance:
     """Set a seat's status. Playing needs good standing and a signed rules document; a late call uses the
     member's one exemption of the season."""
     locked = event_lock_open(event=event, version=version)
@@ -199,7 +201,7 @@ def substitute_set(
     not_professional: bool,
     prize_to: str,
     version: int,
-    actor,
+    actor: Actor,
 ) -> Attendance:
     """Record (or with an empty name, remove) the substitute who plays a member's seat (§5.3).
 

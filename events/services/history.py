@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from events.models import Attendance, Elimination, Event, Venue
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class HistoryResult:
 
 @transaction.atomic
 def event_history_write(
-    *, event: Event, date: dt.date, venue: Venue | None, results: list[HistoryResult], actor=None
+    *, event: Event, date: dt.date, venue: Venue | None, results: list[HistoryResult], actor: Actor = None
 ) -> Event:
     event.date = date
     event.venue = venue

@@ -12,7 +12,7 @@ from events.rules import SeasonRules
 from events.selectors import season_rules
 from events.services.rules_check import rules_problems
 from events.services.seasons import RULE_TABLE_MODELS, rules_tables_write
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import RulesError
 
 # What the rules page edits besides the rules themselves.
@@ -49,7 +49,7 @@ def season_rules_save(
     season: Season,
     changes: Mapping[str, Any],
     tables: Mapping[str, Sequence] | None = None,
-    actor,
+    actor: Actor,
     reason: str = "",
 ) -> list[str]:
     """Save new values of a season's rules; refuse rules that do not hold together.

@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from finance.models import Account, Disbursement, DisbursementApproval, Transaction
 from finance.services.ledger import EntryLine, account_get, transaction_post
 from members.selectors import offices_held
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import NcpcError, NotAllowed
 from ncpc.money import quantize
 from ncpc.permissions import user_person
@@ -32,7 +32,7 @@ def disbursement_create(
     from_code: str,
     to_code: str,
     check_number: str = "",
-    actor,
+    actor: Actor,
 ) -> Disbursement:
     if amount is None or amount <= 0 or quantize(amount) != amount:
         raise CheckError("A check is for a positive amount in cents.", field="amount")
@@ -55,7 +55,7 @@ def disbursement_create(
 
 
 @transaction.atomic
-def disbursement_approve(*, disbursement: Disbursement, actor, on: dt.date) -> Disbursement:
+def disbursement_approve(*, disbursement: Disbursement, actor: Actor, on: dt.date) -> Disbursement:
     """Record the officer's approval; the second different officer's approval issues the check (posts it).
 
     The same officer approving twice changes nothing.

@@ -13,7 +13,7 @@ from finance.services.ledger import EntryLine, next_key, posted_under_key, trans
 from finance.services.wsop import wsop_split
 from members import selectors as members_selectors
 from members.services.late_joiners import join_terms
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import NcpcError
 
 
@@ -35,7 +35,7 @@ def escrow_key(*, season) -> str:
 
 
 @transaction.atomic
-def wsop_escrow_move(*, season, date: dt.date, actor) -> Transaction:
+def wsop_escrow_move(*, season, date: dt.date, actor: Actor) -> Transaction:
     """Move the season's WSOP entries and expenses from club checking to the escrow account, once."""
     season = Season.objects.select_for_update().get(pk=season.pk)
     existing = posted_under_key(prefix=escrow_key(season=season))
@@ -57,7 +57,7 @@ def wsop_escrow_move(*, season, date: dt.date, actor) -> Transaction:
 
 @transaction.atomic
 def wsop_result_record(
-    *, season, representative, gross: Decimal, tips: Decimal, declined=None, actor
+    *, season, representative, gross: Decimal, tips: Decimal, declined=None, actor: Actor
 ) -> WsopResult:
     if tips < 0 or gross < 0:
         raise WsopError("Winnings and tips cannot be negative.")

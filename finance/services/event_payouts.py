@@ -8,6 +8,7 @@ from finance.models import Account, Transaction
 from finance.selectors import event_payout_lines
 from finance.services.ledger import EntryLine, next_key, posted_under_key, transaction_post
 from finance.services.payouts import NothingToPay
+from ncpc.audit import Actor
 
 
 def event_payout_key(*, event) -> str:
@@ -15,7 +16,7 @@ def event_payout_key(*, event) -> str:
 
 
 @transaction.atomic
-def event_payout_post(*, event, actor):
+def event_payout_post(*, event, actor: Actor):
     """Post the night's cash prizes (cash box → event payouts). Idempotent: an event is paid out once
     (unless that posting was reversed); a second call returns the posting that exists."""
     event = Event.objects.select_for_update().select_related("season").get(pk=event.pk)

@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 
 from finance.models import Account, Entry, Transaction
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import ConcurrentChange, NcpcError
 from ncpc.money import ZERO, quantize
 
@@ -101,7 +101,7 @@ def transaction_post(
     kind: str,
     memo: str,
     lines: Sequence[EntryLine],
-    actor,
+    actor: Actor,
     key: str | None = None,
     reverses: Transaction | None = None,
     reason: str = "",
@@ -149,7 +149,7 @@ def transaction_post(
 
 
 @transaction.atomic
-def transaction_reverse(*, txn: Transaction, date: dt.date, reason: str, actor) -> Transaction:
+def transaction_reverse(*, txn: Transaction, date: dt.date, reason: str, actor: Actor) -> Transaction:
     """Post the mirror image of ``txn``; both stay in the books. A transaction is reversed at most once."""
     reason = (reason or "").strip()
     if not reason:
@@ -203,7 +203,7 @@ def next_key(*, prefix: str) -> str:
 
 @transaction.atomic
 def transfer_post(
-    *, date: dt.date, from_code: str, to_code: str, amount: Decimal, memo: str, actor
+    *, date: dt.date, from_code: str, to_code: str, amount: Decimal, memo: str, actor: Actor
 ) -> Transaction:
     """Money moved between two accounts: a bank deposit of the cash box, cash drawn for payouts, other
     income received, an opening balance."""

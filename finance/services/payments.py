@@ -10,7 +10,7 @@ from finance.models import Account, LateFeeWaiver, Payment, Transaction
 from finance.selectors import dues_account
 from finance.services.dues import LATE_FEE
 from finance.services.ledger import EntryLine, LedgerError, transaction_post, transaction_reverse
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import NcpcError
 from ncpc.money import quantize
 
@@ -24,7 +24,7 @@ METHOD_ACCOUNT = {Payment.Method.CASH: Account.CASH, Payment.Method.CHECK: Accou
 
 @transaction.atomic
 def payment_record(
-    *, membership, date: dt.date, amount: Decimal, method: str, reference: str = "", actor
+    *, membership, date: dt.date, amount: Decimal, method: str, reference: str = "", actor: Actor
 ) -> Payment:
     """Cash goes to the cash box, a check to club checking; the credit is dues and fees received."""
     if amount is None or amount <= 0 or quantize(amount) != amount:
@@ -64,7 +64,7 @@ def payment_record(
 
 
 @transaction.atomic
-def payment_reverse(*, payment: Payment, date: dt.date, reason: str, actor) -> Transaction:
+def payment_reverse(*, payment: Payment, date: dt.date, reason: str, actor: Actor) -> Transaction:
     """A payment recorded by mistake (or a bounced check) is reversed; both stay on the statement."""
     try:
         return transaction_reverse(txn=payment.transaction, date=date, reason=reason, actor=actor)
@@ -73,7 +73,7 @@ def payment_reverse(*, payment: Payment, date: dt.date, reason: str, actor) -> T
 
 
 @transaction.atomic
-def late_fee_waive(*, membership, fee_date: dt.date, on: dt.date, reason: str, actor) -> LateFeeWaiver:
+def late_fee_waive(*, membership, fee_date: dt.date, on: dt.date, reason: str, actor: Actor) -> LateFeeWaiver:
     """Treasurer only (the view checks Action.WAIVE_LATE_FEES). The fee must have been charged."""
     reason = (reason or "").strip()
     if not reason:

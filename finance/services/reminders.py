@@ -9,11 +9,11 @@ from django.template.loader import render_to_string
 
 from finance.models import DuesReminder
 from finance.selectors import season_dues_accounts
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 
 
 @transaction.atomic
-def dues_reminders_send(*, season, on: dt.date, actor) -> list[DuesReminder]:
+def dues_reminders_send(*, season, on: dt.date, actor: Actor) -> list[DuesReminder]:
     """Send (after commit) and record one reminder per seat with a balance on ``on``; members without an
     e-mail address are skipped."""
     sent = []

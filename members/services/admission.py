@@ -11,7 +11,7 @@ from members.models import Membership, Person, Vote, WaitingListEntry
 from members.selectors import current_member_count, membership_on, next_event_number
 from members.services.majority import majority
 from members.services.votes import vote_build, vote_counts_problems
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import NcpcError
 
 
@@ -93,7 +93,7 @@ def member_admit(
     sponsor: Person | None,
     vote: VoteCounts | None,
     declared_not_professional: bool,
-    actor=None,
+    actor: Actor = None,
     reason: str = "",
 ) -> Membership:
     """Seat ``person`` in ``season`` from the next event, after checking every condition of admission.

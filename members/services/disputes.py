@@ -7,7 +7,7 @@ from django.db import transaction
 
 from members.models import OfficerTerm, Ruling
 from members.selectors import officer_holders
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import NcpcError
 
 # The bylaws' order of the offices (§3.4.5, §3.5.2–3.5.3, §3.6.7–3.6.8): the first one present and not
@@ -73,7 +73,7 @@ def ruling_record(
     present: Iterable[str],
     involved: Iterable[str],
     independent_player: str = "",
-    actor=None,
+    actor: Actor = None,
 ) -> Ruling:
     """Log a ruling at an event; who ruled is worked out from the officers present and involved."""
     answer = who_rules(present=present, involved=involved)

@@ -9,7 +9,7 @@ from django.db import transaction
 
 from members.models import Ballot, BallotCount, BallotQuestion, Membership, Nomination, OfficerTerm, Person
 from members.services.officers import default_term, officer_term_create
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import NcpcError
 
 OFFICES = (
@@ -49,7 +49,7 @@ def election_term_dates(*, season) -> tuple[dt.date, dt.date]:
 
 
 @transaction.atomic
-def election_create(*, season, on: dt.date, actor=None) -> Ballot:
+def election_create(*, season, on: dt.date, actor: Actor = None) -> Ballot:
     """A new election for the season, with one question per office."""
     if Ballot.objects.filter(
         season=season, kind=Ballot.Kind.ELECTION, status__in=[Ballot.Status.PREPARING, Ballot.Status.OPEN]
@@ -76,7 +76,7 @@ def nomination_record(
     person: Person,
     on: dt.date,
     nominated_by: Person | None = None,
-    actor=None,
+    actor: Actor = None,
 ) -> Nomination:
     """Record a nomination (§3.2). Only while the election is being prepared; the nominee must hold a seat."""
     ballot = Ballot.objects.select_for_update().get(pk=ballot.pk)
@@ -101,7 +101,7 @@ def nomination_record(
 
 
 @transaction.atomic
-def nomination_withdraw(*, nomination: Nomination, actor=None) -> None:
+def nomination_withdraw(*, nomination: Nomination, actor: Actor = None) -> None:
     ballot = Ballot.objects.select_for_update().get(pk=nomination.question.ballot_id)
     if ballot.status != Ballot.Status.PREPARING:
         raise NcpcError("A nomination can be withdrawn only before the election opens.")
@@ -121,14 +121,14 @@ def election_count(*, ballot: Ballot) -> None:
         question.save(update_fields=["tie", "winner"])
 
 
-def _term_grant(*, question: BallotQuestion, actor) -> None:
+def _term_grant(*, question: BallotQuestion, actor: Actor) -> None:
     start, end = election_term_dates(season=question.ballot.season)
     if OfficerTerm.objects.filter(person=question.winner, office=question.office, start=start).exists():
         return
     officer_term_create(person=question.winner, office=question.office, start=start, end=end, actor=actor)
 
 
-def election_terms_grant(*, ballot: Ballot, actor=None) -> None:
+def election_terms_grant(*, ballot: Ballot, actor: Actor = None) -> None:
     """At publish: each elected officer gets the term 1 Jun – 31 May (permissions follow from it)."""
     for question in ballot.questions.select_related("winner", "ballot__season"):
         if question.winner_id:
@@ -137,7 +137,7 @@ def election_terms_grant(*, ballot: Ballot, actor=None) -> None:
 
 @transaction.atomic
 def election_tie_resolve(
-    *, question: BallotQuestion, winner: Person, note: str, actor=None
+    *, question: BallotQuestion, winner: Person, note: str, actor: Actor = None
 ) -> BallotQuestion:
     """Record how the club resolved a tied office (the bylaws leave it to the club)."""
     question = BallotQuestion.objects.select_for_update().select_related("ballot__season").get(pk=question.pk)

@@ -5,7 +5,7 @@ import datetime as dt
 from django.db import transaction
 
 from members.models import OfficerTerm, Person
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import NcpcError
 
 
@@ -16,7 +16,7 @@ def default_term(*, start_year: int) -> tuple[dt.date, dt.date]:
 
 @transaction.atomic
 def officer_term_create(
-    *, person: Person, office: str, start: dt.date, end: dt.date, actor=None
+    *, person: Person, office: str, start: dt.date, end: dt.date, actor: Actor = None
 ) -> OfficerTerm:
     if end < start:
         raise NcpcError("A term cannot end before it starts.")

@@ -15,7 +15,7 @@ from members.services.late_joiners import JoinTerms, join_terms
 from members.services.majority import majority
 from members.services.votes import vote_build, vote_counts_problems
 from members.services.waiting_list import offer_seat_to_first_alternate
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import ConcurrentChange, NcpcError
 
 
@@ -53,7 +53,7 @@ def seat_transfer(
     buyer: Person,
     how: str,
     on: dt.date,
-    actor=None,
+    actor: Actor = None,
     reason: str = "",
 ) -> Membership:
     """The seller sells or cedes the seat (initiated by the Vice President, §2.5.1); the buyer takes it.
@@ -123,7 +123,9 @@ def _terms_data(terms: JoinTerms) -> dict:
 
 
 @transaction.atomic
-def member_withdraw(*, membership: Membership, on: dt.date, actor=None, reason: str = "") -> Membership:
+def member_withdraw(
+    *, membership: Membership, on: dt.date, actor: Actor = None, reason: str = ""
+) -> Membership:
     """The member gives up the seat without selling or ceding it; the seat is offered to the first alternate."""
     membership = _lock_active(membership)
     _leave(membership=membership, on=on, how=Membership.HowLeft.WITHDREW)
@@ -158,7 +160,7 @@ def member_remove(
     abstain: int = 0,
     nominated_by: Person | None = None,
     notes: str = "",
-    actor=None,
+    actor: Actor = None,
 ) -> Removal:
     """Remove a member after a club vote (§2.11 unpaid fees, §5.5.3 abuse): they forfeit the money paid
     (§2.12, §5.5.3.1) and the seat is offered to the first alternate. Without a majority nothing is saved."""

@@ -6,7 +6,7 @@ import datetime as dt
 from django.db import transaction
 
 from members.models import Person, Vote
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import NcpcError
 
 
@@ -34,7 +34,7 @@ def vote_build(
     members_eligible: int,
     season=None,
     person: Person | None = None,
-    actor=None,
+    actor: Actor = None,
 ) -> Vote:
     """An unsaved vote (validated by the caller with ``vote_counts_problems``)."""
     user = actor if getattr(actor, "is_authenticated", False) else None
@@ -64,7 +64,7 @@ def vote_record(
     members_eligible: int,
     season=None,
     person: Person | None = None,
-    actor=None,
+    actor: Actor = None,
 ) -> Vote:
     """Record the outcome of a vote held by the club (any kind), with its audit row."""
     problems = vote_counts_problems(yes=yes, no=no, abstain=abstain, members_eligible=members_eligible)

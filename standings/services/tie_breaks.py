@@ -6,7 +6,7 @@ from django.db import transaction
 
 from events.models import Season
 from members.models import Membership
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import NcpcError
 from standings.models import TieBreak, TieBreakEntry, WsopDecline
 from standings.selectors import season_standings
@@ -27,7 +27,7 @@ def _lock_season(season: Season) -> Season:
 
 @transaction.atomic
 def tie_break_record(
-    *, season: Season, order: Sequence[Membership], how: str, note: str = "", actor
+    *, season: Season, order: Sequence[Membership], how: str, note: str = "", actor: Actor
 ) -> TieBreak:
     """Record the order (best first) that a heads-up playoff or an agreement gave a group of members who
     have equal points now (§10.6). The newest tie-break naming a whole tied group decides it."""
@@ -67,7 +67,9 @@ def tie_break_record(
 
 
 @transaction.atomic
-def wsop_decline_record(*, season: Season, membership: Membership, note: str = "", actor) -> WsopDecline:
+def wsop_decline_record(
+    *, season: Season, membership: Membership, note: str = "", actor: Actor
+) -> WsopDecline:
     """A WSOP representative cannot attend (§8.4): the next non-qualifying eligible finisher takes the seat."""
     _lock_season(season)
     if membership.season_id != season.pk:
@@ -92,7 +94,7 @@ def wsop_decline_record(*, season: Season, membership: Membership, note: str = "
 
 
 @transaction.atomic
-def wsop_decline_withdraw(*, decline: WsopDecline, reason: str, actor) -> None:
+def wsop_decline_withdraw(*, decline: WsopDecline, reason: str, actor: Actor) -> None:
     """Undo a decline recorded by mistake (the member can attend after all)."""
     decline = (
         WsopDecline.objects.select_for_update()
