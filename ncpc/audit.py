@@ -13,6 +13,19 @@ from ncpc.models import AuditEntry
 Actor = AbstractBaseUser | AnonymousUser | None
 
 
+def actor_user(actor: Actor) -> User | None:
+    """The signed-in user, or None for a visitor or the system (only a signed-in user is recorded)."""
+    return actor if isinstance(actor, User) and actor.is_authenticated else None
+
+
+def actor_signed_in(actor: Actor) -> User:
+    """The signed-in user a record must name (its foreign key is not null): no one else can do this."""
+    user = actor_user(actor)
+    if user is None:
+        raise ValueError(f"A signed-in user must do this, not {actor!r}.")
+    return user
+
+
 def audit_record(
     *,
     actor: Actor,
@@ -23,8 +36,7 @@ def audit_record(
     data: dict[str, Any] | None = None,
 ) -> AuditEntry:
     data_version_bump()
-    # Only a signed-in user is recorded (the trail's foreign key is to User); a visitor or the system is nobody.
-    user = actor if isinstance(actor, User) and actor.is_authenticated else None
+    user = actor_user(actor)
     return AuditEntry.objects.create(
         actor=user,
         action=action,
