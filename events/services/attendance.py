@@ -5,6 +5,8 @@ Good standing, the rules signature and the roster are asked of finance and membe
 (events sits below them), so those apps decide and tests can replace them.
 """
 
+from typing import Any
+
 from django.db import transaction
 
 from events import hooks, selectors
@@ -109,7 +111,7 @@ def attendance_recheck(*, event: Event, version: int, actor: Actor) -> int:
 
 
 @transaction.atomic
-def attendance_after_payment(*, membership, actor: Actor) -> list[Attendance]:
+def attendance_after_payment(*, membership: Any, actor: Actor) -> list[Attendance]:
     """A payment may put a member back in good standing (paying at the door counts, SPEC §7): their seats listed
     "not in good standing" at events whose results are still open are asked again at once, so the officer at
     the table need not press "check again". Returns the seats that changed (their event is the locked row)."""
@@ -140,7 +142,7 @@ def attendance_after_payment(*, membership, actor: Actor) -> list[Attendance]:
     return changed
 
 
-def _seat(*, event: Event, attendance_id) -> Attendance:
+def _seat(*, event: Event, attendance_id: int) -> Attendance:
     row = (
         Attendance.objects.select_related("membership__person", "membership__season")
         .filter(event=event, pk=attendance_id)

@@ -13,7 +13,7 @@ from events.models import Attendance, Elimination, Event
 from events.services.locking import event_bump, event_lock, event_lock_open
 from events.services.places import Bust, bust_places, places_final
 from events.signals import results_final
-from ncpc.audit import Actor, audit_record
+from ncpc.audit import Actor, actor_user, audit_record
 from ncpc.errors import NcpcError
 
 
@@ -111,7 +111,7 @@ def bust_record(
             start_chips=b.start_chips,
             draw=b.draw,
             removed_for_abuse=removed_for_abuse,
-            created_by=actor if getattr(actor, "is_authenticated", False) else None,
+            created_by=actor_user(actor),
         )
         for b in new
     ]

@@ -78,7 +78,9 @@ def season_rules_save(
     changed_tables = [name for name, rows in new_tables.items() if rows != tuple(getattr(current, name))]
     for name in changed_tables:
         RULE_TABLE_MODELS[name].objects.filter(season=locked).delete()
-    rules_tables_write(season=locked, rules=replace(current, **new_tables), tables=changed_tables)
+    # The table names were checked against SeasonRules.TABLE_FIELDS above.
+    new_rules = replace(current, **new_tables)  # type: ignore[arg-type]
+    rules_tables_write(season=locked, rules=new_rules, tables=changed_tables)
     changed += changed_tables
     problems = rules_problems(rules=season_rules(locked))
     if problems:

@@ -52,7 +52,7 @@ def season_create(*, start_year: int, actor: Actor = None, rules: SeasonRules | 
 
 
 # The model that holds each of the season's rule tables.
-RULE_TABLE_MODELS = {
+RULE_TABLE_MODELS: dict[str, type[DuesInstallment | PayoutRow | WsopRow | BlindLevel]] = {
     "dues_schedule": DuesInstallment,
     "payout_table": PayoutRow,
     "wsop_table": WsopRow,
