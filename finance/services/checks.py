@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from finance.models import Account, Disbursement, DisbursementApproval, Transaction
 from finance.services.ledger import EntryLine, account_get, transaction_post
 from members.selectors import offices_held
-from ncpc.audit import Actor, audit_record
+from ncpc.audit import Actor, actor_signed_in, audit_record
 from ncpc.errors import NcpcError, NotAllowed
 from ncpc.money import quantize
 from ncpc.permissions import user_person
@@ -48,7 +48,7 @@ def disbursement_create(
         check_number=check_number,
         from_account=account_get(from_code),
         to_account=account_get(to_code),
-        created_by=actor,
+        created_by=actor_signed_in(actor),
     )
     audit_record(actor=actor, action="finance.check.create", summary=f"{check} ({memo})", target=check)
     return check
@@ -72,7 +72,7 @@ def disbursement_approve(*, disbursement: Disbursement, actor: Actor, on: dt.dat
     try:
         with transaction.atomic():
             DisbursementApproval.objects.create(
-                disbursement=check, officer=person, office=offices[0], user=actor
+                disbursement=check, officer=person, office=offices[0], user=actor_signed_in(actor)
             )
     except IntegrityError:
         return check

@@ -11,12 +11,12 @@ from finance.services.payouts import NothingToPay
 from ncpc.audit import Actor
 
 
-def event_payout_key(*, event) -> str:
+def event_payout_key(*, event: Event) -> str:
     return f"payout:event:{event.pk}:"
 
 
 @transaction.atomic
-def event_payout_post(*, event, actor: Actor):
+def event_payout_post(*, event: Event, actor: Actor) -> Transaction:
     """Post the night's cash prizes (cash box → event payouts). Idempotent: an event is paid out once
     (unless that posting was reversed); a second call returns the posting that exists."""
     event = Event.objects.select_for_update().select_related("season").get(pk=event.pk)

@@ -4,7 +4,7 @@
 """
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 
 from finance.models import Account, Entry, Transaction
-from ncpc.audit import Actor, audit_record
+from ncpc.audit import Actor, actor_user, audit_record
 from ncpc.errors import ConcurrentChange, NcpcError
 from ncpc.money import ZERO, quantize
 
@@ -77,7 +77,7 @@ def accounts_ensure() -> dict[str, Account]:
     return accounts
 
 
-def accounts_standard(saved: Sequence[Account] | None = None) -> dict[str, Account]:
+def accounts_standard(saved: Iterable[Account] | None = None) -> dict[str, Account]:
     """The standard accounts for a page to show, created by nothing (a GET never writes): one that does not
     exist yet (nothing was ever posted to it) is an unsaved stand-in with its standard name and no ``pk``.
     ``saved``: the accounts already read, if the caller has them."""
@@ -111,7 +111,7 @@ def transaction_post(
     missing = {line.account_code for line in lines} - set(accounts)
     if missing:
         accounts.update({a.code: a for a in Account.objects.filter(code__in=missing)})
-    user = actor if getattr(actor, "is_authenticated", False) else None
+    user = actor_user(actor)
     try:
         with transaction.atomic():
             txn = Transaction.objects.create(
