@@ -6,7 +6,7 @@ from django.db import transaction
 
 from events.models import Season
 from members.models import Membership
-from ncpc.audit import Actor, audit_record
+from ncpc.audit import Actor, actor_user, audit_record
 from ncpc.errors import NcpcError
 from standings.models import TieBreak, TieBreakEntry, WsopDecline
 from standings.selectors import season_standings
@@ -49,7 +49,7 @@ def tie_break_record(
             f"These members do not have equal points, so there is no tie to break: {names}."
         )
     tie_break = TieBreak.objects.create(
-        season=season, how=how, note=note, points=points[ids[0]], recorded_by=actor
+        season=season, how=how, note=note, points=points[ids[0]], recorded_by=actor_user(actor)
     )
     TieBreakEntry.objects.bulk_create(
         TieBreakEntry(tie_break=tie_break, membership=m, position=i) for i, m in enumerate(order, start=1)
@@ -81,7 +81,9 @@ def wsop_decline_record(
         raise DeclineInvalid(
             f"{membership.person} is not a WSOP representative now, so there is no seat to decline."
         )
-    decline = WsopDecline.objects.create(season=season, membership=membership, note=note, recorded_by=actor)
+    decline = WsopDecline.objects.create(
+        season=season, membership=membership, note=note, recorded_by=actor_user(actor)
+    )
     audit_record(
         actor=actor,
         action="standings.wsop_decline",
