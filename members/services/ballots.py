@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from django.db import transaction
 from django.db.models import Count, F
 
+from events.models import Season
 from members.models import (
     Ballot,
     BallotCount,
@@ -25,7 +26,7 @@ from members.selectors import current_member_count
 from members.services.elections import election_count, election_terms_grant
 from members.services.rule_changes import rule_changes_send_on, rule_value_clean
 from members.services.votes import vote_record
-from ncpc.audit import Actor, audit_record
+from ncpc.audit import Actor, actor_user, audit_record
 from ncpc.errors import NcpcError
 
 YES, NO = BallotCount.Answer.YES.value, BallotCount.Answer.NO.value
@@ -40,7 +41,7 @@ def _locked(ballot: Ballot) -> Ballot:
 
 @transaction.atomic
 def rule_change_submit(
-    *, season, person: Person, suggestion: str, on: dt.date, actor: Actor = None
+    *, season: Season, person: Person, suggestion: str, on: dt.date, actor: Actor = None
 ) -> RuleChange:
     """Any member may suggest a rule change during the year (§3.4.1)."""
     if not suggestion.strip():
@@ -52,7 +53,7 @@ def rule_change_submit(
     return change
 
 
-def rule_ballot_preparing(*, season, actor: Actor = None) -> Ballot:
+def rule_ballot_preparing(*, season: Season, actor: Actor = None) -> Ballot:
     """The season's rule-change ballot being prepared, created when the first suggestion is accepted."""
     ballot = (
         Ballot.objects.select_for_update()
@@ -90,7 +91,7 @@ def rule_change_accept(
     change.title = title.strip()
     change.rule_field = rule_field
     change.new_value = new_value
-    change.reviewed_by = actor if getattr(actor, "is_authenticated", False) else None
+    change.reviewed_by = actor_user(actor)
     change.reviewed_on = on
     change.save()
     position = (ballot.questions.order_by("-position").values_list("position", flat=True).first() or 0) + 1
@@ -108,7 +109,7 @@ def rule_change_decline(*, change: RuleChange, reason: str, on: dt.date, actor: 
         raise NcpcError("Say why the suggestion does not go on the ballot.", field="reason")
     change.status = RuleChange.Status.DECLINED
     change.decline_reason = reason.strip()
-    change.reviewed_by = actor if getattr(actor, "is_authenticated", False) else None
+    change.reviewed_by = actor_user(actor)
     change.reviewed_on = on
     change.save()
     audit_record(
@@ -228,10 +229,13 @@ def ballot_close(*, ballot: Ballot, on: dt.date, actor: Actor = None) -> Ballot:
         election_count(ballot=ballot)
     else:
         for question in ballot.questions.select_related("rule_change"):
+            change = question.rule_change
+            if change is None:  # every question of a rule-change ballot has its change
+                continue
             votes = {c.answer: c.votes for c in question.counts.all()}
             vote = vote_record(
                 kind=Vote.Kind.RULE_CHANGE,
-                subject=question.rule_change.title[:200],
+                subject=change.title[:200],
                 held_on=on,
                 yes=votes.get(YES, 0),
                 no=votes.get(NO, 0),
@@ -239,7 +243,6 @@ def ballot_close(*, ballot: Ballot, on: dt.date, actor: Actor = None) -> Ballot:
                 season=ballot.season,
                 actor=actor,
             )
-            change = question.rule_change
             change.vote = vote
             change.status = RuleChange.Status.ADOPTED if vote.passed else RuleChange.Status.REJECTED
             change.save(update_fields=["vote", "status"])

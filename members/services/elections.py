@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from events.models import Season
 from members.models import Ballot, BallotCount, BallotQuestion, Membership, Nomination, OfficerTerm, Person
 from members.services.officers import default_term, officer_term_create
 from ncpc.audit import Actor, audit_record
@@ -43,13 +44,13 @@ def election_outcome(*, counts: Mapping[int, int]) -> ElectionOutcome:
     return ElectionOutcome(leaders=leaders, tie=tie)
 
 
-def election_term_dates(*, season) -> tuple[dt.date, dt.date]:
+def election_term_dates(*, season: Season) -> tuple[dt.date, dt.date]:
     """The April election of season 2026-27 elects the officers for 1 Jun 2027 – 31 May 2028."""
     return default_term(start_year=season.end.year)
 
 
 @transaction.atomic
-def election_create(*, season, on: dt.date, actor: Actor = None) -> Ballot:
+def election_create(*, season: Season, on: dt.date, actor: Actor = None) -> Ballot:
     """A new election for the season, with one question per office."""
     if Ballot.objects.filter(
         season=season, kind=Ballot.Kind.ELECTION, status__in=[Ballot.Status.PREPARING, Ballot.Status.OPEN]
@@ -114,7 +115,11 @@ def nomination_withdraw(*, nomination: Nomination, actor: Actor = None) -> None:
 def election_count(*, ballot: Ballot) -> None:
     """At close: the winner of each office, or a tie. Called inside ``ballot_close``'s transaction."""
     for question in ballot.questions.all():
-        counts = {c.nomination_id: c.votes for c in BallotCount.objects.filter(question=question)}
+        counts = {
+            c.nomination_id: c.votes
+            for c in BallotCount.objects.filter(question=question)
+            if c.nomination_id is not None
+        }
         outcome = election_outcome(counts=counts)
         question.tie = outcome.tie
         question.winner = Nomination.objects.get(pk=outcome.winner).person if outcome.winner else None
@@ -122,6 +127,8 @@ def election_count(*, ballot: Ballot) -> None:
 
 
 def _term_grant(*, question: BallotQuestion, actor: Actor) -> None:
+    if question.winner is None:
+        return
     start, end = election_term_dates(season=question.ballot.season)
     if OfficerTerm.objects.filter(person=question.winner, office=question.office, start=start).exists():
         return

@@ -5,6 +5,7 @@ import datetime as dt
 
 from django.db import transaction
 
+from events.models import Season
 from members.models import Membership, Person, RulesSignature
 from ncpc.audit import Actor, audit_record
 
@@ -41,7 +42,7 @@ def person_from_history(
 def membership_from_history(
     *,
     person: Person,
-    season,
+    season: Season,
     first_event: int,
     left_after_event: int | None,
     joined_on: dt.date,

@@ -23,8 +23,8 @@ def officer_term_create(
     overlapping = OfficerTerm.objects.select_for_update().filter(
         office=office, start__lte=end, end__gte=start
     )
-    if overlapping.exists():
-        other = overlapping.first()
+    other = overlapping.first()
+    if other is not None:
         raise NcpcError(f"{other.person} already holds that office from {other.start} to {other.end}.")
     term = OfficerTerm.objects.create(person=person, office=office, start=start, end=end)
     audit_record(actor=actor, action="officer.term", target=term, summary=f"{term}")

@@ -1,6 +1,7 @@
 """People (commands): recording someone new, and a member turning professional (§2.4.2)."""
 
 import datetime as dt
+from typing import Any
 
 from django.db import transaction
 
@@ -10,7 +11,7 @@ from ncpc.errors import NcpcError
 
 
 @transaction.atomic
-def person_create(*, actor: Actor = None, **fields) -> Person:
+def person_create(*, actor: Actor = None, **fields: Any) -> Person:
     if Person.objects.filter(key=fields.get("key")).exists():
         raise NcpcError(f"The key '{fields.get('key')}' is taken; choose another.", field="key")
     person = Person.objects.create(**fields)

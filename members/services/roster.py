@@ -11,7 +11,7 @@ from ncpc.errors import NcpcError
 
 
 @transaction.atomic
-def roster_carry_over(*, season, actor: Actor = None) -> list[Membership]:
+def roster_carry_over(*, season: Season, actor: Actor = None) -> list[Membership]:
     """Every member still holding a seat at the end of the season before keeps it in ``season``.
 
     A seat is held until it is sold, ceded, given up or taken by a vote (§2.5, §2.11, §5.5.3), so continuing

@@ -166,14 +166,14 @@ def rule_value_now(*, rules: SeasonRules, field: str, value: Any) -> str:
                 )
         return "no row yet"
     if field == WSOP_ROW:
-        for row in rules.wsop_table:
-            if (row.min_members, row.max_members) == (value["min_members"], value["max_members"]):
+        for wsop_row in rules.wsop_table:
+            if (wsop_row.min_members, wsop_row.max_members) == (value["min_members"], value["max_members"]):
                 return rule_value_text(
                     field=field,
                     value={
-                        "min_members": row.min_members,
-                        "max_members": row.max_members,
-                        "prizes": row.prizes,
+                        "min_members": wsop_row.min_members,
+                        "max_members": wsop_row.max_members,
+                        "prizes": wsop_row.prizes,
                     },
                 )
         return "no row yet"
@@ -274,7 +274,7 @@ def rule_changes_apply_pending(*, season: Season, actor: Actor = None) -> list:
         return []
     reason = "Adopted by the club's rule-change ballot (§3.4.4)"
 
-    def attempt(changes) -> str:
+    def attempt(changes: Sequence[RuleChange]) -> str:
         try:
             with transaction.atomic():
                 season_rules_amend(
@@ -309,7 +309,9 @@ def rule_changes_send_on(*, ballot: Ballot, actor: Actor = None) -> None:
         rule_changes_apply_pending(season=next_season, actor=actor)
 
 
-def rule_change_apply_result(*, change: RuleChange, season, problem: str, actor: Actor = None) -> RuleChange:
+def rule_change_apply_result(
+    *, change: RuleChange, season: Season, problem: str, actor: Actor = None
+) -> RuleChange:
     """Record what happened when an adopted change was applied to ``season``."""
     change.applied_to = season
     if problem:

@@ -5,7 +5,7 @@ import datetime as dt
 
 from django.db import transaction
 
-from events.models import Event
+from events.models import Event, Season
 from events.selectors import season_rules
 from members import hooks
 from members.models import Membership, Person, Removal, Vote, WaitingListEntry
@@ -82,7 +82,7 @@ def seat_transfer(
     first_event = next_event_number(season=season, on=on)
     if first_event is None:
         problems.append(f"Season {season} has no event left for the buyer to play.")
-    if problems:
+    if problems or first_event is None:
         raise NcpcError("The seat was not transferred: " + " ".join(problems))
 
     _leave(membership=seller, on=on, how=how)
@@ -140,7 +140,7 @@ def member_withdraw(
     return membership
 
 
-def first_january_event_date(*, season) -> dt.date | None:
+def first_january_event_date(*, season: Season) -> dt.date | None:
     return (
         Event.objects.filter(season=season, date__month=1)
         .order_by("date", "number")

@@ -5,7 +5,7 @@ import datetime as dt
 from django.db import IntegrityError, transaction
 
 from members.models import Membership, RulesSignature, Suspension
-from ncpc.audit import Actor, audit_record
+from ncpc.audit import Actor, actor_user, audit_record
 from ncpc.errors import NcpcError
 
 
@@ -18,7 +18,7 @@ def suspension_create(
         raise NcpcError("A suspension cannot end before it starts.")
     if not reason.strip():
         raise NcpcError("Give the reason for the suspension.")
-    user = actor if getattr(actor, "is_authenticated", False) else None
+    user = actor_user(actor)
     suspension = Suspension.objects.create(
         membership=membership, start=start, end=end, reason=reason.strip(), recorded_by=user
     )
@@ -70,7 +70,7 @@ def rules_signature_record(
     """The Vice President records that the member signed the season's rules document (§2.4, §3.5.5)."""
     if signed_on > membership.season.end:
         raise NcpcError(f"{signed_on:%b %-d, %Y} is after season {membership.season}.")
-    user = actor if getattr(actor, "is_authenticated", False) else None
+    user = actor_user(actor)
     try:
         with transaction.atomic():
             signature = RulesSignature.objects.create(
@@ -92,14 +92,15 @@ def rules_signature_withdraw(*, signature: RulesSignature, reason: str, actor: A
     """Take back a signature recorded by mistake (the wrong member, or a document not actually signed). The member
     is unsigned again: results entry refuses them until a signature is recorded (§2.4). Results already final are
     not changed; seats already listed for an open event are asked again by "check again"."""
-    signature = (
+    locked = (
         RulesSignature.objects.select_for_update()
         .select_related("membership__person", "membership__season")
         .filter(pk=signature.pk)
         .first()
     )
-    if signature is None:
+    if locked is None:
         raise NcpcError("That signature has been withdrawn already.")
+    signature = locked
     if not reason.strip():
         raise NcpcError("Give the reason for withdrawing the signature.")
     membership = signature.membership
