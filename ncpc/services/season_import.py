@@ -4,6 +4,7 @@ import datetime as dt
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
@@ -31,7 +32,7 @@ from standings.services.tie_breaks import tie_break_record, wsop_decline_record
 IMPORT_USERNAME = "ncpc-import"
 
 
-def import_user():
+def import_user() -> AbstractBaseUser:
     """The login that imports are recorded under: inactive, no password, named in the audit trail."""
     User = get_user_model()
     user, created = User.objects.get_or_create(
