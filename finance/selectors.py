@@ -29,7 +29,7 @@ from finance.services.dues import (
 )
 from finance.services.escrow import escrow_key, season_member_count
 from finance.services.ledger import ASSET_CODES, accounts_standard, posted_under_key
-from finance.services.payouts import payout_lines
+from finance.services.payouts import PayoutLine, payout_lines
 from members import selectors as members_selectors
 from members.models import Membership, Suspension
 from members.selectors import season_memberships
@@ -281,7 +281,7 @@ def good_standing(*, membership: Membership, on: dt.date, account: DuesAccount |
     return (account or dues_account(membership=membership)).status(on=on).paid_up
 
 
-def event_payout_lines(*, event: Event) -> list:
+def event_payout_lines(*, event: Event) -> list[PayoutLine]:
     """The cash prizes of an event, as ``finance.services.payouts.PayoutLine`` values, best place first.
 
     Empty until the event has placings; raises ``PayoutTableMissing`` when the season's payout table has no

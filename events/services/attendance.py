@@ -61,7 +61,7 @@ AUTO_STATUSES = (
 )
 
 
-def roster_without_seat(*, event: Event) -> list:
+def roster_without_seat(*, event: Event) -> list[Any]:
     """Members on the event's roster who have no seat row yet: what ``attendance_prepare`` would add (a read,
     for the pages that offer to list the seats)."""
     have = set(Attendance.objects.filter(event=event).values_list("membership_id", flat=True))

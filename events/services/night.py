@@ -11,6 +11,7 @@ import datetime as dt
 import random
 import secrets
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -500,7 +501,7 @@ def night_of(*, event: Event) -> Night | None:
     return Night.objects.filter(event=event).first()
 
 
-def clock_payload(*, event: Event, now: dt.datetime | None = None) -> dict:
+def clock_payload(*, event: Event, now: dt.datetime | None = None) -> dict[str, Any]:
     """What the clock page shows, as plain JSON values. ``seconds_left_exact`` lets every screen count down
     to the same instant between polls; ``server_time`` is the server's clock in milliseconds."""
     now = _now(now)
@@ -552,7 +553,7 @@ def clock_payload(*, event: Event, now: dt.datetime | None = None) -> dict:
     }
 
 
-def _level_json(level: BlindLevelData | None) -> dict | None:
+def _level_json(level: BlindLevelData | None) -> dict[str, Any] | None:
     if level is None:
         return None
     return {

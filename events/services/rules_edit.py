@@ -31,7 +31,7 @@ _TABLE_KEY = {
 }
 
 
-def _table_rows(name: str, rows: Sequence) -> tuple:
+def _table_rows(name: str, rows: Sequence[Any]) -> tuple[Any, ...]:
     rows = tuple(rows)
     if name in _TABLE_ORDER:
         rows = tuple(sorted(rows, key=_TABLE_ORDER[name]))

@@ -9,6 +9,7 @@ from finance.selectors import event_payout_lines
 from finance.services.ledger import EntryLine, next_key, posted_under_key, transaction_post
 from finance.services.payouts import NothingToPay
 from ncpc.audit import Actor
+from ncpc.money import ZERO
 
 
 def event_payout_key(*, event: Event) -> str:
@@ -42,7 +43,7 @@ def event_payout_post(*, event: Event, actor: Actor) -> Transaction:
                 memo=f"Place {line.place}: {who}",
             )
         )
-    total = sum(line.amount for line in lines)
+    total = sum((line.amount for line in lines), ZERO)
     entries.append(EntryLine(Account.CASH, -total, memo=f"Cash prizes, event {event.number}"))
     return transaction_post(
         date=event.date,

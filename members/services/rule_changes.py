@@ -261,7 +261,7 @@ def season_rules_amend(
     )
 
 
-def rule_changes_apply_pending(*, season: Season, actor: Actor = None) -> list:
+def rule_changes_apply_pending(*, season: Season, actor: Actor = None) -> list[RuleChange]:
     """Apply every adopted rule change waiting for ``season`` (named as its ``applies_to``).
 
     Never raises: changes that cannot be applied (the season is under way, or the rules would no longer

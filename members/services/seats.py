@@ -2,6 +2,7 @@
 §5.5.3). Commands; each writes its audit row in the same transaction."""
 
 import datetime as dt
+from typing import Any
 
 from django.db import transaction
 
@@ -113,7 +114,7 @@ def seat_transfer(
     return bought
 
 
-def _terms_data(terms: JoinTerms) -> dict:
+def _terms_data(terms: JoinTerms) -> dict[str, Any]:
     return {
         "first_event": terms.first_event,
         "owes_admin_fee": terms.owes_admin_fee,

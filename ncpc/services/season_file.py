@@ -103,13 +103,13 @@ class _Reader:
     def fail(self, where: str, message: str) -> None:
         self.problems.append(f"{where}: {message}")
 
-    def obj(self, where: str, value: Any) -> dict:
+    def obj(self, where: str, value: Any) -> dict[str, Any]:
         if not isinstance(value, dict):
             self.fail(where, "must be an object")
             return {}
         return value
 
-    def items(self, where: str, value: Any) -> list:
+    def items(self, where: str, value: Any) -> list[Any]:
         if value is None:
             return []
         if not isinstance(value, list):
