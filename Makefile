@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint serve venv migrate demo browser-deps clean
+.PHONY: run test lint typecheck serve venv migrate demo browser-deps clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,10 @@ test: venv
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+# The services and selectors, fully annotated (the files and settings are [tool.mypy] in pyproject.toml).
+typecheck: venv
+	$(BIN)/mypy
 
 # Production-like: needs SECRET_KEY and ALLOWED_HOSTS (and DATABASE_URL for PostgreSQL) in the environment.
 serve: venv

@@ -2,9 +2,11 @@
 
 import datetime as dt
 import functools
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from django.db import connection
+from django.db import connection, models
 
 from events import hooks
 from events.models import Attendance, BlindLevel, DuesInstallment, Event, PayoutRow, Season, WsopRow
@@ -24,8 +26,15 @@ def _rule_tables_sql() -> str:
     types pairwise, left to right)."""
     money, whole, text = "CAST(NULL AS NUMERIC)", "CAST(NULL AS INTEGER)", "''"
 
-    def part(model, kind: str, number: str, m=(), w=(), t=()) -> str:
-        def cols(names, empty, n):
+    def part(
+        model: type[models.Model],
+        kind: str,
+        number: str,
+        m: Sequence[str] = (),
+        w: Sequence[str] = (),
+        t: Sequence[str] = (),
+    ) -> str:
+        def cols(names: Sequence[str], empty: str, n: int) -> list[str]:
             return [connection.ops.quote_name(c) for c in names] + [empty] * (n - len(names))
 
         columns = [f"'{kind}'", number, "id", *cols(m, money, 4), *cols(w, whole, 4), *cols(t, text, 2)]
@@ -105,12 +114,14 @@ def current_season() -> Season | None:
     return season_for_date(club_today()) or Season.objects.first()
 
 
-def first_event_from(events, *, on: dt.date) -> Event | None:
+def first_event_from(events: Iterable[Event], *, on: dt.date) -> Event | None:
     """The first of ``events`` dated on or after ``on`` (a page that has its season's events already)."""
     return min((e for e in events if e.date >= on), key=lambda e: (e.date, e.pk), default=None)
 
 
-def next_event(*, on: dt.date | None = None, season: Season | None = None, events=None) -> Event | None:
+def next_event(
+    *, on: dt.date | None = None, season: Season | None = None, events: Iterable[Event] | None = None
+) -> Event | None:
     """The first event on or after ``on`` (default today). ``season`` and its ``events``: the season holding
     that day, when the caller has read it; its events answer without a query of their own."""
     day = on or club_today()
@@ -150,7 +161,7 @@ def season_events(*, season: Season) -> list[Event]:
     return events
 
 
-def event_attendances(*, event: Event) -> list:
+def event_attendances(*, event: Event) -> list[Attendance]:
     """Every seat of the event with its member (and elimination, if out), by name."""
     # Sorted here: ordering by the person's name costs the query more Python work than the sort.
     rows = (
@@ -159,7 +170,7 @@ def event_attendances(*, event: Event) -> list:
     return sorted(rows, key=lambda a: (a.membership.person.last_name, a.membership.person.first_name, a.pk))
 
 
-def event_busts(*, event: Event) -> list:
+def event_busts(*, event: Event) -> list[Bust[int]]:
     """The event's eliminations as pure ``Bust`` values keyed by attendance id, in play order."""
     return [
         Bust(
@@ -182,7 +193,7 @@ def event_placings(*, event: Event) -> list[Placing]:
     return season_placings(events=[event]).get(event.pk, [])
 
 
-def season_placings(*, events) -> dict[int, list[Placing]]:
+def season_placings(*, events: Iterable[Event]) -> dict[int, list[Placing]]:
     """``event_placings`` for many events in one query: event id → placings, best first."""
     final = [e.pk for e in events if e.status == Event.Status.FINAL]
     placings: dict[int, list[Placing]] = {pk: [] for pk in final}
@@ -204,7 +215,7 @@ def season_placings(*, events) -> dict[int, list[Placing]]:
     for event_id, place, membership_id, key, substitute, prize_to, removed in rows:
         placings[event_id].append(
             Placing(
-                place=place,
+                place=place,  # type: ignore[arg-type]  # place__isnull=False above
                 membership_id=membership_id,
                 member_key=key,
                 substitute_name=substitute,
@@ -242,7 +253,7 @@ def event_field(*, event: Event) -> EventField:
     )
 
 
-def substitutes_used(*, membership, exclude_event: Event | None = None) -> int:
+def substitutes_used(*, membership: Any, exclude_event: Event | None = None) -> int:
     """Events of the season where the member sent a substitute (§5.3.1)."""
     rows = Attendance.objects.filter(membership=membership, event__season=membership.season).exclude(
         substitute_name=""
@@ -252,7 +263,7 @@ def substitutes_used(*, membership, exclude_event: Event | None = None) -> int:
     return rows.count()
 
 
-def exemption_used_at(*, membership, exclude_event: Event | None = None) -> Event | None:
+def exemption_used_at(*, membership: Any, exclude_event: Event | None = None) -> Event | None:
     """The event where the member used the once-a-season late-arrival exemption (§6.3), if any."""
     rows = Attendance.objects.filter(
         membership=membership, event__season=membership.season, status=Attendance.Status.CALLED_IN
@@ -263,11 +274,12 @@ def exemption_used_at(*, membership, exclude_event: Event | None = None) -> Even
     return row.event if row else None
 
 
-def _placing(row: Attendance) -> Placing:
-    """``season_placings``' value for an attendance row already read (with its person and elimination)."""
+def _placing(row: Attendance, *, place: int) -> Placing:
+    """``season_placings``' value for an attendance row already read (with its person and elimination) that
+    has a ``place``."""
     elimination = getattr(row, "elimination", None)
     return Placing(
-        place=row.place,
+        place=place,
         membership_id=row.membership_id,
         member_key=row.membership.person.key,
         substitute_name=row.substitute_name,
@@ -297,7 +309,8 @@ def event_result_lines(*, event: Event) -> list[ResultLine]:
     final = event.status == Event.Status.FINAL
     rows = event_attendances(event=event)
     placed = sorted((row for row in rows if final and row.place is not None), key=lambda r: (r.place, r.pk))
-    placings = [_placing(row) for row in placed]  # as season_placings gives them, from the rows read
+    # As season_placings gives them, from the rows read.
+    placings = [_placing(row, place=row.place) for row in placed if row.place is not None]
     try:
         payouts = {
             line.place: line for line in hooks.event_payout_lines(event=event, placings=placings, rules=rules)

@@ -2,15 +2,19 @@
 
 import calendar
 import datetime as dt
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db.models import Q, Sum
 
 from events import selectors as events_selectors
+from events.models import Event, Season
+from events.placings import Placing
+from events.rules import SeasonRules
 from events.selectors import season_events, season_for_date, season_rules
-from events.services.event_fund import WsopTableMissing, wsop_allocation
-from finance.models import Account, Entry, LateFeeWaiver, Payment
+from events.services.event_fund import WsopAllocation, WsopTableMissing, wsop_allocation
+from finance.models import Account, Entry, LateFeeWaiver, Payment, Transaction
 from finance.services.dues import (
     LATE_FEE,
     WAIVER,
@@ -26,7 +30,7 @@ from finance.services.dues import (
 )
 from finance.services.escrow import escrow_key, season_member_count
 from finance.services.ledger import ASSET_CODES, accounts_standard, posted_under_key
-from finance.services.payouts import payout_lines
+from finance.services.payouts import PayoutLine, payout_lines
 from members import selectors as members_selectors
 from members.models import Membership, Suspension
 from members.selectors import season_memberships
@@ -38,13 +42,13 @@ from ncpc.money import ZERO, quantize
 class DuesAccount:
     """A seat's dues account this season: every holder of the seat, their payments, the computed charges."""
 
-    holders: list  # Membership, first holder first
+    holders: list[Membership]  # first holder first
     terms: AccountTerms
     charges: list[Charge]
     payments: list[MoneyIn]
 
     @property
-    def holder(self):
+    def holder(self) -> Membership:
         return self.holders[-1]
 
     def status(self, *, on: dt.date) -> DuesStatus:
@@ -54,7 +58,9 @@ class DuesAccount:
         return statement_lines(charges=self.charges, payments=self.payments, on=on)
 
 
-def seat_holders(*, membership, memberships=None) -> list:
+def seat_holders(
+    *, membership: Membership, memberships: Collection[Membership] | None = None
+) -> list[Membership]:
     """The chain of memberships that share one seat's dues account (SPEC §2: the buyer continues it).
 
     Seats are sold or ceded within their season (``members.services.seats``), so the buyers are found among
@@ -67,15 +73,15 @@ def seat_holders(*, membership, memberships=None) -> list:
 class _SeasonSeats:
     """A season's memberships by id, and each seat's buyer (the first in the model's order)."""
 
-    def __init__(self, memberships):
+    def __init__(self, memberships: Collection[Membership]) -> None:
         self.by_pk = {m.pk: m for m in memberships}
-        self.buyers: dict[int, object] = {}
+        self.buyers: dict[int, Membership] = {}
         for m in memberships:
             if m.seat_from_id is not None:
                 self.buyers.setdefault(m.seat_from_id, m)
 
 
-def _seat_chain(membership, seats: _SeasonSeats) -> list:
+def _seat_chain(membership: Membership, seats: _SeasonSeats) -> list[Membership]:
     chain = [membership]
     while chain[0].seat_from_id is not None:
         seller = seats.by_pk.get(chain[0].seat_from_id)
@@ -87,7 +93,7 @@ def _seat_chain(membership, seats: _SeasonSeats) -> list:
     return chain
 
 
-def event_dates(*, season, events=None) -> dict[int, dt.date]:
+def event_dates(*, season: Season, events: Iterable[Event] | None = None) -> dict[int, dt.date]:
     return {
         event.number: event.date for event in (events if events is not None else season_events(season=season))
     }
@@ -107,7 +113,7 @@ class _PaymentRow:
     reversal_reason: str | None
 
 
-def _payment_rows(*, membership_ids) -> list[_PaymentRow]:
+def _payment_rows(*, membership_ids: Iterable[int]) -> list[_PaymentRow]:
     """The payments of these memberships with their reversal, if any, in date order (one query)."""
     return [
         _PaymentRow(*row)
@@ -126,7 +132,7 @@ def _payment_rows(*, membership_ids) -> list[_PaymentRow]:
     ]
 
 
-def _waiver_rows(*, membership_ids) -> list[tuple[int, Waiver]]:
+def _waiver_rows(*, membership_ids: Iterable[int]) -> list[tuple[int, Waiver]]:
     return [
         (membership_id, Waiver(fee_date, on, reason))
         for membership_id, fee_date, on, reason in LateFeeWaiver.objects.filter(
@@ -136,7 +142,13 @@ def _waiver_rows(*, membership_ids) -> list[tuple[int, Waiver]]:
 
 
 @computed(lambda *, membership, rules=None, events=None, memberships=None: f"{membership.pk}")
-def dues_account(*, membership, rules=None, events=None, memberships=None) -> DuesAccount:
+def dues_account(
+    *,
+    membership: Membership,
+    rules: SeasonRules | None = None,
+    events: Iterable[Event] | None = None,
+    memberships: Collection[Membership] | None = None,
+) -> DuesAccount:
     """One seat's dues account. The season's ``rules``, ``events`` and ``memberships``, when the caller has read
     them already (they are read otherwise)."""
     season = membership.season
@@ -157,7 +169,15 @@ def dues_account(*, membership, rules=None, events=None, memberships=None) -> Du
 METHOD_LABELS = dict(Payment.Method.choices)
 
 
-def _account_build(*, season, holders, payments, waivers, rules, dates) -> DuesAccount:
+def _account_build(
+    *,
+    season: Season,
+    holders: list[Membership],
+    payments: Iterable[_PaymentRow],
+    waivers: Iterable[Waiver],
+    rules: SeasonRules,
+    dates: dict[int, dt.date],
+) -> DuesAccount:
     """The account of one seat from its holders' payments (date order) and waivers, already read."""
     last = holders[-1]
     terms = AccountTerms(first_event=holders[0].first_event, last_event=last.left_after_event)
@@ -189,7 +209,13 @@ def _account_build(*, season, holders, payments, waivers, rules, dates) -> DuesA
 
 
 @computed(lambda *, season, rules=None, events=None, memberships=None: f"{season.pk}")
-def season_dues_accounts(*, season, rules=None, events=None, memberships=None) -> list[DuesAccount]:
+def season_dues_accounts(
+    *,
+    season: Season,
+    rules: SeasonRules | None = None,
+    events: Iterable[Event] | None = None,
+    memberships: Collection[Membership] | None = None,
+) -> list[DuesAccount]:
     """One account per seat of the season (listed under the seat's latest holder), by holder's name.
 
     Reads everything in a fixed number of queries (the season's rules, events and memberships unless the
@@ -236,7 +262,7 @@ def season_dues_accounts(*, season, rules=None, events=None, memberships=None) -
     )
 
 
-def suspended_membership_ids(*, memberships, on: dt.date) -> set[int]:
+def suspended_membership_ids(*, memberships: Collection[Membership], on: dt.date) -> set[int]:
     """``members.selectors.suspended_on`` for many memberships in one query: those suspended on ``on``."""
     return set(
         Suspension.objects.filter(membership__in=memberships, start__lte=on, end__gte=on).values_list(
@@ -245,7 +271,7 @@ def suspended_membership_ids(*, memberships, on: dt.date) -> set[int]:
     )
 
 
-def good_standing(*, membership, on: dt.date, account: DuesAccount | None = None) -> bool:
+def good_standing(*, membership: Membership, on: dt.date, account: DuesAccount | None = None) -> bool:
     """SPEC §2, §7: payments dated on or before ``on`` cover every charge dated on or before ``on`` (paying at
     the door counts), and no suspension covers ``on``. The one function results entry and every page use.
 
@@ -256,7 +282,9 @@ def good_standing(*, membership, on: dt.date, account: DuesAccount | None = None
     return (account or dues_account(membership=membership)).status(on=on).paid_up
 
 
-def event_payout_lines(*, event, placings=None, rules=None) -> list:
+def event_payout_lines(
+    *, event: Event, placings: list[Placing] | None = None, rules: SeasonRules | None = None
+) -> list[PayoutLine]:
     """The cash prizes of an event, as ``finance.services.payouts.PayoutLine`` values, best place first.
 
     Empty until the event has placings; raises ``PayoutTableMissing`` when the season's payout table has no
@@ -285,7 +313,7 @@ def account_balances(*, on: dt.date | None = None) -> list[tuple]:
     return [(account, quantize(totals.get(account.pk))) for account in accounts]
 
 
-def membership_payments(*, memberships) -> list:
+def membership_payments(*, memberships: Collection[Membership]) -> list[Payment]:
     return list(
         Payment.objects.filter(membership__in=memberships)
         .select_related("membership__person", "transaction")
@@ -293,13 +321,13 @@ def membership_payments(*, memberships) -> list:
     )
 
 
-def money_total(values) -> Decimal:
+def money_total(values: Iterable[Decimal]) -> Decimal:
     return quantize(sum(values, ZERO))
 
 
 @dataclass(frozen=True)
 class AccountMonth:
-    account: object
+    account: Account
     opening: Decimal
     receipts: Decimal
     payments: Decimal
@@ -308,7 +336,7 @@ class AccountMonth:
 
 @dataclass(frozen=True)
 class MemberDuesRow:
-    membership: object
+    membership: Membership
     name: str
     charged: Decimal
     paid: Decimal
@@ -324,7 +352,7 @@ class MonthlyReport:
     start: dt.date
     end: dt.date
     as_of: dt.date
-    season: object
+    season: Season | None
     accounts: list[AccountMonth]
     members: list[MemberDuesRow]
     charged: Decimal
@@ -332,8 +360,8 @@ class MonthlyReport:
     late_fees: Decimal
     outstanding: Decimal
     escrow_balance: Decimal
-    wsop_allocation: object  # WsopAllocation, or None when the WSOP table has no row
-    wsop_posted: object  # the escrow transaction, or None
+    wsop_allocation: WsopAllocation | None  # None when the WSOP table has no row
+    wsop_posted: Transaction | None  # the escrow transaction
 
 
 @computed(lambda *, year, month, today: f"{year}-{month}:{today}")
@@ -358,7 +386,7 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
             ),
         )
     }
-    rows = []
+    rows: list[AccountMonth] = []
     for code in ASSET_CODES:
         account = accounts[code]
         found = sums.get(account.pk, {})
@@ -373,12 +401,12 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
         memberships = season_memberships(season=season)
         dues_accounts = season_dues_accounts(season=season, rules=rules, memberships=memberships)
         suspended = suspended_membership_ids(memberships=[a.holder for a in dues_accounts], on=as_of)
-        for account in dues_accounts:
-            status = account.status(on=as_of)
-            holder = account.holder
+        for dues in dues_accounts:
+            status = dues.status(on=as_of)
+            holder = dues.holder
             name = str(holder.person)
-            if len(account.holders) > 1:
-                name += " (seat of " + ", ".join(str(h.person) for h in account.holders[:-1]) + ")"
+            if len(dues.holders) > 1:
+                name += " (seat of " + ", ".join(str(h.person) for h in dues.holders[:-1]) + ")"
             if holder.left_after_event is not None:
                 name += f" (left after event {holder.left_after_event})"
             standing = status.paid_up and holder.pk not in suspended
@@ -414,12 +442,12 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     )
 
 
-def dues_paid_up(*, membership, on: dt.date) -> bool:
+def dues_paid_up(*, membership: Membership, on: dt.date) -> bool:
     """Had the member paid every charge dated on or before ``on`` (removal for unpaid fees, §2.11)?"""
     return dues_account(membership=membership).status(on=on).paid_up
 
 
-def amount_owed(*, membership, on: dt.date) -> Decimal:
+def amount_owed(*, membership: Membership, on: dt.date) -> Decimal:
     """What the member must pay on ``on`` to be paid up that day (0 when nothing is owed), shown at the door.
 
     A late fee dated that very day is left out: it is charged only if dues are still unpaid that day, and a

@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Prefetch, Q
 
+from events.models import Season
 from members.models import (
     Ballot,
     BallotCount,
@@ -33,7 +34,7 @@ class BallotWaiting:
     title: str
 
 
-def ballots_waiting_for(*, person: Person, season, seated: bool | None = None) -> list[BallotWaiting]:
+def ballots_waiting_for(*, person: Person, season: Season, seated: bool | None = None) -> list[BallotWaiting]:
     """The season's open ballots the person may vote on and has not finished (the home page's "Club votes"):
     one query. ``seated``: whether the person holds a seat in the season now, when the caller knows."""
     ballots = [
@@ -60,7 +61,7 @@ def ballots_waiting_for(*, person: Person, season, seated: bool | None = None) -
     return ballots if seated else []
 
 
-def season_ballots(*, season) -> list[Ballot]:
+def season_ballots(*, season: Season) -> list[Ballot]:
     return list(Ballot.objects.filter(season=season).order_by("-pk"))
 
 
@@ -121,7 +122,11 @@ def ballot_results(*, ballot: Ballot, questions: list[BallotQuestion]) -> list[Q
     for question in questions:
         counts = list(question.counts.all())
         if question.office:
-            options = [OptionResult(label=c.nomination.person.full_name, votes=c.votes) for c in counts]
+            options = [
+                OptionResult(label=c.nomination.person.full_name, votes=c.votes)
+                for c in counts
+                if c.nomination is not None
+            ]
             options.sort(key=lambda o: (-o.votes, o.label))
             top = options[0].votes if options else 0
             for option in options:
@@ -138,7 +143,7 @@ def ballot_results(*, ballot: Ballot, questions: list[BallotQuestion]) -> list[Q
     return results
 
 
-def _participants_per_question(*, ballot: Ballot):
+def _participants_per_question(*, ballot: Ballot) -> list[tuple[int, int]]:
     rows = (
         BallotParticipation.objects.filter(question__ballot=ballot)
         .values("question_id")
@@ -148,7 +153,7 @@ def _participants_per_question(*, ballot: Ballot):
     return [(row["question_id"], row["n"]) for row in rows]
 
 
-def rule_suggestions(*, season) -> list[RuleChange]:
+def rule_suggestions(*, season: Season) -> list[RuleChange]:
     return list(
         RuleChange.objects.filter(season=season).select_related(
             "submitted_by", "ballot", "vote", "applied_to"
@@ -166,11 +171,11 @@ def rule_changes_waiting() -> list[RuleChange]:
     )
 
 
-def club_votes(*, season) -> list[Vote]:
+def club_votes(*, season: Season) -> list[Vote]:
     return list(Vote.objects.filter(season=season).select_related("person"))
 
 
-def season_rulings(*, season) -> list[Ruling]:
+def season_rulings(*, season: Season) -> list[Ruling]:
     return list(
         Ruling.objects.filter(event__season=season)
         .select_related("event", "recorded_by")

@@ -1,10 +1,11 @@
 """Reads about people, seats and offices that other apps and pages share."""
 
 import datetime as dt
+from collections.abc import Iterable
 
 from django.db.models import Exists, OuterRef
 
-from events.models import Event
+from events.models import Event, Season
 from members.models import Membership, OfficerTerm, Person, RulesSignature, Suspension, WaitingListEntry
 
 
@@ -32,7 +33,7 @@ def login_standing(*, user_id: int, on: dt.date) -> tuple[Person | None, set[str
     if person is None:
         return None, set(), False
     offices = {office for office in OfficerTerm.Office.values if getattr(person, f"holds_{office}")}
-    return person, offices, person.seated
+    return person, offices, person.seated  # type: ignore[attr-defined]  # annotated in the query above
 
 
 def offices_held(*, person: Person, on: dt.date) -> set[str]:
@@ -58,14 +59,14 @@ def membership_on(*, person: Person, on: dt.date) -> Membership | None:
     )
 
 
-def season_roster(*, season) -> list[Membership]:
+def season_roster(*, season: Season) -> list[Membership]:
     """Members holding a seat now (not left), by name."""
     return list(
         Membership.objects.filter(season=season, left_after_event__isnull=True).select_related("person")
     )
 
 
-def season_memberships(*, season) -> list[Membership]:
+def season_memberships(*, season: Season) -> list[Membership]:
     """Every membership of the season, left or not, with its person, by name (one query). A page that needs
     them in several places reads them once and passes them on."""
     # Sorted here rather than by the model's ordering: ordering by the person's name costs the query more
@@ -77,7 +78,9 @@ def season_memberships(*, season) -> list[Membership]:
     return memberships
 
 
-def roster_for_event(*, season, event_number: int, memberships=None) -> list[Membership]:
+def roster_for_event(
+    *, season: Season, event_number: int, memberships: Iterable[Membership] | None = None
+) -> list[Membership]:
     """Members holding a seat at event ``event_number``: joined by then and not left before it. ``memberships``:
     the season's, when the caller has read them."""
     return [
@@ -114,12 +117,12 @@ def suspended_on(*, membership: Membership, on: dt.date) -> bool:
     return Suspension.objects.filter(membership=membership, start__lte=on, end__gte=on).exists()
 
 
-def current_member_count(*, season) -> int:
+def current_member_count(*, season: Season) -> int:
     """Seats held now (not left): the "current members" a majority is counted against, and the seats taken."""
     return Membership.objects.filter(season=season, left_after_event__isnull=True).count()
 
 
-def next_event_number(*, season, on: dt.date) -> int | None:
+def next_event_number(*, season: Season, on: dt.date) -> int | None:
     """The number of the season's first event on or after ``on`` (a newcomer's first event), if any is left."""
     return (
         Event.objects.filter(season=season, date__gte=on)
@@ -146,7 +149,7 @@ def first_alternate() -> WaitingListEntry | None:
     )
 
 
-def unsigned_before_next_event(*, season, on: dt.date) -> tuple[int | None, list[Membership]]:
+def unsigned_before_next_event(*, season: Season, on: dt.date) -> tuple[int | None, list[Membership]]:
     """The next event's number and the members who will hold a seat at it without having signed the rules."""
     number = next_event_number(season=season, on=on)
     if number is None:
@@ -162,7 +165,7 @@ def _signed(membership: Membership) -> bool:
         return False
 
 
-def signature_checklist(*, season) -> list[tuple[Membership, RulesSignature | None]]:
+def signature_checklist(*, season: Season) -> list[tuple[Membership, RulesSignature | None]]:
     """Every seat of the season (held or left) with its signature, if any."""
     rows = []
     for membership in Membership.objects.filter(season=season).select_related("person", "rules_signature"):

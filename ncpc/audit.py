@@ -2,15 +2,33 @@
 
 from typing import Any
 
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import models
 
 from ncpc.cache import data_version_bump
 from ncpc.models import AuditEntry
 
+# Who did it: the signed-in user of a request, an anonymous visitor, or nobody (a command run by the system).
+Actor = AbstractBaseUser | AnonymousUser | None
+
+
+def actor_user(actor: Actor) -> User | None:
+    """The signed-in user, or None for a visitor or the system (only a signed-in user is recorded)."""
+    return actor if isinstance(actor, User) and actor.is_authenticated else None
+
+
+def actor_signed_in(actor: Actor) -> User:
+    """The signed-in user a record must name (its foreign key is not null): no one else can do this."""
+    user = actor_user(actor)
+    if user is None:
+        raise ValueError(f"A signed-in user must do this, not {actor!r}.")
+    return user
+
 
 def audit_record(
     *,
-    actor,
+    actor: Actor,
     action: str,
     summary: str,
     target: models.Model | None = None,
@@ -18,7 +36,7 @@ def audit_record(
     data: dict[str, Any] | None = None,
 ) -> AuditEntry:
     data_version_bump()
-    user = actor if getattr(actor, "is_authenticated", False) else None
+    user = actor_user(actor)
     return AuditEntry.objects.create(
         actor=user,
         action=action,

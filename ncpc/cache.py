@@ -19,17 +19,22 @@ off when ``NCPC_COMPUTED_CACHE`` is False (the tests turn it off, except those t
 import contextvars
 from collections.abc import Callable, Iterable
 from functools import wraps
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models.signals import post_delete, post_save
+from django.http import HttpRequest, HttpResponseBase
 
 from ncpc.clock import club_today
 from ncpc.db.base import DataVersionOnCommit, before_commit
 from ncpc.models import DataVersion
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 _version: contextvars.ContextVar[str | None] = contextvars.ContextVar("ncpc_data_version", default=None)
 
@@ -57,14 +62,14 @@ def data_version_bump(*, using: str = DEFAULT_DB_ALIAS) -> None:
         db.data_changed = True
 
 
-def _bump_before_commit(sender, connection, **kwargs) -> None:
+def _bump_before_commit(sender: object, connection: BaseDatabaseWrapper, **kwargs: object) -> None:
     DataVersion.bump(using=connection.alias)
 
 
 before_commit.connect(_bump_before_commit, dispatch_uid="ncpc.data_version")
 
 
-def _model_changed(sender, using, **kwargs) -> None:
+def _model_changed(sender: type[models.Model], using: str, **kwargs: object) -> None:
     data_version_bump(using=using)
 
 
@@ -81,12 +86,12 @@ def data_version_forget() -> None:
     _version.set(None)
 
 
-def computed(key: Callable[..., str]):
+def computed(key: Callable[..., str]) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """Decorator: cache the function's result under ``key(**kwargs)`` and the data version."""
 
-    def decorator(func):
+    def decorator(func: Callable[P, R]) -> Callable[P, R]:
         @wraps(func)
-        def wrapper(*args, **kwargs):
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
             if not getattr(settings, "NCPC_COMPUTED_CACHE", False) or connection.in_atomic_block:
                 return func(*args, **kwargs)
             # The version is read before computing, never after: a change committed meanwhile then leaves a
@@ -107,10 +112,10 @@ def computed(key: Callable[..., str]):
 class DataVersionMiddleware:
     """Each request reads the data version once."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         data_version_forget()
         reading = request.method in ("GET", "HEAD")
         if reading and getattr(settings, "NCPC_COMPUTED_CACHE", False):

@@ -6,15 +6,19 @@ Views use ``require(Action.X)`` or ``user_can``; templates get ``perms_ncpc`` fr
 
 import datetime as dt
 import enum
+from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db.models import ForeignObjectRel
+from django.http import HttpRequest, HttpResponseBase
 
+from ncpc.audit import Actor, actor_user
 from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.hooks import Hook
@@ -79,42 +83,49 @@ OFFICE_ACTIONS[PRESIDENT] = (
 
 # Who holds which office and seat is members' data: members answers (see ncpc.hooks), given a login's id and a
 # date, with (the login's person or None, the offices held that day, holds a seat that day).
+# A view function, as the decorators below take and return it.
+View = Callable[..., HttpResponseBase]
+
 login_standing: Hook[..., tuple[Any, set[str], bool]] = Hook("login_standing(user_id, on)", "members")
 
 
-def _person_link():
+def _person_link() -> ForeignObjectRel:
     """The user's side of ``Person.user`` (``user.person``), whose value Django remembers on the user object."""
-    return get_user_model()._meta.get_field("person")
+    # The stubs take a reverse relation's name for its descriptor; get_field returns the relation.
+    return cast(ForeignObjectRel, get_user_model()._meta.get_field("person"))
 
 
-def user_person(user):
+def user_person(user: Actor) -> Any:
     """The login's person, or None (a login with no person, e.g. a superuser), remembered on the user object.
     It comes with the permissions (``user_standing``): no query of its own."""
-    if not getattr(user, "is_authenticated", False):
+    signed_in = actor_user(user)
+    if signed_in is None:
         return None
     link = _person_link()
-    if not link.is_cached(user):
-        _actions_now(user)
-    if not link.is_cached(user):  # the actions were remembered without it
-        link.set_cached_value(user, user_standing(user)[0])
-    return link.get_cached_value(user)
+    if not link.is_cached(signed_in):
+        _actions_now(signed_in)
+    if not link.is_cached(signed_in):  # the actions were remembered without it
+        link.set_cached_value(signed_in, user_standing(signed_in)[0])
+    return link.get_cached_value(signed_in)
 
 
-def user_offices(user, *, on: dt.date | None = None) -> set[str]:
-    if not getattr(user, "is_authenticated", False):
+def user_offices(user: Actor, *, on: dt.date | None = None) -> set[str]:
+    signed_in = actor_user(user)
+    if signed_in is None:
         return set()
-    return set(login_standing(user_id=user.pk, on=on or club_today())[1])
+    return set(login_standing(user_id=signed_in.pk, on=on or club_today())[1])
 
 
 @computed(lambda user, *, on=None: f"{user.pk}:{user.is_active}:{user.is_superuser}:{on}")
-def user_standing(user, *, on: dt.date | None = None) -> tuple:
+def user_standing(user: Actor, *, on: dt.date | None = None) -> tuple[Any, set[Action]]:
     """(the login's person or None, the actions they may take on ``on``), in one query (cached)."""
-    if not getattr(user, "is_authenticated", False):
+    signed_in = actor_user(user)
+    if signed_in is None:
         return None, set()
-    person, offices, seated = login_standing(user_id=user.pk, on=on or club_today())
-    if not user.is_active:
+    person, offices, seated = login_standing(user_id=signed_in.pk, on=on or club_today())
+    if not signed_in.is_active:
         return person, set()
-    if user.is_superuser:
+    if signed_in.is_superuser:
         return person, set(Action)
     actions: set[Action] = set()
     if offices or seated:
@@ -126,33 +137,34 @@ def user_standing(user, *, on: dt.date | None = None) -> tuple:
     return person, actions
 
 
-def user_actions(user, *, on: dt.date | None = None) -> set[Action]:
+def user_actions(user: Actor, *, on: dt.date | None = None) -> set[Action]:
     return user_standing(user, on=on)[1]
 
 
-def _actions_now(user) -> set[Action]:
+def _actions_now(user: Actor) -> set[Action]:
     """Today's actions, remembered on the user object with the person for the rest of the request."""
     actions = getattr(user, "_ncpc_actions", None)
     if actions is None:
         person, actions = user_standing(user)
-        if getattr(user, "is_authenticated", False):
-            user._ncpc_actions = actions
-            _person_link().set_cached_value(user, person)
+        signed_in = actor_user(user)
+        if signed_in is not None:
+            signed_in._ncpc_actions = actions  # type: ignore[attr-defined]  # remembered for this request
+            _person_link().set_cached_value(signed_in, person)
     return actions
 
 
-def user_can(user, action: Action, *, on: dt.date | None = None) -> bool:
+def user_can(user: Actor, action: Action, *, on: dt.date | None = None) -> bool:
     if on is None:
         return action in _actions_now(user)
     return action in user_actions(user, on=on)
 
 
-def require(action: Action):
+def require(action: Action) -> Callable[[View], View]:
     """View decorator: anonymous → login page; logged in without the right → 403."""
 
-    def decorator(view):
+    def decorator(view: View) -> View:
         @wraps(view)
-        def wrapper(request, *args, **kwargs):
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             if not user_can(request.user, action):
@@ -164,11 +176,11 @@ def require(action: Action):
     return decorator
 
 
-def club_page(view):
+def club_page(view: View) -> View:
     """For schedule, results and standings: members only, or everyone when NCPC_PUBLIC_STANDINGS is on."""
 
     @wraps(view)
-    def wrapper(request, *args, **kwargs):
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not request.user.is_authenticated:
             if settings.NCPC_PUBLIC_STANDINGS:
                 return view(request, *args, **kwargs)

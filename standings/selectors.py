@@ -5,20 +5,23 @@ All rule logic is in ``standings.services``; this module gathers the data (placi
 """
 
 import datetime as dt
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from events import selectors as event_selectors
 from events.models import Event, Season
+from events.placings import Placing
 from events.rules import SeasonRules
 from events.services.event_fund import WsopTableMissing, wsop_prizes
 from finance import selectors as finance_selectors
 from members import selectors as member_selectors
-from members.models import Membership
+from members.models import Membership, Person
 from members.services.late_joiners import join_terms, wsop_eligibility_kept
 from ncpc.cache import computed
 from ncpc.errors import NcpcError
 from standings.models import TieBreakEntry, WsopDecline
-from standings.services.career import career_stats
+from standings.services.career import CareerStats, career_stats
 from standings.services.points import EventPlaces, MemberTotal, cumulative_points, season_totals
 from standings.services.ranking import standings_ranks
 from standings.services.wsop import wsop_race, wsop_statuses
@@ -40,7 +43,7 @@ class StandingRow:
     race: str | None  # clinched / open / out of reach (eligible members only)
 
     @property
-    def person(self):
+    def person(self) -> Person:
         return self.membership.person
 
     @property
@@ -63,7 +66,9 @@ class SeasonStandings:
     events_left: int
     problem: str = ""
     tied_groups: list[list[StandingRow]] = field(default_factory=list)
-    placings: dict = field(default_factory=dict)  # event id → placings, best first (for reports)
+    placings: dict[int, list[Placing]] = field(
+        default_factory=dict
+    )  # event id → placings, best first (for reports)
     memberships: list[Membership] = field(default_factory=list)  # every membership of the season
 
     @property
@@ -79,7 +84,7 @@ class SeasonStandings:
             return None
         return next((r for r in self.rows if r.membership.person.user_id == user_id), None)
 
-    def row_for_person(self, person) -> StandingRow | None:
+    def row_for_person(self, person: Person | None) -> StandingRow | None:
         if person is None:
             return None
         return next((r for r in self.rows if r.membership.person_id == person.pk), None)
@@ -89,7 +94,9 @@ class SeasonStandings:
         return [r for r in self.rows if r.wsop in ("qualified", "replacement")]
 
 
-def counted_events(*, season: Season, through: dt.date | None = None, events=None) -> list[Event]:
+def counted_events(
+    *, season: Season, through: dt.date | None = None, events: Iterable[Event] | None = None
+) -> list[Event]:
     """Events whose results are final (and dated on or before ``through``), in number order. ``events``: the
     season's events when the caller has read them."""
     return [
@@ -99,7 +106,7 @@ def counted_events(*, season: Season, through: dt.date | None = None, events=Non
     ]
 
 
-def roster_from(memberships, event_number: int) -> list[Membership]:
+def roster_from(memberships: Iterable[Membership], event_number: int) -> list[Membership]:
     """``members.selectors.roster_for_event`` over memberships already read: joined by then, not left before."""
     return [
         m
@@ -228,11 +235,13 @@ def season_standings(
 
 @dataclass
 class CareerRow:
-    person: object
-    stats: object  # standings.services.career.CareerStats
+    person: Person
+    stats: CareerStats
 
 
-def _career_places(*, seasons=None) -> tuple[dict[int, list[int]], dict[int, int], dict[int, object]]:
+def _career_places(
+    *, seasons: Collection[Season] | None = None
+) -> tuple[dict[int, list[int]], dict[int, int], dict[int, Person]]:
     """Places and cashes per person over the final events of ``seasons`` (all when None).
 
     Returns (person id → places, person id → cashes, person id → Person).
@@ -245,10 +254,10 @@ def _career_places(*, seasons=None) -> tuple[dict[int, list[int]], dict[int, int
     by_membership = {m.pk: m.person for m in memberships}
     places: dict[int, list[int]] = {}
     cashes: dict[int, int] = {}
-    people: dict[int, object] = {}
-    events = list(events)
-    by_event = event_selectors.season_placings(events=events)
-    for event in events:
+    people: dict[int, Person] = {}
+    finals = list(events)
+    by_event = event_selectors.season_placings(events=finals)
+    for event in finals:
         try:
             paid_places = {line.place for line in finance_selectors.event_payout_lines(event=event)}
         except NcpcError:  # no payout row for that member count: places still count, cashes cannot
@@ -275,7 +284,7 @@ def career_table() -> list[CareerRow]:
     return rows
 
 
-def person_career(*, person) -> tuple[object, list[dict]]:
+def person_career(*, person: Person) -> tuple[CareerStats, list[dict[str, Any]]]:
     """A person's career stats and, per season they held a seat, their final (or current) rank and points."""
     seasons = list(Season.objects.filter(memberships__person=person).distinct().order_by("-start", "-pk"))
     places, cashes, _people = _career_places(seasons=seasons)

@@ -5,13 +5,15 @@ Good standing, the rules signature and the roster are asked of finance and membe
 (events sits below them), so those apps decide and tests can replace them.
 """
 
+from typing import Any
+
 from django.db import transaction
 
 from events import hooks, selectors
 from events.errors import ExemptionUsed, NotInGoodStanding, RulesNotSigned, SubstituteRefused
 from events.models import Attendance, Event
 from events.services.locking import event_bump, event_lock, event_lock_open
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import NcpcError
 
 
@@ -59,7 +61,7 @@ AUTO_STATUSES = (
 )
 
 
-def roster_without_seat(*, event: Event) -> list:
+def roster_without_seat(*, event: Event) -> list[Any]:
     """Members on the event's roster who have no seat row yet: what ``attendance_prepare`` would add (a read,
     for the pages that offer to list the seats)."""
     have = set(Attendance.objects.filter(event=event).values_list("membership_id", flat=True))
@@ -67,7 +69,7 @@ def roster_without_seat(*, event: Event) -> list:
 
 
 @transaction.atomic
-def attendance_prepare(*, event: Event, actor=None) -> int:
+def attendance_prepare(*, event: Event, actor: Actor = None) -> int:
     """Give every member on the event's roster a seat row (plays, unless not in good standing or unsigned).
 
     Safe to call again: only missing rows are added. Returns how many were added. A command (officers press
@@ -95,7 +97,7 @@ def attendance_prepare(*, event: Event, actor=None) -> int:
 
 
 @transaction.atomic
-def attendance_recheck(*, event: Event, version: int, actor) -> int:
+def attendance_recheck(*, event: Event, version: int, actor: Actor) -> int:
     """Ask good standing and signatures again for seats not out yet (after a payment or a signature)."""
     locked = event_lock_open(event=event, version=version)
     changed = 0
@@ -109,7 +111,7 @@ def attendance_recheck(*, event: Event, version: int, actor) -> int:
 
 
 @transaction.atomic
-def attendance_after_payment(*, membership, actor) -> list[Attendance]:
+def attendance_after_payment(*, membership: Any, actor: Actor) -> list[Attendance]:
     """A payment may put a member back in good standing (paying at the door counts, SPEC §7): their seats listed
     "not in good standing" at events whose results are still open are asked again at once, so the officer at
     the table need not press "check again". Returns the seats that changed (their event is the locked row)."""
@@ -140,7 +142,7 @@ def attendance_after_payment(*, membership, actor) -> list[Attendance]:
     return changed
 
 
-def _seat(*, event: Event, attendance_id) -> Attendance:
+def _seat(*, event: Event, attendance_id: int) -> Attendance:
     row = (
         Attendance.objects.select_related("membership__person", "membership__season")
         .filter(event=event, pk=attendance_id)
@@ -152,7 +154,9 @@ def _seat(*, event: Event, attendance_id) -> Attendance:
 
 
 @transaction.atomic
-def attendance_set(*, event: Event, attendance_id: int, status: str, version: int, actor) -> Attendance:
+def attendance_set(
+    *, event: Event, attendance_id: int, status: str, version: int, actor: Actor
+) -> Attendance:
     """Set a seat's status. Playing needs good standing and a signed rules document; a late call uses the
     member's one exemption of the season."""
     locked = event_lock_open(event=event, version=version)
@@ -199,7 +203,7 @@ def substitute_set(
     not_professional: bool,
     prize_to: str,
     version: int,
-    actor,
+    actor: Actor,
 ) -> Attendance:
     """Record (or with an empty name, remove) the substitute who plays a member's seat (§5.3).
 

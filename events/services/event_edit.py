@@ -7,13 +7,13 @@ from django.db import transaction
 from events.errors import AnnouncementLate
 from events.models import Event, Venue
 from events.selectors import season_rules
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 
 
 @transaction.atomic
-def venue_save(*, venue: Venue | None, name: str, address: str, active: bool, actor) -> Venue:
+def venue_save(*, venue: Venue | None, name: str, address: str, active: bool, actor: Actor) -> Venue:
     name = " ".join(name.split())
     if not name:
         raise NcpcError("A venue needs a name.", field="name")
@@ -41,7 +41,7 @@ def announcement_is_late(*, event_date: dt.date, announced_on: dt.date, days_ahe
 
 
 @transaction.atomic
-def event_move(*, event: Event, date: dt.date, actor, reason: str = "") -> Event:
+def event_move(*, event: Event, date: dt.date, actor: Actor, reason: str = "") -> Event:
     """Move an event to another date (§4.4.1); it keeps its number. A moved event must be announced again."""
     locked = Event.objects.select_for_update().select_related("season").get(pk=event.pk)
     if locked.status != Event.Status.SCHEDULED:
@@ -77,7 +77,7 @@ def event_move(*, event: Event, date: dt.date, actor, reason: str = "") -> Event
 
 @transaction.atomic
 def event_announce(
-    *, event: Event, venue: Venue, actor, confirm_late: bool = False, on: dt.date | None = None
+    *, event: Event, venue: Venue, actor: Actor, confirm_late: bool = False, on: dt.date | None = None
 ) -> Event:
     """Announce the event with its venue. Later than the season's notice period (§4.6) only when the officer
     confirms it explicitly; the event is then shown as announced late."""

@@ -6,16 +6,17 @@ that reads them (and the places calculator) agrees. No results e-mail is sent fo
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 
 from events.models import Attendance, Elimination, Event, Venue
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 
 
 @dataclass(frozen=True)
 class HistoryResult:
-    membership: object  # members.Membership
+    membership: Any  # members.Membership (a layer above)
     place: int | None
     status: str  # Attendance.Status value; "expected" for a placed player
     substitute_name: str = ""
@@ -25,7 +26,7 @@ class HistoryResult:
 
 @transaction.atomic
 def event_history_write(
-    *, event: Event, date: dt.date, venue: Venue | None, results: list[HistoryResult], actor=None
+    *, event: Event, date: dt.date, venue: Venue | None, results: list[HistoryResult], actor: Actor = None
 ) -> Event:
     event.date = date
     event.venue = venue
@@ -33,8 +34,8 @@ def event_history_write(
     if results:
         event.status = Event.Status.FINAL
     event.save()
-    placed = sorted((r for r in results if r.place is not None), key=lambda r: r.place)
-    rows = {}
+    placed = sorted((r for r in results if r.place is not None), key=lambda r: r.place or 0)
+    rows: dict[int, Attendance] = {}
     for r in results:
         rows[r.membership.pk] = Attendance.objects.create(
             event=event,

@@ -11,6 +11,7 @@ import datetime as dt
 import random
 import secrets
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -43,7 +44,7 @@ from events.services.seating import (
     needs_balancing,
     seat_draw,
 )
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import ConcurrentChange, NcpcError
 
 CLOCK_ACTIONS = ("start", "pause", "resume", "skip", "back")
@@ -97,7 +98,9 @@ def clock_state_of(night: Night | None) -> ClockState:
 
 
 @transaction.atomic
-def clock_command(*, event: Event, action: str, version: int, actor, now: dt.datetime | None = None) -> Night:
+def clock_command(
+    *, event: Event, action: str, version: int, actor: Actor, now: dt.datetime | None = None
+) -> Night:
     """Start, pause, resume, skip a level or go back one; refused when the page's clock version is stale."""
     if action not in CLOCK_ACTIONS:
         raise NcpcError("Unknown clock action.")
@@ -159,7 +162,12 @@ def _seat_key(attendance_id: int) -> str:
 
 @transaction.atomic
 def seats_draw(
-    *, event: Event, version: int, actor, confirm_redraw: bool = False, rng: random.Random | None = None
+    *,
+    event: Event,
+    version: int,
+    actor: Actor,
+    confirm_redraw: bool = False,
+    rng: random.Random | None = None,
 ) -> list[NightTable]:
     """Random seats for everyone expected tonight; absent (and called-in) members are spread evenly.
 
@@ -215,7 +223,7 @@ def seats_draw(
 
 
 @transaction.atomic
-def button_set(*, event: Event, table_number: int, seat: int, version: int, actor) -> NightTable:
+def button_set(*, event: Event, table_number: int, seat: int, version: int, actor: Actor) -> NightTable:
     """Record where the button is at a table (the dealer moves it; the app needs it to keep moved players out
     of the seats between the button and the small blind)."""
     night = _night_lock(event=event)
@@ -242,7 +250,7 @@ def button_set(*, event: Event, table_number: int, seat: int, version: int, acto
 
 @transaction.atomic
 def seat_add(
-    *, event: Event, attendance_id: int, version: int, actor, rng: random.Random | None = None
+    *, event: Event, attendance_id: int, version: int, actor: Actor, rng: random.Random | None = None
 ) -> NightSeat:
     """Seat a player who has no seat yet (e.g. set to play after the draw): a random empty seat at the smallest
     table, never between the button and the small blind."""
@@ -326,7 +334,7 @@ def balance_proposal(*, night: Night, tables: list[Table]) -> list[Move]:
 
 @transaction.atomic
 def balance_apply(
-    *, event: Event, player: int, to_table: int, to_seat: int, version: int, actor
+    *, event: Event, player: int, to_table: int, to_seat: int, version: int, actor: Actor
 ) -> NightSeat:
     """Move the player the app drew to the seat it chose (the first of the proposed moves)."""
     night = _night_lock(event=event)
@@ -372,7 +380,9 @@ def final_table_is_due(*, event: Event, tables: list[Table]) -> bool:
 
 
 @transaction.atomic
-def final_table_make(*, event: Event, version: int, actor, rng: random.Random | None = None) -> NightTable:
+def final_table_make(
+    *, event: Event, version: int, actor: Actor, rng: random.Random | None = None
+) -> NightTable:
     """Bring the players left to the final table with a fresh random draw for seats and the button (§6.7)."""
     night = _night_lock(event=event)
     event = night.event
@@ -438,7 +448,7 @@ def late_arrival_settle(
     attendance_id: int,
     use_exemption: bool,
     version: int,
-    actor,
+    actor: Actor,
     now: dt.datetime | None = None,
 ) -> Attendance:
     """At the end of level ``late_arrival_levels`` an absent player's chips come off (no place, no points, no
@@ -459,7 +469,9 @@ def late_arrival_settle(
 
 
 @transaction.atomic
-def late_arrivals_remove_all(*, event: Event, version: int, actor, now: dt.datetime | None = None) -> int:
+def late_arrivals_remove_all(
+    *, event: Event, version: int, actor: Actor, now: dt.datetime | None = None
+) -> int:
     """Remove the chips of every player still absent (after the officer has recorded any exemptions)."""
     night = _night_lock(event=event)
     if not late_arrival_due(event=night.event, night=night, now=now):
@@ -489,7 +501,7 @@ def night_of(*, event: Event) -> Night | None:
     return Night.objects.filter(event=event).first()
 
 
-def clock_payload(*, event: Event, now: dt.datetime | None = None) -> dict:
+def clock_payload(*, event: Event, now: dt.datetime | None = None) -> dict[str, Any]:
     """What the clock page shows, as plain JSON values. ``seconds_left_exact`` lets every screen count down
     to the same instant between polls; ``server_time`` is the server's clock in milliseconds."""
     now = _now(now)
@@ -541,7 +553,7 @@ def clock_payload(*, event: Event, now: dt.datetime | None = None) -> dict:
     }
 
 
-def _level_json(level: BlindLevelData | None) -> dict | None:
+def _level_json(level: BlindLevelData | None) -> dict[str, Any] | None:
     if level is None:
         return None
     return {

@@ -7,13 +7,17 @@ counts by a recorded draw (1 = better place). Places are never shared.
 
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from events.errors import ResultsError
 
+# Who a player is: an attendance id at an event, any value in a calculation.
+Player = TypeVar("Player", bound=Hashable)
+
 
 @dataclass(frozen=True)
-class Bust:
-    player: Hashable
+class Bust(Generic[Player]):
+    player: Player
     hand: int  # hands in play order; players out on the same hand share the number
     start_chips: int | None = None  # needed when several players go out on the same hand
     draw: int | None = None  # among equal start_chips: 1 = better place
@@ -21,13 +25,13 @@ class Bust:
 
 
 @dataclass(frozen=True)
-class Place:
-    player: Hashable
+class Place(Generic[Player]):
+    player: Player
     place: int
     removed_for_abuse: bool = False
 
 
-def hand_order(*, busts: Sequence[Bust]) -> list[Bust]:
+def hand_order(*, busts: Sequence[Bust[Player]]) -> list[Bust[Player]]:
     """The players of one hand, best place first (higher start-of-hand chips, then the draw)."""
     if len(busts) == 1:
         return list(busts)
@@ -35,21 +39,21 @@ def hand_order(*, busts: Sequence[Bust]) -> list[Bust]:
         raise ResultsError(
             "Players out on the same hand need their chip counts at the start of that hand (§6.5)."
         )
-    counts: dict[int, list[Bust]] = {}
+    counts: dict[int, list[Bust[Player]]] = {}
     for b in busts:
-        counts.setdefault(b.start_chips, []).append(b)
+        counts.setdefault(b.start_chips or 0, []).append(b)
     for tied in counts.values():
         draws = [b.draw for b in tied]
         if len(tied) > 1 and (None in draws or len(set(draws)) != len(draws)):
             raise ResultsError("Players with equal chip counts on the same hand need the order of a draw.")
-    return sorted(busts, key=lambda b: (-b.start_chips, b.draw or 0))
+    return sorted(busts, key=lambda b: (-(b.start_chips or 0), b.draw or 0))
 
 
-def bust_places(*, entrants: Collection[Hashable], busts: Sequence[Bust]) -> list[Place]:
+def bust_places(*, entrants: Collection[Player], busts: Sequence[Bust[Player]]) -> list[Place[Player]]:
     """Places of the players out so far, best first. The last player left (not among them) wins."""
     entrant_set = set(entrants)
-    seen: set[Hashable] = set()
-    hands: dict[int, list[Bust]] = {}
+    seen: set[Player] = set()
+    hands: dict[int, list[Bust[Player]]] = {}
     for b in busts:
         if b.player not in entrant_set:
             raise ResultsError(f"Unknown player {b.player!r}: not playing at this event.")
@@ -60,7 +64,7 @@ def bust_places(*, entrants: Collection[Hashable], busts: Sequence[Bust]) -> lis
     if busts and len(seen) >= len(entrant_set):
         raise ResultsError("Everyone cannot be out: the last player left is the winner.")
     remaining = len(entrant_set)
-    places: list[Place] = []
+    places: list[Place[Player]] = []
     for hand in sorted(hands):
         group = hand_order(busts=hands[hand])
         best = remaining - len(group) + 1
@@ -72,7 +76,7 @@ def bust_places(*, entrants: Collection[Hashable], busts: Sequence[Bust]) -> lis
     return sorted(places, key=lambda p: p.place)
 
 
-def places_final(*, entrants: Collection[Hashable], busts: Sequence[Bust]) -> list[Place]:
+def places_final(*, entrants: Collection[Player], busts: Sequence[Bust[Player]]) -> list[Place[Player]]:
     """Places 1..N for everyone who played: the one player never out is 1st."""
     places = bust_places(entrants=entrants, busts=busts)
     out = {p.player for p in places}

@@ -13,7 +13,7 @@ from events.models import Attendance, Elimination, Event
 from events.services.locking import event_bump, event_lock, event_lock_open
 from events.services.places import Bust, bust_places, places_final
 from events.signals import results_final
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, actor_user, audit_record
 from ncpc.errors import NcpcError
 
 
@@ -39,7 +39,7 @@ def bust_record(
     event: Event,
     attendance_ids: Sequence[int],
     version: int,
-    actor,
+    actor: Actor,
     start_chips: Mapping[int, int] | None = None,
     removed_for_abuse: bool = False,
     reason: str = "",
@@ -111,7 +111,7 @@ def bust_record(
             start_chips=b.start_chips,
             draw=b.draw,
             removed_for_abuse=removed_for_abuse,
-            created_by=actor if getattr(actor, "is_authenticated", False) else None,
+            created_by=actor_user(actor),
         )
         for b in new
     ]
@@ -145,7 +145,9 @@ def bust_record(
 
 
 @transaction.atomic
-def abuse_remove(*, event: Event, attendance_id: int, version: int, actor, reason: str) -> list[Elimination]:
+def abuse_remove(
+    *, event: Event, attendance_id: int, version: int, actor: Actor, reason: str
+) -> list[Elimination]:
     """Remove a player for abuse (§5.5.2): out at this moment, keeping that place, its points and prize."""
     if not reason.strip():
         raise NcpcError(
@@ -162,7 +164,7 @@ def abuse_remove(*, event: Event, attendance_id: int, version: int, actor, reaso
 
 
 @transaction.atomic
-def bust_undo(*, event: Event, version: int, actor) -> int:
+def bust_undo(*, event: Event, version: int, actor: Actor) -> int:
     """Take back the last hand entered (all players out on it). Returns how many players came back."""
     locked = event_lock_open(event=event, version=version)
     last = locked.eliminations.aggregate(m=Max("hand"))["m"]
@@ -186,7 +188,7 @@ def bust_undo(*, event: Event, version: int, actor) -> int:
 
 
 @transaction.atomic
-def results_finish(*, event: Event, version: int, actor) -> list[Attendance]:
+def results_finish(*, event: Event, version: int, actor: Actor) -> list[Attendance]:
     """Places 1..N for the players who played (§5); absent seats never back by now lose their chips (§6.3).
 
     Sends ``results_final`` once the transaction commits.
@@ -223,7 +225,7 @@ def results_finish(*, event: Event, version: int, actor) -> list[Attendance]:
 
 
 @transaction.atomic
-def results_reopen(*, event: Event, version: int, actor, reason: str) -> Event:
+def results_reopen(*, event: Event, version: int, actor: Actor, reason: str) -> Event:
     """Reopen final results for a correction. The reason and the places as they stood go to the audit trail;
     finishing again makes the corrected places final (and sends ``results_final`` again)."""
     reason = reason.strip()

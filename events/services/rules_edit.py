@@ -12,7 +12,7 @@ from events.rules import SeasonRules
 from events.selectors import season_rules
 from events.services.rules_check import rules_problems
 from events.services.seasons import RULE_TABLE_MODELS, rules_tables_write
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import RulesError
 
 # What the rules page edits besides the rules themselves.
@@ -31,7 +31,7 @@ _TABLE_KEY = {
 }
 
 
-def _table_rows(name: str, rows: Sequence) -> tuple:
+def _table_rows(name: str, rows: Sequence[Any]) -> tuple[Any, ...]:
     rows = tuple(rows)
     if name in _TABLE_ORDER:
         rows = tuple(sorted(rows, key=_TABLE_ORDER[name]))
@@ -49,7 +49,7 @@ def season_rules_save(
     season: Season,
     changes: Mapping[str, Any],
     tables: Mapping[str, Sequence] | None = None,
-    actor,
+    actor: Actor,
     reason: str = "",
 ) -> list[str]:
     """Save new values of a season's rules; refuse rules that do not hold together.
@@ -78,7 +78,9 @@ def season_rules_save(
     changed_tables = [name for name, rows in new_tables.items() if rows != tuple(getattr(current, name))]
     for name in changed_tables:
         RULE_TABLE_MODELS[name].objects.filter(season=locked).delete()
-    rules_tables_write(season=locked, rules=replace(current, **new_tables), tables=changed_tables)
+    # The table names were checked against SeasonRules.TABLE_FIELDS above.
+    new_rules = replace(current, **new_tables)  # type: ignore[arg-type]
+    rules_tables_write(season=locked, rules=new_rules, tables=changed_tables)
     changed += changed_tables
     problems = rules_problems(rules=season_rules(locked))
     if problems:

@@ -11,7 +11,7 @@ from events.rules import SeasonRules
 from events.selectors import season_rules
 from events.services.schedule import schedule_dates
 from events.signals import season_created
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import NcpcError
 
 
@@ -25,7 +25,7 @@ def season_bounds(start_year: int) -> tuple[dt.date, dt.date]:
 
 
 @transaction.atomic
-def season_create(*, start_year: int, actor=None, rules: SeasonRules | None = None) -> Season:
+def season_create(*, start_year: int, actor: Actor = None, rules: SeasonRules | None = None) -> Season:
     """Create the season beginning 1 Aug ``start_year``, with rules copied from the previous season.
 
     The club's first season gets the bylaws' values; adopted rule changes waiting for this season are applied.
@@ -52,7 +52,7 @@ def season_create(*, start_year: int, actor=None, rules: SeasonRules | None = No
 
 
 # The model that holds each of the season's rule tables.
-RULE_TABLE_MODELS = {
+RULE_TABLE_MODELS: dict[str, type[DuesInstallment | PayoutRow | WsopRow | BlindLevel]] = {
     "dues_schedule": DuesInstallment,
     "payout_table": PayoutRow,
     "wsop_table": WsopRow,

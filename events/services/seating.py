@@ -78,7 +78,7 @@ def seat_draw(
     for t, size in enumerate(sizes):
         while len(per_table[t]) < size:
             per_table[t].append(present_shuffled.pop())
-    seats = []
+    seats: list[Seat] = []
     seat_count = max(sizes[0], table_size, final_table_size) if sizes else 0
     for t, players in enumerate(per_table, start=1):
         numbers = rng.sample(range(1, seat_count + 1), len(players))

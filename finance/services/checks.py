@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from finance.models import Account, Disbursement, DisbursementApproval, Transaction
 from finance.services.ledger import EntryLine, account_get, transaction_post
 from members.selectors import offices_held
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, actor_signed_in, audit_record
 from ncpc.errors import NcpcError, NotAllowed
 from ncpc.money import quantize
 from ncpc.permissions import user_person
@@ -32,7 +32,7 @@ def disbursement_create(
     from_code: str,
     to_code: str,
     check_number: str = "",
-    actor,
+    actor: Actor,
 ) -> Disbursement:
     if amount is None or amount <= 0 or quantize(amount) != amount:
         raise CheckError("A check is for a positive amount in cents.", field="amount")
@@ -48,14 +48,14 @@ def disbursement_create(
         check_number=check_number,
         from_account=account_get(from_code),
         to_account=account_get(to_code),
-        created_by=actor,
+        created_by=actor_signed_in(actor),
     )
     audit_record(actor=actor, action="finance.check.create", summary=f"{check} ({memo})", target=check)
     return check
 
 
 @transaction.atomic
-def disbursement_approve(*, disbursement: Disbursement, actor, on: dt.date) -> Disbursement:
+def disbursement_approve(*, disbursement: Disbursement, actor: Actor, on: dt.date) -> Disbursement:
     """Record the officer's approval; the second different officer's approval issues the check (posts it).
 
     The same officer approving twice changes nothing.
@@ -72,7 +72,7 @@ def disbursement_approve(*, disbursement: Disbursement, actor, on: dt.date) -> D
     try:
         with transaction.atomic():
             DisbursementApproval.objects.create(
-                disbursement=check, officer=person, office=offices[0], user=actor
+                disbursement=check, officer=person, office=offices[0], user=actor_signed_in(actor)
             )
     except IntegrityError:
         return check

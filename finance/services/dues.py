@@ -76,7 +76,7 @@ def late_fee_dates(
     if not december or december[0] not in event_dates:
         return []
     first = event_dates[december[0]]
-    dates = []
+    dates: list[dt.date] = []
     year, month = first.year, first.month
     while True:
         day = min(first.day, calendar.monthrange(year, month)[1])
@@ -167,7 +167,9 @@ def statement_lines(
     *, charges: Sequence[Charge], payments: Sequence[MoneyIn], on: dt.date
 ) -> list[StatementLine]:
     """Charges and payments by date with a running balance (charges of a day before its payments)."""
-    items = [(c.date, 0, c.description, c.amount, None) for c in charges if c.date <= on]
+    items: list[tuple[dt.date, int, str, Decimal | None, Decimal | None]] = [
+        (c.date, 0, c.description, c.amount, None) for c in charges if c.date <= on
+    ]
     items += [(p.date, 1, p.description, None, p.amount) for p in payments if p.date <= on]
     items.sort(key=lambda item: (item[0], item[1]))
     lines, balance = [], ZERO

@@ -1,6 +1,7 @@
 """WSOP money (SPEC §8, §9): moving the season's WSOP allocation to escrow, recording winnings."""
 
 import datetime as dt
+from collections.abc import Collection
 from decimal import Decimal
 
 from django.db import transaction
@@ -10,10 +11,11 @@ from events.selectors import season_rules
 from events.services.event_fund import WsopAllocation, wsop_allocation
 from finance.models import Account, Transaction, WsopResult
 from finance.services.ledger import EntryLine, next_key, posted_under_key, transaction_post
-from finance.services.wsop import wsop_split
+from finance.services.wsop import WsopSplit, wsop_split
 from members import selectors as members_selectors
+from members.models import Membership
 from members.services.late_joiners import join_terms
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, actor_signed_in, audit_record
 from ncpc.errors import NcpcError
 
 
@@ -21,21 +23,21 @@ class WsopError(NcpcError):
     pass
 
 
-def season_member_count(*, season, memberships=None) -> int:
+def season_member_count(*, season: Season, memberships: Collection[Membership] | None = None) -> int:
     """SPEC §6: the WSOP member count is the number of members at the season's first event."""
     return len(members_selectors.roster_for_event(season=season, event_number=1, memberships=memberships))
 
 
-def season_wsop_allocation(*, season) -> WsopAllocation:
+def season_wsop_allocation(*, season: Season) -> WsopAllocation:
     return wsop_allocation(rules=season_rules(season), member_count=season_member_count(season=season))
 
 
-def escrow_key(*, season) -> str:
+def escrow_key(*, season: Season) -> str:
     return f"wsop-escrow:season:{season.pk}:"
 
 
 @transaction.atomic
-def wsop_escrow_move(*, season, date: dt.date, actor) -> Transaction:
+def wsop_escrow_move(*, season: Season, date: dt.date, actor: Actor) -> Transaction:
     """Move the season's WSOP entries and expenses from club checking to the escrow account, once."""
     season = Season.objects.select_for_update().get(pk=season.pk)
     existing = posted_under_key(prefix=escrow_key(season=season))
@@ -57,7 +59,13 @@ def wsop_escrow_move(*, season, date: dt.date, actor) -> Transaction:
 
 @transaction.atomic
 def wsop_result_record(
-    *, season, representative, gross: Decimal, tips: Decimal, declined=None, actor
+    *,
+    season: Season,
+    representative: Membership,
+    gross: Decimal,
+    tips: Decimal,
+    declined: Membership | None = None,
+    actor: Actor,
 ) -> WsopResult:
     if tips < 0 or gross < 0:
         raise WsopError("Winnings and tips cannot be negative.")
@@ -75,7 +83,7 @@ def wsop_result_record(
         gross=gross,
         tips=tips,
         declined=declined,
-        recorded_by=actor,
+        recorded_by=actor_signed_in(actor),
     )
     audit_record(
         actor=actor,
@@ -86,7 +94,7 @@ def wsop_result_record(
     return result
 
 
-def wsop_result_split(*, result: WsopResult):
+def wsop_result_split(*, result: WsopResult) -> WsopSplit:
     """The split of recorded winnings among the roster at the season's last event (SPEC §9)."""
     rules = season_rules(result.season)
     roster = members_selectors.roster_for_event(season=result.season, event_number=rules.events_per_season)
@@ -97,7 +105,7 @@ def wsop_result_split(*, result: WsopResult):
         if m.seat_from_id is None and join_terms(rules=rules, first_event=m.first_event).one_percent_benefit
     ]
 
-    declined_key = result.declined.person.key if result.declined_id else None
+    declined_key = result.declined.person.key if result.declined is not None else None
     keys = [m.person.key for m in others]
     if declined_key and declined_key not in keys:
         keys.append(declined_key)

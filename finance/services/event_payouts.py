@@ -8,14 +8,16 @@ from finance.models import Account, Transaction
 from finance.selectors import event_payout_lines
 from finance.services.ledger import EntryLine, next_key, posted_under_key, transaction_post
 from finance.services.payouts import NothingToPay
+from ncpc.audit import Actor
+from ncpc.money import ZERO
 
 
-def event_payout_key(*, event) -> str:
+def event_payout_key(*, event: Event) -> str:
     return f"payout:event:{event.pk}:"
 
 
 @transaction.atomic
-def event_payout_post(*, event, actor):
+def event_payout_post(*, event: Event, actor: Actor) -> Transaction:
     """Post the night's cash prizes (cash box → event payouts). Idempotent: an event is paid out once
     (unless that posting was reversed); a second call returns the posting that exists."""
     event = Event.objects.select_for_update().select_related("season").get(pk=event.pk)
@@ -41,7 +43,7 @@ def event_payout_post(*, event, actor):
                 memo=f"Place {line.place}: {who}",
             )
         )
-    total = sum(line.amount for line in lines)
+    total = sum((line.amount for line in lines), ZERO)
     entries.append(EntryLine(Account.CASH, -total, memo=f"Cash prizes, event {event.number}"))
     return transaction_post(
         date=event.date,

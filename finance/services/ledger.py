@@ -4,7 +4,7 @@
 """
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 
 from finance.models import Account, Entry, Transaction
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, actor_user, audit_record
 from ncpc.errors import ConcurrentChange, NcpcError
 from ncpc.money import ZERO, quantize
 
@@ -77,7 +77,7 @@ def accounts_ensure() -> dict[str, Account]:
     return accounts
 
 
-def accounts_standard(saved: Sequence[Account] | None = None) -> dict[str, Account]:
+def accounts_standard(saved: Iterable[Account] | None = None) -> dict[str, Account]:
     """The standard accounts for a page to show, created by nothing (a GET never writes): one that does not
     exist yet (nothing was ever posted to it) is an unsaved stand-in with its standard name and no ``pk``.
     ``saved``: the accounts already read, if the caller has them."""
@@ -101,7 +101,7 @@ def transaction_post(
     kind: str,
     memo: str,
     lines: Sequence[EntryLine],
-    actor,
+    actor: Actor,
     key: str | None = None,
     reverses: Transaction | None = None,
     reason: str = "",
@@ -111,7 +111,7 @@ def transaction_post(
     missing = {line.account_code for line in lines} - set(accounts)
     if missing:
         accounts.update({a.code: a for a in Account.objects.filter(code__in=missing)})
-    user = actor if getattr(actor, "is_authenticated", False) else None
+    user = actor_user(actor)
     try:
         with transaction.atomic():
             txn = Transaction.objects.create(
@@ -149,7 +149,7 @@ def transaction_post(
 
 
 @transaction.atomic
-def transaction_reverse(*, txn: Transaction, date: dt.date, reason: str, actor) -> Transaction:
+def transaction_reverse(*, txn: Transaction, date: dt.date, reason: str, actor: Actor) -> Transaction:
     """Post the mirror image of ``txn``; both stay in the books. A transaction is reversed at most once."""
     reason = (reason or "").strip()
     if not reason:
@@ -203,7 +203,7 @@ def next_key(*, prefix: str) -> str:
 
 @transaction.atomic
 def transfer_post(
-    *, date: dt.date, from_code: str, to_code: str, amount: Decimal, memo: str, actor
+    *, date: dt.date, from_code: str, to_code: str, amount: Decimal, memo: str, actor: Actor
 ) -> Transaction:
     """Money moved between two accounts: a bank deposit of the cash box, cash drawn for payouts, other
     income received, an opening balance."""

@@ -10,7 +10,8 @@ from finance.models import Account, LateFeeWaiver, Payment, Transaction
 from finance.selectors import dues_account
 from finance.services.dues import LATE_FEE
 from finance.services.ledger import EntryLine, LedgerError, transaction_post, transaction_reverse
-from ncpc.audit import audit_record
+from members.models import Membership
+from ncpc.audit import Actor, actor_signed_in, audit_record
 from ncpc.errors import NcpcError
 from ncpc.money import quantize
 
@@ -19,12 +20,12 @@ class PaymentError(NcpcError):
     pass
 
 
-METHOD_ACCOUNT = {Payment.Method.CASH: Account.CASH, Payment.Method.CHECK: Account.CHECKING}
+METHOD_ACCOUNT: dict[str, str] = {Payment.Method.CASH: Account.CASH, Payment.Method.CHECK: Account.CHECKING}
 
 
 @transaction.atomic
 def payment_record(
-    *, membership, date: dt.date, amount: Decimal, method: str, reference: str = "", actor
+    *, membership: Membership, date: dt.date, amount: Decimal, method: str, reference: str = "", actor: Actor
 ) -> Payment:
     """Cash goes to the cash box, a check to club checking; the credit is dues and fees received."""
     if amount is None or amount <= 0 or quantize(amount) != amount:
@@ -59,12 +60,14 @@ def payment_record(
     )
 
     # Seats at open events that this payment puts back in good standing (shown on the receipt's message).
-    payment.seats_changed = attendance_after_payment(membership=membership, actor=actor)
+    payment.seats_changed = attendance_after_payment(  # type: ignore[attr-defined]  # read by the view
+        membership=membership, actor=actor
+    )
     return payment
 
 
 @transaction.atomic
-def payment_reverse(*, payment: Payment, date: dt.date, reason: str, actor) -> Transaction:
+def payment_reverse(*, payment: Payment, date: dt.date, reason: str, actor: Actor) -> Transaction:
     """A payment recorded by mistake (or a bounced check) is reversed; both stay on the statement."""
     try:
         return transaction_reverse(txn=payment.transaction, date=date, reason=reason, actor=actor)
@@ -73,7 +76,9 @@ def payment_reverse(*, payment: Payment, date: dt.date, reason: str, actor) -> T
 
 
 @transaction.atomic
-def late_fee_waive(*, membership, fee_date: dt.date, on: dt.date, reason: str, actor) -> LateFeeWaiver:
+def late_fee_waive(
+    *, membership: Membership, fee_date: dt.date, on: dt.date, reason: str, actor: Actor
+) -> LateFeeWaiver:
     """Treasurer only (the view checks Action.WAIVE_LATE_FEES). The fee must have been charged."""
     reason = (reason or "").strip()
     if not reason:
@@ -85,7 +90,11 @@ def late_fee_waive(*, membership, fee_date: dt.date, on: dt.date, reason: str, a
     if LateFeeWaiver.objects.filter(membership__in=holders, fee_date=fee_date).exists():
         raise PaymentError(f"The late fee of {fee_date:%b %-d, %Y} is waived already.", field="fee_date")
     waiver = LateFeeWaiver.objects.create(
-        membership=membership, fee_date=fee_date, on=max(on, fee_date), reason=reason, created_by=actor
+        membership=membership,
+        fee_date=fee_date,
+        on=max(on, fee_date),
+        reason=reason,
+        created_by=actor_signed_in(actor),
     )
     audit_record(
         actor=actor,

@@ -6,11 +6,12 @@ season again from the file and an audit row saying so.
 
 from django.db.models import Q
 
+from events.models import Season
 from finance.models import DuesReminder, Entry, LateFeeWaiver, Payment, Transaction, WsopResult
 from finance.services.escrow import escrow_key
 
 
-def finance_season_purge(*, season) -> None:
+def finance_season_purge(*, season: Season) -> None:
     memberships = season.memberships.all()
     txns = Transaction.objects.filter(
         Q(entries__membership__in=memberships)

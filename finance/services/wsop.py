@@ -3,6 +3,7 @@
 How the season's dues are allocated between the WSOP escrow and the event funds is
 ``events.services.event_fund`` (the rules check needs it too)."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -33,7 +34,7 @@ def wsop_split(
     gross: Decimal,
     tips: Decimal,
     others: list[str],
-    late_joiners: list[str] = (),
+    late_joiners: Sequence[str] = (),
     declined: str | None = None,
 ) -> WsopSplit:
     """Split a representative's WSOP winnings (SPEC §9, bylaws §8.4, §9.2).

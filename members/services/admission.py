@@ -11,7 +11,7 @@ from members.models import Membership, Person, Vote, WaitingListEntry
 from members.selectors import current_member_count, membership_on, next_event_number
 from members.services.majority import majority
 from members.services.votes import vote_build, vote_counts_problems
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import NcpcError
 
 
@@ -88,12 +88,12 @@ class VoteCounts:
 def member_admit(
     *,
     person: Person,
-    season,
+    season: Season,
     on: dt.date,
     sponsor: Person | None,
     vote: VoteCounts | None,
     declared_not_professional: bool,
-    actor=None,
+    actor: Actor = None,
     reason: str = "",
 ) -> Membership:
     """Seat ``person`` in ``season`` from the next event, after checking every condition of admission.
@@ -118,8 +118,8 @@ def member_admit(
     sponsor_ok = (
         sponsor is not None
         and sponsor.pk != person.pk
-        and membership_on(person=sponsor, on=on) is not None
-        and membership_on(person=sponsor, on=on).season_id == season.pk
+        and (sponsor_seat := membership_on(person=sponsor, on=on)) is not None
+        and sponsor_seat.season_id == season.pk
     )
     problems += admission_problems(
         facts=AdmissionFacts(
@@ -136,7 +136,7 @@ def member_admit(
             already_seated=Membership.objects.filter(person=person, season=season).exists(),
         )
     )
-    if problems:
+    if problems or vote is None or first_event is None:  # no vote or no event is a problem listed
         raise AdmissionRefused(problems)
 
     recorded = vote_build(

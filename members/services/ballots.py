@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from django.db import transaction
 from django.db.models import Count, F
 
+from events.models import Season
 from members.models import (
     Ballot,
     BallotCount,
@@ -25,7 +26,7 @@ from members.selectors import current_member_count
 from members.services.elections import election_count, election_terms_grant
 from members.services.rule_changes import rule_changes_send_on, rule_value_clean
 from members.services.votes import vote_record
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, actor_user, audit_record
 from ncpc.errors import NcpcError
 
 YES, NO = BallotCount.Answer.YES.value, BallotCount.Answer.NO.value
@@ -39,7 +40,9 @@ def _locked(ballot: Ballot) -> Ballot:
 
 
 @transaction.atomic
-def rule_change_submit(*, season, person: Person, suggestion: str, on: dt.date, actor=None) -> RuleChange:
+def rule_change_submit(
+    *, season: Season, person: Person, suggestion: str, on: dt.date, actor: Actor = None
+) -> RuleChange:
     """Any member may suggest a rule change during the year (§3.4.1)."""
     if not suggestion.strip():
         raise NcpcError("Write the change you suggest.", field="suggestion")
@@ -50,7 +53,7 @@ def rule_change_submit(*, season, person: Person, suggestion: str, on: dt.date, 
     return change
 
 
-def rule_ballot_preparing(*, season, actor=None) -> Ballot:
+def rule_ballot_preparing(*, season: Season, actor: Actor = None) -> Ballot:
     """The season's rule-change ballot being prepared, created when the first suggestion is accepted."""
     ballot = (
         Ballot.objects.select_for_update()
@@ -67,7 +70,13 @@ def rule_ballot_preparing(*, season, actor=None) -> Ballot:
 
 @transaction.atomic
 def rule_change_accept(
-    *, change: RuleChange, title: str, rule_field: str = "", value_text: str = "", on: dt.date, actor=None
+    *,
+    change: RuleChange,
+    title: str,
+    rule_field: str = "",
+    value_text: str = "",
+    on: dt.date,
+    actor: Actor = None,
 ) -> RuleChange:
     """Put a suggestion on the season's ballot (§3.4.1–3.4.2), naming the rule number it changes, if any."""
     change = RuleChange.objects.select_for_update().select_related("season").get(pk=change.pk)
@@ -82,7 +91,7 @@ def rule_change_accept(
     change.title = title.strip()
     change.rule_field = rule_field
     change.new_value = new_value
-    change.reviewed_by = actor if getattr(actor, "is_authenticated", False) else None
+    change.reviewed_by = actor_user(actor)
     change.reviewed_on = on
     change.save()
     position = (ballot.questions.order_by("-position").values_list("position", flat=True).first() or 0) + 1
@@ -92,7 +101,7 @@ def rule_change_accept(
 
 
 @transaction.atomic
-def rule_change_decline(*, change: RuleChange, reason: str, on: dt.date, actor=None) -> RuleChange:
+def rule_change_decline(*, change: RuleChange, reason: str, on: dt.date, actor: Actor = None) -> RuleChange:
     change = RuleChange.objects.select_for_update().get(pk=change.pk)
     if change.status != RuleChange.Status.SUBMITTED:
         raise NcpcError(f"This suggestion is {change.get_status_display().lower()} already.")
@@ -100,7 +109,7 @@ def rule_change_decline(*, change: RuleChange, reason: str, on: dt.date, actor=N
         raise NcpcError("Say why the suggestion does not go on the ballot.", field="reason")
     change.status = RuleChange.Status.DECLINED
     change.decline_reason = reason.strip()
-    change.reviewed_by = actor if getattr(actor, "is_authenticated", False) else None
+    change.reviewed_by = actor_user(actor)
     change.reviewed_on = on
     change.save()
     audit_record(
@@ -117,7 +126,7 @@ def rule_change_decline(*, change: RuleChange, reason: str, on: dt.date, actor=N
 
 
 @transaction.atomic
-def ballot_open(*, ballot: Ballot, on: dt.date, actor=None) -> Ballot:
+def ballot_open(*, ballot: Ballot, on: dt.date, actor: Actor = None) -> Ballot:
     """Open the ballot for voting (the President, at the April event). Its questions are fixed from now."""
     ballot = _locked(ballot)
     if ballot.status != Ballot.Status.PREPARING:
@@ -144,7 +153,7 @@ def ballot_open(*, ballot: Ballot, on: dt.date, actor=None) -> Ballot:
 
 @transaction.atomic
 def ballot_vote(
-    *, ballot: Ballot, person: Person, choices: Mapping[int, str], on: dt.date, actor=None
+    *, ballot: Ballot, person: Person, choices: Mapping[int, str], on: dt.date, actor: Actor = None
 ) -> int:
     """A member's votes on some or all questions of an open ballot: one vote per question, ever.
 
@@ -206,7 +215,7 @@ def _members_eligible(*, ballot: Ballot) -> int:
 
 
 @transaction.atomic
-def ballot_close(*, ballot: Ballot, on: dt.date, actor=None) -> Ballot:
+def ballot_close(*, ballot: Ballot, on: dt.date, actor: Actor = None) -> Ballot:
     """Close the voting and count: elections get their winners (or ties); each rule change gets a recorded
     ``Vote`` whose majority (yes-votes more than half of the members) decides adopted or rejected."""
     ballot = _locked(ballot)
@@ -220,10 +229,13 @@ def ballot_close(*, ballot: Ballot, on: dt.date, actor=None) -> Ballot:
         election_count(ballot=ballot)
     else:
         for question in ballot.questions.select_related("rule_change"):
+            change = question.rule_change
+            if change is None:  # every question of a rule-change ballot has its change
+                continue
             votes = {c.answer: c.votes for c in question.counts.all()}
             vote = vote_record(
                 kind=Vote.Kind.RULE_CHANGE,
-                subject=question.rule_change.title[:200],
+                subject=change.title[:200],
                 held_on=on,
                 yes=votes.get(YES, 0),
                 no=votes.get(NO, 0),
@@ -231,7 +243,6 @@ def ballot_close(*, ballot: Ballot, on: dt.date, actor=None) -> Ballot:
                 season=ballot.season,
                 actor=actor,
             )
-            change = question.rule_change
             change.vote = vote
             change.status = RuleChange.Status.ADOPTED if vote.passed else RuleChange.Status.REJECTED
             change.save(update_fields=["vote", "status"])
@@ -242,7 +253,7 @@ def ballot_close(*, ballot: Ballot, on: dt.date, actor=None) -> Ballot:
 
 
 @transaction.atomic
-def ballot_publish(*, ballot: Ballot, on: dt.date, actor=None) -> Ballot:
+def ballot_publish(*, ballot: Ballot, on: dt.date, actor: Actor = None) -> Ballot:
     """Announce the result to all members (§3.4.4). Elected officers get their terms; adopted changes of a
     rule number go to the next season's rules (now if that season exists and has not begun, else later)."""
     ballot = _locked(ballot)

@@ -5,9 +5,10 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from events.models import Event
 from members.models import OfficerTerm, Ruling
 from members.selectors import officer_holders
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, actor_user, audit_record
 from ncpc.errors import NcpcError
 
 # The bylaws' order of the offices (§3.4.5, §3.5.2–3.5.3, §3.6.7–3.6.8): the first one present and not
@@ -65,7 +66,7 @@ def who_rules(*, present: Iterable[str], involved: Iterable[str]) -> WhoRules:
 @transaction.atomic
 def ruling_record(
     *,
-    event,
+    event: Event,
     hand: str,
     parties: str,
     dispute: str,
@@ -73,7 +74,7 @@ def ruling_record(
     present: Iterable[str],
     involved: Iterable[str],
     independent_player: str = "",
-    actor=None,
+    actor: Actor = None,
 ) -> Ruling:
     """Log a ruling at an event; who ruled is worked out from the officers present and involved."""
     answer = who_rules(present=present, involved=involved)
@@ -107,7 +108,7 @@ def ruling_record(
         ruled_by_offices=list(answer.deciders),
         ruled_by=ruled_by[:200],
         independent_player=independent_player,
-        recorded_by=actor if getattr(actor, "is_authenticated", False) else None,
+        recorded_by=actor_user(actor),
     )
     audit_record(actor=actor, action="ruling.record", target=entry, summary=f"{entry} — ruled by {ruled_by}")
     return entry

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from events.models import Season
 from members.models import Ballot, BallotCount, BallotQuestion, Membership, Nomination, OfficerTerm, Person
 from members.services.officers import default_term, officer_term_create
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import NcpcError
 
 OFFICES = (
@@ -43,13 +44,13 @@ def election_outcome(*, counts: Mapping[int, int]) -> ElectionOutcome:
     return ElectionOutcome(leaders=leaders, tie=tie)
 
 
-def election_term_dates(*, season) -> tuple[dt.date, dt.date]:
+def election_term_dates(*, season: Season) -> tuple[dt.date, dt.date]:
     """The April election of season 2026-27 elects the officers for 1 Jun 2027 – 31 May 2028."""
     return default_term(start_year=season.end.year)
 
 
 @transaction.atomic
-def election_create(*, season, on: dt.date, actor=None) -> Ballot:
+def election_create(*, season: Season, on: dt.date, actor: Actor = None) -> Ballot:
     """A new election for the season, with one question per office."""
     if Ballot.objects.filter(
         season=season, kind=Ballot.Kind.ELECTION, status__in=[Ballot.Status.PREPARING, Ballot.Status.OPEN]
@@ -76,7 +77,7 @@ def nomination_record(
     person: Person,
     on: dt.date,
     nominated_by: Person | None = None,
-    actor=None,
+    actor: Actor = None,
 ) -> Nomination:
     """Record a nomination (§3.2). Only while the election is being prepared; the nominee must hold a seat."""
     ballot = Ballot.objects.select_for_update().get(pk=ballot.pk)
@@ -101,7 +102,7 @@ def nomination_record(
 
 
 @transaction.atomic
-def nomination_withdraw(*, nomination: Nomination, actor=None) -> None:
+def nomination_withdraw(*, nomination: Nomination, actor: Actor = None) -> None:
     ballot = Ballot.objects.select_for_update().get(pk=nomination.question.ballot_id)
     if ballot.status != Ballot.Status.PREPARING:
         raise NcpcError("A nomination can be withdrawn only before the election opens.")
@@ -114,21 +115,27 @@ def nomination_withdraw(*, nomination: Nomination, actor=None) -> None:
 def election_count(*, ballot: Ballot) -> None:
     """At close: the winner of each office, or a tie. Called inside ``ballot_close``'s transaction."""
     for question in ballot.questions.all():
-        counts = {c.nomination_id: c.votes for c in BallotCount.objects.filter(question=question)}
+        counts = {
+            c.nomination_id: c.votes
+            for c in BallotCount.objects.filter(question=question)
+            if c.nomination_id is not None
+        }
         outcome = election_outcome(counts=counts)
         question.tie = outcome.tie
         question.winner = Nomination.objects.get(pk=outcome.winner).person if outcome.winner else None
         question.save(update_fields=["tie", "winner"])
 
 
-def _term_grant(*, question: BallotQuestion, actor) -> None:
+def _term_grant(*, question: BallotQuestion, actor: Actor) -> None:
+    if question.winner is None:
+        return
     start, end = election_term_dates(season=question.ballot.season)
     if OfficerTerm.objects.filter(person=question.winner, office=question.office, start=start).exists():
         return
     officer_term_create(person=question.winner, office=question.office, start=start, end=end, actor=actor)
 
 
-def election_terms_grant(*, ballot: Ballot, actor=None) -> None:
+def election_terms_grant(*, ballot: Ballot, actor: Actor = None) -> None:
     """At publish: each elected officer gets the term 1 Jun – 31 May (permissions follow from it)."""
     for question in ballot.questions.select_related("winner", "ballot__season"):
         if question.winner_id:
@@ -137,7 +144,7 @@ def election_terms_grant(*, ballot: Ballot, actor=None) -> None:
 
 @transaction.atomic
 def election_tie_resolve(
-    *, question: BallotQuestion, winner: Person, note: str, actor=None
+    *, question: BallotQuestion, winner: Person, note: str, actor: Actor = None
 ) -> BallotQuestion:
     """Record how the club resolved a tied office (the bylaws leave it to the club)."""
     question = BallotQuestion.objects.select_for_update().select_related("ballot__season").get(pk=question.pk)

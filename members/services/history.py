@@ -5,13 +5,20 @@ import datetime as dt
 
 from django.db import transaction
 
+from events.models import Season
 from members.models import Membership, Person, RulesSignature
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 
 
 @transaction.atomic
 def person_from_history(
-    *, key: str, first_name: str, last_name: str, email: str, date_of_birth: dt.date | None, actor=None
+    *,
+    key: str,
+    first_name: str,
+    last_name: str,
+    email: str,
+    date_of_birth: dt.date | None,
+    actor: Actor = None,
 ) -> Person:
     """The person with this key (the same person across seasons), created if new; blanks are filled in."""
     person = Person.objects.filter(key=key).first()
@@ -35,13 +42,13 @@ def person_from_history(
 def membership_from_history(
     *,
     person: Person,
-    season,
+    season: Season,
     first_event: int,
     left_after_event: int | None,
     joined_on: dt.date,
     sponsor: Person | None = None,
     signed: bool = True,
-    actor=None,
+    actor: Actor = None,
 ) -> Membership:
     membership = Membership.objects.create(
         person=person,

@@ -42,7 +42,7 @@ def wsop_eligibility_kept(*, terms: JoinTerms, events_played: Iterable[int]) -> 
     """
     if not terms.can_qualify_for_wsop:
         return False
-    if terms.min_events is None:
+    if terms.min_events is None or terms.window_from is None:  # set together
         return True
     played_in_window = {n for n in events_played if n >= terms.window_from}
     return len(played_in_window) >= terms.min_events

@@ -5,7 +5,7 @@ import datetime as dt
 from django.db import transaction
 
 from members.models import OfficerTerm, Person
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import NcpcError
 
 
@@ -16,15 +16,15 @@ def default_term(*, start_year: int) -> tuple[dt.date, dt.date]:
 
 @transaction.atomic
 def officer_term_create(
-    *, person: Person, office: str, start: dt.date, end: dt.date, actor=None
+    *, person: Person, office: str, start: dt.date, end: dt.date, actor: Actor = None
 ) -> OfficerTerm:
     if end < start:
         raise NcpcError("A term cannot end before it starts.")
     overlapping = OfficerTerm.objects.select_for_update().filter(
         office=office, start__lte=end, end__gte=start
     )
-    if overlapping.exists():
-        other = overlapping.first()
+    other = overlapping.first()
+    if other is not None:
         raise NcpcError(f"{other.person} already holds that office from {other.start} to {other.end}.")
     term = OfficerTerm.objects.create(person=person, office=office, start=start, end=end)
     audit_record(actor=actor, action="officer.term", target=term, summary=f"{term}")

@@ -1,16 +1,17 @@
 """People (commands): recording someone new, and a member turning professional (§2.4.2)."""
 
 import datetime as dt
+from typing import Any
 
 from django.db import transaction
 
 from members.models import Person
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import NcpcError
 
 
 @transaction.atomic
-def person_create(*, actor=None, **fields) -> Person:
+def person_create(*, actor: Actor = None, **fields: Any) -> Person:
     if Person.objects.filter(key=fields.get("key")).exists():
         raise NcpcError(f"The key '{fields.get('key')}' is taken; choose another.", field="key")
     person = Person.objects.create(**fields)
@@ -19,7 +20,7 @@ def person_create(*, actor=None, **fields) -> Person:
 
 
 @transaction.atomic
-def person_turned_pro(*, person: Person, on: dt.date, actor=None, reason: str = "") -> Person:
+def person_turned_pro(*, person: Person, on: dt.date, actor: Actor = None, reason: str = "") -> Person:
     """A member who turns professional keeps the seat (§2.4.2): only the flag and the date are recorded."""
     person = Person.objects.select_for_update().get(pk=person.pk)
     if person.is_professional:

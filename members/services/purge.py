@@ -1,9 +1,10 @@
 """Removing a season's seats, for `import_season --replace` only. People stay (they span seasons)."""
 
+from events.models import Season
 from members.models import Membership, RulesSignature, Suspension
 
 
-def members_season_purge(*, season) -> None:
+def members_season_purge(*, season: Season) -> None:
     memberships = Membership.objects.filter(season=season)
     RulesSignature.objects.filter(membership__in=memberships).delete()
     Suspension.objects.filter(membership__in=memberships).delete()

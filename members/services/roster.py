@@ -6,12 +6,12 @@ from events.models import Season
 from events.selectors import season_rules
 from events.services.seasons import season_create
 from members.models import Membership
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import NcpcError
 
 
 @transaction.atomic
-def roster_carry_over(*, season, actor=None) -> list[Membership]:
+def roster_carry_over(*, season: Season, actor: Actor = None) -> list[Membership]:
     """Every member still holding a seat at the end of the season before keeps it in ``season``.
 
     A seat is held until it is sold, ceded, given up or taken by a vote (§2.5, §2.11, §5.5.3), so continuing
@@ -53,7 +53,7 @@ def roster_carry_over(*, season, actor=None) -> list[Membership]:
 
 
 @transaction.atomic
-def season_open(*, start_year: int, actor=None) -> tuple[Season, list[Membership]]:
+def season_open(*, start_year: int, actor: Actor = None) -> tuple[Season, list[Membership]]:
     """The officers' "new season": the season with the rules of the one before (and the rule changes adopted
     for it), its events, and every seat still held carried over. All or nothing."""
     season = season_create(start_year=start_year, actor=actor)

@@ -23,7 +23,7 @@ from events.services.rules_check import rules_problems
 from events.services.seasons import season_name_for
 from members.governance_selectors import rule_changes_pending
 from members.models import Ballot, RuleChange
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError, RulesError
 from ncpc.money import parse_money
@@ -166,14 +166,14 @@ def rule_value_now(*, rules: SeasonRules, field: str, value: Any) -> str:
                 )
         return "no row yet"
     if field == WSOP_ROW:
-        for row in rules.wsop_table:
-            if (row.min_members, row.max_members) == (value["min_members"], value["max_members"]):
+        for wsop_row in rules.wsop_table:
+            if (wsop_row.min_members, wsop_row.max_members) == (value["min_members"], value["max_members"]):
                 return rule_value_text(
                     field=field,
                     value={
-                        "min_members": row.min_members,
-                        "max_members": row.max_members,
-                        "prizes": row.prizes,
+                        "min_members": wsop_row.min_members,
+                        "max_members": wsop_row.max_members,
+                        "prizes": wsop_row.prizes,
                     },
                 )
         return "no row yet"
@@ -238,7 +238,9 @@ def _write(*, season: Season, edit: RuleEdit) -> None:
 
 
 @transaction.atomic
-def season_rules_amend(*, season: Season, edits: Sequence[RuleEdit], actor=None, reason: str = "") -> None:
+def season_rules_amend(
+    *, season: Season, edits: Sequence[RuleEdit], actor: Actor = None, reason: str = ""
+) -> None:
     """Write adopted rule changes into a season's rules; refuse (writing nothing) a season under way or
     rules that no longer hold together (``rules_problems``)."""
     season = Season.objects.select_for_update().get(pk=season.pk)
@@ -259,7 +261,7 @@ def season_rules_amend(*, season: Season, edits: Sequence[RuleEdit], actor=None,
     )
 
 
-def rule_changes_apply_pending(*, season: Season, actor=None) -> list:
+def rule_changes_apply_pending(*, season: Season, actor: Actor = None) -> list[RuleChange]:
     """Apply every adopted rule change waiting for ``season`` (named as its ``applies_to``).
 
     Never raises: changes that cannot be applied (the season is under way, or the rules would no longer
@@ -272,7 +274,7 @@ def rule_changes_apply_pending(*, season: Season, actor=None) -> list:
         return []
     reason = "Adopted by the club's rule-change ballot (§3.4.4)"
 
-    def attempt(changes) -> str:
+    def attempt(changes: Sequence[RuleChange]) -> str:
         try:
             with transaction.atomic():
                 season_rules_amend(
@@ -294,7 +296,7 @@ def rule_changes_apply_pending(*, season: Season, actor=None) -> list:
     return pending
 
 
-def rule_changes_send_on(*, ballot: Ballot, actor=None) -> None:
+def rule_changes_send_on(*, ballot: Ballot, actor: Actor = None) -> None:
     """Mark the adopted changes of a rule number for the next season, and apply them if it exists."""
     season = ballot.season
     next_name = season_name_for(season.start.replace(year=season.start.year + 1))
@@ -307,7 +309,9 @@ def rule_changes_send_on(*, ballot: Ballot, actor=None) -> None:
         rule_changes_apply_pending(season=next_season, actor=actor)
 
 
-def rule_change_apply_result(*, change: RuleChange, season, problem: str, actor=None) -> RuleChange:
+def rule_change_apply_result(
+    *, change: RuleChange, season: Season, problem: str, actor: Actor = None
+) -> RuleChange:
     """Record what happened when an adopted change was applied to ``season``."""
     change.applied_to = season
     if problem:
@@ -330,7 +334,7 @@ def rule_change_apply_result(*, change: RuleChange, season, problem: str, actor=
 
 
 @transaction.atomic
-def rule_change_entered_by_hand(*, change: RuleChange, on: dt.date, actor=None) -> RuleChange:
+def rule_change_entered_by_hand(*, change: RuleChange, on: dt.date, actor: Actor = None) -> RuleChange:
     """An officer confirms they entered an adopted change on the Season rules page themselves."""
     change = RuleChange.objects.select_for_update().get(pk=change.pk)
     if change.apply_state != RuleChange.Applied.NEEDS_OFFICER:

@@ -2,10 +2,11 @@
 §5.5.3). Commands; each writes its audit row in the same transaction."""
 
 import datetime as dt
+from typing import Any
 
 from django.db import transaction
 
-from events.models import Event
+from events.models import Event, Season
 from events.selectors import season_rules
 from members import hooks
 from members.models import Membership, Person, Removal, Vote, WaitingListEntry
@@ -15,7 +16,7 @@ from members.services.late_joiners import JoinTerms, join_terms
 from members.services.majority import majority
 from members.services.votes import vote_build, vote_counts_problems
 from members.services.waiting_list import offer_seat_to_first_alternate
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import ConcurrentChange, NcpcError
 
 
@@ -53,7 +54,7 @@ def seat_transfer(
     buyer: Person,
     how: str,
     on: dt.date,
-    actor=None,
+    actor: Actor = None,
     reason: str = "",
 ) -> Membership:
     """The seller sells or cedes the seat (initiated by the Vice President, §2.5.1); the buyer takes it.
@@ -82,7 +83,7 @@ def seat_transfer(
     first_event = next_event_number(season=season, on=on)
     if first_event is None:
         problems.append(f"Season {season} has no event left for the buyer to play.")
-    if problems:
+    if problems or first_event is None:
         raise NcpcError("The seat was not transferred: " + " ".join(problems))
 
     _leave(membership=seller, on=on, how=how)
@@ -113,7 +114,7 @@ def seat_transfer(
     return bought
 
 
-def _terms_data(terms: JoinTerms) -> dict:
+def _terms_data(terms: JoinTerms) -> dict[str, Any]:
     return {
         "first_event": terms.first_event,
         "owes_admin_fee": terms.owes_admin_fee,
@@ -123,7 +124,9 @@ def _terms_data(terms: JoinTerms) -> dict:
 
 
 @transaction.atomic
-def member_withdraw(*, membership: Membership, on: dt.date, actor=None, reason: str = "") -> Membership:
+def member_withdraw(
+    *, membership: Membership, on: dt.date, actor: Actor = None, reason: str = ""
+) -> Membership:
     """The member gives up the seat without selling or ceding it; the seat is offered to the first alternate."""
     membership = _lock_active(membership)
     _leave(membership=membership, on=on, how=Membership.HowLeft.WITHDREW)
@@ -138,7 +141,7 @@ def member_withdraw(*, membership: Membership, on: dt.date, actor=None, reason: 
     return membership
 
 
-def first_january_event_date(*, season) -> dt.date | None:
+def first_january_event_date(*, season: Season) -> dt.date | None:
     return (
         Event.objects.filter(season=season, date__month=1)
         .order_by("date", "number")
@@ -158,7 +161,7 @@ def member_remove(
     abstain: int = 0,
     nominated_by: Person | None = None,
     notes: str = "",
-    actor=None,
+    actor: Actor = None,
 ) -> Removal:
     """Remove a member after a club vote (§2.11 unpaid fees, §5.5.3 abuse): they forfeit the money paid
     (§2.12, §5.5.3.1) and the seat is offered to the first alternate. Without a majority nothing is saved."""

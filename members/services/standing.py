@@ -5,20 +5,20 @@ import datetime as dt
 from django.db import IntegrityError, transaction
 
 from members.models import Membership, RulesSignature, Suspension
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, actor_user, audit_record
 from ncpc.errors import NcpcError
 
 
 @transaction.atomic
 def suspension_create(
-    *, membership: Membership, start: dt.date, end: dt.date, reason: str, actor=None
+    *, membership: Membership, start: dt.date, end: dt.date, reason: str, actor: Actor = None
 ) -> Suspension:
     """A dated suspension (both days included): the member is not in good standing meanwhile (§2.16)."""
     if end < start:
         raise NcpcError("A suspension cannot end before it starts.")
     if not reason.strip():
         raise NcpcError("Give the reason for the suspension.")
-    user = actor if getattr(actor, "is_authenticated", False) else None
+    user = actor_user(actor)
     suspension = Suspension.objects.create(
         membership=membership, start=start, end=end, reason=reason.strip(), recorded_by=user
     )
@@ -33,7 +33,7 @@ def suspension_create(
 
 
 @transaction.atomic
-def suspension_end(*, suspension: Suspension, last_day: dt.date, reason: str, actor) -> Suspension:
+def suspension_end(*, suspension: Suspension, last_day: dt.date, reason: str, actor: Actor) -> Suspension:
     """End a suspension early (the officers lift it, or it was entered too long): ``last_day`` becomes its last
     day, still included. It can only be shortened; the former end stays in the audit trail."""
     suspension = (
@@ -64,11 +64,13 @@ def suspension_end(*, suspension: Suspension, last_day: dt.date, reason: str, ac
 
 
 @transaction.atomic
-def rules_signature_record(*, membership: Membership, signed_on: dt.date, actor=None) -> RulesSignature:
+def rules_signature_record(
+    *, membership: Membership, signed_on: dt.date, actor: Actor = None
+) -> RulesSignature:
     """The Vice President records that the member signed the season's rules document (§2.4, §3.5.5)."""
     if signed_on > membership.season.end:
         raise NcpcError(f"{signed_on:%b %-d, %Y} is after season {membership.season}.")
-    user = actor if getattr(actor, "is_authenticated", False) else None
+    user = actor_user(actor)
     try:
         with transaction.atomic():
             signature = RulesSignature.objects.create(
@@ -86,18 +88,19 @@ def rules_signature_record(*, membership: Membership, signed_on: dt.date, actor=
 
 
 @transaction.atomic
-def rules_signature_withdraw(*, signature: RulesSignature, reason: str, actor) -> Membership:
+def rules_signature_withdraw(*, signature: RulesSignature, reason: str, actor: Actor) -> Membership:
     """Take back a signature recorded by mistake (the wrong member, or a document not actually signed). The member
     is unsigned again: results entry refuses them until a signature is recorded (§2.4). Results already final are
     not changed; seats already listed for an open event are asked again by "check again"."""
-    signature = (
+    locked = (
         RulesSignature.objects.select_for_update()
         .select_related("membership__person", "membership__season")
         .filter(pk=signature.pk)
         .first()
     )
-    if signature is None:
+    if locked is None:
         raise NcpcError("That signature has been withdrawn already.")
+    signature = locked
     if not reason.strip():
         raise NcpcError("Give the reason for withdrawing the signature.")
     membership = signature.membership

@@ -5,8 +5,9 @@ import datetime as dt
 
 from django.db import transaction
 
+from events.models import Season
 from members.models import Person, Vote
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, actor_user, audit_record
 from ncpc.errors import NcpcError
 
 
@@ -32,12 +33,12 @@ def vote_build(
     no: int = 0,
     abstain: int = 0,
     members_eligible: int,
-    season=None,
+    season: Season | None = None,
     person: Person | None = None,
-    actor=None,
+    actor: Actor = None,
 ) -> Vote:
     """An unsaved vote (validated by the caller with ``vote_counts_problems``)."""
-    user = actor if getattr(actor, "is_authenticated", False) else None
+    user = actor_user(actor)
     return Vote(
         kind=kind,
         subject=subject,
@@ -62,9 +63,9 @@ def vote_record(
     no: int = 0,
     abstain: int = 0,
     members_eligible: int,
-    season=None,
+    season: Season | None = None,
     person: Person | None = None,
-    actor=None,
+    actor: Actor = None,
 ) -> Vote:
     """Record the outcome of a vote held by the club (any kind), with its audit row."""
     problems = vote_counts_problems(yes=yes, no=no, abstain=abstain, members_eligible=members_eligible)

@@ -6,7 +6,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from members.models import Membership, Person, WaitingListEntry
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import ConcurrentChange, NcpcError
 
 WAITING = WaitingListEntry.Status.WAITING
@@ -14,7 +14,7 @@ WAITING = WaitingListEntry.Status.WAITING
 
 @transaction.atomic
 def waiting_list_add(
-    *, person: Person, on: dt.date, sponsor: Person | None = None, notes: str = "", actor=None
+    *, person: Person, on: dt.date, sponsor: Person | None = None, notes: str = "", actor: Actor = None
 ) -> WaitingListEntry:
     if WaitingListEntry.objects.filter(person=person, status=WAITING).exists():
         raise NcpcError(f"{person} is on the waiting list already.")
@@ -44,7 +44,7 @@ def waiting_list_add(
 
 
 @transaction.atomic
-def waiting_list_move(*, entry: WaitingListEntry, up: bool, actor=None) -> None:
+def waiting_list_move(*, entry: WaitingListEntry, up: bool, actor: Actor = None) -> None:
     """Swap the entry with its neighbour above (``up``) or below."""
     entries = list(WaitingListEntry.objects.select_for_update().filter(status=WAITING))
     ids = [e.pk for e in entries]
@@ -70,7 +70,9 @@ def waiting_list_move(*, entry: WaitingListEntry, up: bool, actor=None) -> None:
 
 
 @transaction.atomic
-def waiting_list_withdraw(*, entry: WaitingListEntry, on: dt.date, reason: str = "", actor=None) -> None:
+def waiting_list_withdraw(
+    *, entry: WaitingListEntry, on: dt.date, reason: str = "", actor: Actor = None
+) -> None:
     """The person leaves the list (declined a seat, lost interest, …); the next one becomes first alternate."""
     entry = WaitingListEntry.objects.select_for_update().get(pk=entry.pk)
     if entry.status != WAITING:
@@ -89,7 +91,7 @@ def waiting_list_withdraw(*, entry: WaitingListEntry, on: dt.date, reason: str =
         offer_seat_to_first_alternate(on=on, actor=actor)
 
 
-def offer_seat_to_first_alternate(*, on: dt.date, actor=None) -> WaitingListEntry | None:
+def offer_seat_to_first_alternate(*, on: dt.date, actor: Actor = None) -> WaitingListEntry | None:
     """A seat was freed and not sold or ceded (§2.5, §5.5.3.1): offer it to the first alternate.
 
     Call inside the freeing command's transaction. The offer is taken up by admitting the alternate

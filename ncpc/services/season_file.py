@@ -97,19 +97,19 @@ class SeasonFile:
 
 
 class _Reader:
-    def __init__(self):
+    def __init__(self) -> None:
         self.problems: list[str] = []
 
     def fail(self, where: str, message: str) -> None:
         self.problems.append(f"{where}: {message}")
 
-    def obj(self, where: str, value: Any) -> dict:
+    def obj(self, where: str, value: Any) -> dict[str, Any]:
         if not isinstance(value, dict):
             self.fail(where, "must be an object")
             return {}
         return value
 
-    def items(self, where: str, value: Any) -> list:
+    def items(self, where: str, value: Any) -> list[Any]:
         if value is None:
             return []
         if not isinstance(value, list):
@@ -238,20 +238,20 @@ def season_file_read(*, data: Any, rules: SeasonRules) -> SeasonFile:
         if m.get("sponsor") is not None and not isinstance(m.get("sponsor"), str):
             r.fail(f"{where}.sponsor", "must be a member key or null")
     index = {m.key: m for m in members if m.key}
-    for i, m in enumerate(members):
-        if m.sponsor is not None and m.sponsor not in index:
-            r.fail(f"members[{i}].sponsor", f"unknown member {m.sponsor!r}")
+    for i, row in enumerate(members):
+        if row.sponsor is not None and row.sponsor not in index:
+            r.fail(f"members[{i}].sponsor", f"unknown member {row.sponsor!r}")
 
     def on_roster(key: str, number: int) -> bool:
         m = index[key]
         return m.first_event <= number and (m.left_after_event is None or m.left_after_event >= number)
 
-    for number in range(1, n_events + 1):
-        seated = sum(1 for key in index if on_roster(key, number))
+    for event_number in range(1, n_events + 1):
+        seated = sum(1 for key in index if on_roster(key, event_number))
         if seated > rules.max_members:
             r.fail(
                 "members",
-                f"{seated} members hold a seat at event {number}; the club allows {rules.max_members}",
+                f"{seated} members hold a seat at event {event_number}; the club allows {rules.max_members}",
             )
             break
 
@@ -264,7 +264,7 @@ def season_file_read(*, data: Any, rules: SeasonRules) -> SeasonFile:
         if number is not None and number in {x.number for x in events}:
             r.fail(f"{where}.number", f"event {number} is listed twice")
         date = r.date(f"{where}.date", e.get("date"))
-        if date and start and not start <= date <= end:
+        if date and start and end and not start <= date <= end:
             r.fail(f"{where}.date", f"{date} is outside season {name}")
         venue = r.text(f"{where}.venue", e.get("venue"), required=False, max_length=100) or None
         if venue is not None and venue not in venue_names:
@@ -339,12 +339,12 @@ def season_file_read(*, data: Any, rules: SeasonRules) -> SeasonFile:
             events.append(EventRow(number=number, date=date, venue=venue, results=tuple(results)))
 
     event_dates = {e.number: e.date for e in events}
-    for i, m in enumerate(members):
-        if m.date_of_birth is None:
+    for i, row in enumerate(members):
+        if row.date_of_birth is None:
             continue
-        admitted = event_dates.get(m.first_event) or start
-        if admitted and age_on(born=m.date_of_birth, on=admitted) < rules.minimum_age:
-            r.fail(f"members[{i}].date_of_birth", f"{m.key!r} is under {rules.minimum_age} on {admitted}")
+        admitted = event_dates.get(row.first_event) or start
+        if admitted and age_on(born=row.date_of_birth, on=admitted) < rules.minimum_age:
+            r.fail(f"members[{i}].date_of_birth", f"{row.key!r} is under {rules.minimum_age} on {admitted}")
 
     payments: list[PaymentRow] = []
     for i, raw in enumerate(r.items("payments", root.get("payments"))):
@@ -396,9 +396,9 @@ def season_file_read(*, data: Any, rules: SeasonRules) -> SeasonFile:
     for i, raw in enumerate(r.items("wsop_results", root.get("wsop_results"))):
         where = f"wsop_results[{i}]"
         w = r.obj(where, raw)
-        member = w.get("member")
-        if not isinstance(member, str) or member not in index:
-            r.fail(f"{where}.member", f"unknown member {member!r}")
+        representative = w.get("member")
+        if not isinstance(representative, str) or representative not in index:
+            r.fail(f"{where}.member", f"unknown member {representative!r}")
             continue
         gross = r.money(f"{where}.gross", w.get("gross"))
         tips = r.money(f"{where}.tips", w.get("tips", "0.00"))
@@ -406,9 +406,9 @@ def season_file_read(*, data: Any, rules: SeasonRules) -> SeasonFile:
             if tips > gross:
                 r.fail(f"{where}.tips", "tips cannot exceed the gross winnings")
             else:
-                wsop_results.append(WsopResultRow(member, gross, tips))
+                wsop_results.append(WsopResultRow(representative, gross, tips))
 
-    if r.problems:
+    if r.problems or start is None:  # a missing start is a problem listed
         raise SeasonFileError(r.problems)
     return SeasonFile(
         name=name,

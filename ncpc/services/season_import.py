@@ -4,6 +4,7 @@ import datetime as dt
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
@@ -20,7 +21,7 @@ from finance.services.payments import payment_record
 from finance.services.purge import finance_season_purge
 from members.services.history import membership_from_history, person_from_history
 from members.services.purge import members_season_purge
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, audit_record
 from ncpc.errors import NcpcError
 from ncpc.services.season_file import SeasonFile, SeasonFileError, season_file_read
 from standings.models import TieBreak
@@ -31,7 +32,7 @@ from standings.services.tie_breaks import tie_break_record, wsop_decline_record
 IMPORT_USERNAME = "ncpc-import"
 
 
-def import_user():
+def import_user() -> AbstractBaseUser:
     """The login that imports are recorded under: inactive, no password, named in the audit trail."""
     User = get_user_model()
     user, created = User.objects.get_or_create(
@@ -67,7 +68,7 @@ def season_purge(*, season: Season) -> None:
 
 
 @transaction.atomic
-def season_import(*, data: Any, replace: bool = False, actor=None) -> Season:
+def season_import(*, data: Any, replace: bool = False, actor: Actor = None) -> Season:
     """Check the whole file, then write it; any problem raises SeasonFileError/NcpcError and writes nothing."""
     actor = actor or import_user()
     season_block = data.get("season") if isinstance(data, dict) else None
@@ -97,7 +98,7 @@ def season_import(*, data: Any, replace: bool = False, actor=None) -> Season:
     return season
 
 
-def _write(*, season: Season, parsed: SeasonFile, actor) -> None:
+def _write(*, season: Season, parsed: SeasonFile, actor: Actor) -> None:
     venues = {}
     for name, address in parsed.venues:
         venue, _created = Venue.objects.get_or_create(name=name, defaults={"address": address})

@@ -90,7 +90,7 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
                 "good_standing": status.paid_up and account.holder.pk not in suspended,
             }
         )
-    dues.sort(key=lambda row: row["member"])
+    dues.sort(key=lambda row: str(row["member"]))
 
     try:
         allocation = wsop_allocation(rules=rules, member_count=member_count)

@@ -27,6 +27,7 @@ from members.models import Membership, Person
 from members.services.admission import age_on
 from members.services.history import membership_from_history, person_from_history
 from members.services.people import person_create
+from ncpc.audit import Actor
 from ncpc.errors import NcpcError
 from ncpc.money import parse_money
 from ncpc.services.season_file import KEY_RE
@@ -164,7 +165,7 @@ def payments_sheet_read(*, text: str, season: Season) -> Sheet:
 
 
 @transaction.atomic
-def members_sheet_write(*, text: str, season: Season, actor) -> int:
+def members_sheet_write(*, text: str, season: Season, actor: Actor) -> int:
     sheet = members_sheet_read(text=text, season=season)
     if not sheet.ok:
         raise NcpcError(f"Nothing was imported: the file has {sheet.error_count} problem(s).")
@@ -204,7 +205,7 @@ def members_sheet_write(*, text: str, season: Season, actor) -> int:
 
 
 @transaction.atomic
-def payments_sheet_write(*, text: str, season: Season, actor) -> int:
+def payments_sheet_write(*, text: str, season: Season, actor: Actor) -> int:
     sheet = payments_sheet_read(text=text, season=season)
     if not sheet.ok:
         raise NcpcError(f"Nothing was imported: the file has {sheet.error_count} problem(s).")

@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 
 from events import selectors as event_selectors
+from events.models import Event
 from finance import selectors as finance_selectors
 from members import selectors as member_selectors
 from ncpc.errors import NcpcError
@@ -17,7 +18,7 @@ from standings.selectors import season_standings
 logger = logging.getLogger(__name__)
 
 
-def results_email_send(*, event) -> int:
+def results_email_send(*, event: Event) -> int:
     """Send the night's results to every member of that event who has an e-mail address.
 
     Returns the number of e-mails sent; 0 when the season turned the e-mail off or it was sent already.

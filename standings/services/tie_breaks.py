@@ -6,7 +6,7 @@ from django.db import transaction
 
 from events.models import Season
 from members.models import Membership
-from ncpc.audit import audit_record
+from ncpc.audit import Actor, actor_user, audit_record
 from ncpc.errors import NcpcError
 from standings.models import TieBreak, TieBreakEntry, WsopDecline
 from standings.selectors import season_standings
@@ -27,7 +27,7 @@ def _lock_season(season: Season) -> Season:
 
 @transaction.atomic
 def tie_break_record(
-    *, season: Season, order: Sequence[Membership], how: str, note: str = "", actor
+    *, season: Season, order: Sequence[Membership], how: str, note: str = "", actor: Actor
 ) -> TieBreak:
     """Record the order (best first) that a heads-up playoff or an agreement gave a group of members who
     have equal points now (§10.6). The newest tie-break naming a whole tied group decides it."""
@@ -49,7 +49,7 @@ def tie_break_record(
             f"These members do not have equal points, so there is no tie to break: {names}."
         )
     tie_break = TieBreak.objects.create(
-        season=season, how=how, note=note, points=points[ids[0]], recorded_by=actor
+        season=season, how=how, note=note, points=points[ids[0]], recorded_by=actor_user(actor)
     )
     TieBreakEntry.objects.bulk_create(
         TieBreakEntry(tie_break=tie_break, membership=m, position=i) for i, m in enumerate(order, start=1)
@@ -67,7 +67,9 @@ def tie_break_record(
 
 
 @transaction.atomic
-def wsop_decline_record(*, season: Season, membership: Membership, note: str = "", actor) -> WsopDecline:
+def wsop_decline_record(
+    *, season: Season, membership: Membership, note: str = "", actor: Actor
+) -> WsopDecline:
     """A WSOP representative cannot attend (§8.4): the next non-qualifying eligible finisher takes the seat."""
     _lock_season(season)
     if membership.season_id != season.pk:
@@ -79,7 +81,9 @@ def wsop_decline_record(*, season: Season, membership: Membership, note: str = "
         raise DeclineInvalid(
             f"{membership.person} is not a WSOP representative now, so there is no seat to decline."
         )
-    decline = WsopDecline.objects.create(season=season, membership=membership, note=note, recorded_by=actor)
+    decline = WsopDecline.objects.create(
+        season=season, membership=membership, note=note, recorded_by=actor_user(actor)
+    )
     audit_record(
         actor=actor,
         action="standings.wsop_decline",
@@ -92,7 +96,7 @@ def wsop_decline_record(*, season: Season, membership: Membership, note: str = "
 
 
 @transaction.atomic
-def wsop_decline_withdraw(*, decline: WsopDecline, reason: str, actor) -> None:
+def wsop_decline_withdraw(*, decline: WsopDecline, reason: str, actor: Actor) -> None:
     """Undo a decline recorded by mistake (the member can attend after all)."""
     decline = (
         WsopDecline.objects.select_for_update()
