@@ -7,6 +7,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET, require_POST
 
 from events import selectors
@@ -16,6 +17,7 @@ from events.ical import calendar_text, calendar_token
 from events.models import Event, Season, Venue
 from events.services.event_edit import announcement_is_late, event_announce, event_move, venue_save
 from events.view_helpers import event_view
+from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.feedback import command_run
@@ -37,10 +39,26 @@ def schedule_current(request):
     return redirect("events:schedule", season=season.name)
 
 
+@computed(lambda *, season, can_enter: f"{season.pk}:{can_enter}")
+def _schedule_rows(*, season: Season, can_enter: bool) -> SafeString:
+    """The season's rows, kept with the computed pages (the cache's key includes the club's date)."""
+    events = selectors.season_events(season=season)
+    today = club_today()
+    return schedule_rows_html(
+        season=season,
+        events=events,
+        next_event=selectors.first_event_from(events, on=today),
+        today=today,
+        can_enter=can_enter,
+    )
+
+
 @club_page
 def schedule(request, season):
-    season = _season(season)
-    events = selectors.season_events(season=season)
+    found = next((s for s in selectors.seasons_all() if s.name == season), None)  # cached, like the menu
+    if found is None:
+        raise Http404("No such season.")
+    season = found
     feed_url = None
     if request.user.is_authenticated:
         feed_url = request.build_absolute_uri(
@@ -55,13 +73,8 @@ def schedule(request, season):
         {
             "season": season,
             "seasons": selectors.seasons_all(),
-            "events": events,
-            "rows_html": schedule_rows_html(
-                season=season,
-                events=events,
-                next_event=selectors.first_event_from(events, on=club_today()),
-                today=club_today(),
-                can_enter=user_can(request.user, Action.ENTER_RESULTS),
+            "rows_html": _schedule_rows(
+                season=season, can_enter=user_can(request.user, Action.ENTER_RESULTS)
             ),
             "feed_url": feed_url,
             "can_edit": user_can(request.user, Action.EDIT_RULES),

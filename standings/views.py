@@ -5,11 +5,13 @@ import datetime as dt
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_POST
 
 from events.models import Season
 from events.selectors import current_season, seasons_all
 from members.models import Person
+from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.permissions import Action, club_page, require, user_can, user_person
@@ -54,6 +56,17 @@ def current(request):
     return redirect("standings:season", season=season.name)
 
 
+@computed(lambda *, season, me_id, standings: f"{season.pk}:{me_id}")
+def _standings_html(*, season: Season, me_id: int | None, standings) -> dict[str, SafeString]:
+    """The table's rows and the chart for one viewer (their row marked), kept with the computed pages: cheap
+    to build (standings.html), but every warm request would build them again."""
+    me = standings.row_for(me_id) if me_id is not None else None
+    return {
+        "rows_html": standings_rows_html(standings.rows, me=me),
+        "chart_html": chart_svg(_chart(standings, me=me)),
+    }
+
+
 @club_page
 def season(request, season):
     seasons = seasons_all()  # for the season menu; also finds this season without a query more
@@ -71,8 +84,7 @@ def season(request, season):
             "season": season,
             "standings": standings,
             "me": me,
-            "rows_html": standings_rows_html(standings.rows, me=me),
-            "chart_html": chart_svg(_chart(standings, me=me)),
+            **_standings_html(season=season, me_id=me.membership.pk if me else None, standings=standings),
             "seasons": seasons,
             "can_record": user_can(request.user, Action.RECORD_TIE_BREAKS),
             "report_month": _report_month(season),
