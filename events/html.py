@@ -12,6 +12,9 @@ from html import escape
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
+from events.selectors import seasons_all
+from ncpc.cache import computed
+
 
 def _date(day: dt.date) -> str:  # the template's "D M j, Y"
     return f"{day:%a %b} {day.day}, {day.year}"
@@ -73,3 +76,13 @@ def result_rows_html(lines) -> SafeString:
             f'<td class="text-end">{prize}</td></tr>'
         )
     return mark_safe("\n".join(rows))  # noqa: S308  # nosec B308 B703: data escaped above
+
+
+@computed(lambda *, url_name, seasons=None: url_name)
+def season_menu(*, url_name: str, seasons=None) -> list[tuple[str, str]]:
+    """(season name, its page's address) for every season, newest first: a page's season menu. ``seasons``:
+    every season, when the page has read them."""
+    return [
+        (s.name, reverse(url_name, args=[s.name]))
+        for s in (seasons if seasons is not None else seasons_all())
+    ]

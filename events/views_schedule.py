@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from events import selectors
 from events.forms import EventAnnounceForm, EventMoveForm, VenueForm
-from events.html import result_rows_html, schedule_rows_html
+from events.html import result_rows_html, schedule_rows_html, season_menu
 from events.ical import calendar_text, calendar_token
 from events.models import Event, Season, Venue
 from events.services.event_edit import announcement_is_late, event_announce, event_move, venue_save
@@ -55,7 +55,8 @@ def _schedule_rows(*, season: Season, can_enter: bool) -> SafeString:
 
 @club_page
 def schedule(request, season):
-    found = next((s for s in selectors.seasons_all() if s.name == season), None)  # cached, like the menu
+    seasons = selectors.seasons_all()  # cached, and the season menu's
+    found = next((s for s in seasons if s.name == season), None)
     if found is None:
         raise Http404("No such season.")
     season = found
@@ -72,7 +73,7 @@ def schedule(request, season):
         "events/schedule.html",
         {
             "season": season,
-            "seasons": selectors.seasons_all(),
+            "season_links": season_menu(url_name="events:schedule", seasons=seasons),
             "rows_html": _schedule_rows(
                 season=season, can_enter=user_can(request.user, Action.ENTER_RESULTS)
             ),

@@ -4,6 +4,8 @@ A panel is a dict: {"title": str, "template": "app/partials/x.html", "context": 
 None when it has nothing to show this user.
 """
 
+from django.template.loader import render_to_string
+
 from events.selectors import next_event, season_events, season_rules
 from finance.selectors import dues_account, good_standing
 from finance.services.dues import LATE_FEE
@@ -79,8 +81,8 @@ def standings_panel(*, request, season, events, memberships, rules) -> dict | No
 
 @computed(lambda *, request, season: f"{request.user.pk}:{season.pk if season else None}")
 def home_page(*, request, season) -> dict:
-    """The next event and the panels. The season's events, memberships and rules are read once, here, and
-    handed to every part that needs them."""
+    """The next event and the panels, rendered. The season's events, memberships and rules are read once,
+    here, and handed to every part that needs them."""
     if season is None:
         return {"next_event": next_event(), "panels": []}
     events = season_events(season=season)
@@ -92,7 +94,8 @@ def home_page(*, request, season) -> dict:
         my_dues_panel(**seasonal, events=events, rules=rules),
         standings_panel(**seasonal, events=events, rules=rules),
     ]
-    return {
-        "next_event": next_event(season=season, events=events),
-        "panels": sorted((p for p in panels if p), key=lambda p: p.get("order", 50)),
-    }
+    shown = sorted((p for p in panels if p), key=lambda p: p.get("order", 50))
+    for panel in shown:
+        # Rendered here, so that a warm home page takes the panels' HTML from the cache with the rest.
+        panel["html"] = render_to_string(panel["template"], {"panel": panel["context"]})
+    return {"next_event": next_event(season=season, events=events), "panels": shown}

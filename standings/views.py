@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_POST
 
+from events.html import season_menu
 from events.models import Season
 from events.selectors import current_season, seasons_all
 from members.models import Person
@@ -85,7 +86,7 @@ def season(request, season):
             "standings": standings,
             "me": me,
             **_standings_html(season=season, me_id=me.membership.pk if me else None, standings=standings),
-            "seasons": seasons,
+            "season_links": season_menu(url_name="standings:season", seasons=seasons),
             "can_record": user_can(request.user, Action.RECORD_TIE_BREAKS),
             "report_month": _report_month(season),
         },
