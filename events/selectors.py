@@ -214,16 +214,36 @@ def season_placings(*, events: Iterable[Event]) -> dict[int, list[Placing]]:
     )
     for event_id, place, membership_id, key, substitute, prize_to, removed in rows:
         placings[event_id].append(
-            Placing(
+            _placing_of(
                 place=place,  # type: ignore[arg-type]  # place__isnull=False above
                 membership_id=membership_id,
                 member_key=key,
                 substitute_name=substitute,
-                prize_to=prize_to if substitute else "member",
+                prize_to=prize_to,
                 removed_for_abuse=bool(removed),
             )
         )
     return placings
+
+
+def _placing_of(
+    *,
+    place: int,
+    membership_id: int,
+    member_key: str,
+    substitute_name: str,
+    prize_to: str,
+    removed_for_abuse: bool,
+) -> Placing:
+    """A placing: the prize goes to the member unless a substitute played the seat (§5.3.4)."""
+    return Placing(
+        place=place,
+        membership_id=membership_id,
+        member_key=member_key,
+        substitute_name=substitute_name,
+        prize_to=prize_to if substitute_name else "member",
+        removed_for_abuse=removed_for_abuse,
+    )
 
 
 @dataclass(frozen=True)
@@ -278,12 +298,12 @@ def _placing(row: Attendance, *, place: int) -> Placing:
     """``season_placings``' value for an attendance row already read (with its person and elimination) that
     has a ``place``."""
     elimination = getattr(row, "elimination", None)
-    return Placing(
+    return _placing_of(
         place=place,
         membership_id=row.membership_id,
         member_key=row.membership.person.key,
         substitute_name=row.substitute_name,
-        prize_to=row.prize_to if row.substitute_name else "member",
+        prize_to=row.prize_to,
         removed_for_abuse=bool(elimination and elimination.removed_for_abuse),
     )
 
