@@ -76,15 +76,16 @@ def attendance(request, event):
 @require(Action.ENTER_RESULTS)
 @event_view
 def attendance_set(request, event):
-    command_run(
+    row = command_run(
         request,
         attendance_services.attendance_set,
-        success="{result.membership.person.full_name}: {result.get_status_display}.",
         event=event,
         attendance_id=posted_int(request, "attendance"),
         status=request.POST.get("status", ""),
         version=posted_version(request),
     )
+    if row is not None:
+        messages.success(request, f"{row.membership.person.full_name}: {row.get_status_display()}.")
     return _back(event, "events:attendance")
 
 

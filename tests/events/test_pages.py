@@ -190,3 +190,15 @@ def test_a_rules_percentage_is_written_as_people_write_it(value, percent):
 )
 def test_a_rules_amount_in_a_sentence_drops_zero_cents(value, dollars):
     assert events_tags.dollars(value) == dollars
+
+
+def test_issue_15_item_12_the_attendance_message_shows_the_status_label(officer_client, season, today):
+    event, s = night_make(season=season, players=3)
+    response = officer_client.post(
+        "/events/2026-27/4/attendance/set/",
+        {"version": event.results_version, "attendance": s["c"].pk, "status": "absent"},
+        follow=True,
+    )
+    text = response.content.decode()
+    assert "C Player: Absent" in text
+    assert "functools.partial" not in text
