@@ -23,7 +23,7 @@ from ncpc.errors import NcpcError
 from standings.models import TieBreakEntry, WsopDecline
 from standings.services.career import CareerStats, career_stats
 from standings.services.points import EventPlaces, MemberTotal, cumulative_points, season_totals
-from standings.services.ranking import standings_ranks
+from standings.services.ranking import TieBreakOrder, standings_ranks
 from standings.services.wsop import wsop_race, wsop_statuses
 
 
@@ -146,18 +146,18 @@ def season_standings(
     # A placing for a membership of another season would be a bug elsewhere; leave it out rather than fail.
     totals = {mid: t for mid, t in totals.items() if mid in by_id}
 
-    tie_breaks: dict[int, list[int]] = {}
-    for tie_break_id, membership_id in (
+    tie_breaks: dict[int, tuple[int, list[int]]] = {}
+    for tie_break_id, tied_on, membership_id in (
         TieBreakEntry.objects.filter(tie_break__season=season)
         .order_by("tie_break__recorded_at", "tie_break_id", "position")
-        .values_list("tie_break_id", "membership_id")
+        .values_list("tie_break_id", "tie_break__points", "membership_id")
     ):
-        tie_breaks.setdefault(tie_break_id, []).append(membership_id)
+        tie_breaks.setdefault(tie_break_id, (tied_on, []))[1].append(membership_id)
     declined = set(WsopDecline.objects.filter(season=season).values_list("membership_id", flat=True))
 
     ranked = standings_ranks(
         totals={mid: t.points for mid, t in totals.items()},
-        tie_breaks=list(tie_breaks.values()),
+        tie_breaks=[TieBreakOrder(points=p, order=tuple(order)) for p, order in tie_breaks.values()],
         sort_keys={mid: m.person.key for mid, m in by_id.items()},
     )
 

@@ -138,6 +138,12 @@ def test_a_seat_transfer_needs_the_confirmation(officer_client, member, season):
         "t-buyer": buyer.pk,
         "t-how": "sold",
         "t-on": "2026-11-29",
+        "t-sponsor": member.person.pk,
+        "t-held_on": "2026-11-29",
+        "t-yes": Membership.objects.filter(season=season).count(),
+        "t-no": 0,
+        "t-abstain": 0,
+        "t-declared_not_professional": "on",
     }
     officer_client.post(reverse("members:transfers"), data)
     seller.refresh_from_db()
@@ -181,6 +187,12 @@ def test_a_seat_taken_over_late_is_announced_with_the_seasons_share(officer_clie
         "t-buyer": PersonFactory().pk,
         "t-how": "sold",
         "t-on": "2026-11-29",
+        "t-sponsor": member.person.pk,
+        "t-held_on": "2026-11-29",
+        "t-yes": Membership.objects.filter(season=season).count(),
+        "t-no": 0,
+        "t-abstain": 0,
+        "t-declared_not_professional": "on",
         "t-confirm": "on",
     }
     page = officer_client.post(reverse("members:transfers"), data, follow=True).content.decode()
