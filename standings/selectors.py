@@ -233,6 +233,11 @@ def season_standings(
     )
 
 
+def wsop_statuses_of(*, season: Season) -> dict[int, str]:
+    """Membership id → WSOP status in the season's standings now (finance asks this through its hook)."""
+    return {row.membership.pk: row.wsop for row in season_standings(season=season).rows}
+
+
 @dataclass
 class CareerRow:
     person: Person

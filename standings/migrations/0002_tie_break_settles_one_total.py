@@ -4,15 +4,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('standings', '0001_tie_breaks_declines_notices'),
+        ("standings", "0001_tie_breaks_declines_notices"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='tiebreak',
-            name='points',
-            field=models.PositiveIntegerField(help_text='The points total the members were tied on. The tie-break settles that tie only; tied again at another total, they need a new one (SPEC §15.4).'),
+            model_name="tiebreak",
+            name="points",
+            field=models.PositiveIntegerField(
+                help_text="The points total the members were tied on. The tie-break settles that tie only; tied again at another total, they need a new one (SPEC §15.4)."
+            ),
         ),
     ]

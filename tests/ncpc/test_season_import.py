@@ -313,3 +313,20 @@ def test_each_kind_of_bad_file_is_refused_and_leaves_the_database_unchanged(kind
         season_import(data=changed(season_file(10), BAD_FILES[kind]))
     after = {m._meta.label: m.objects.count() for m in apps.get_models()}
     assert after == before
+
+
+def test_spec_15_3_declines_in_a_file_are_applied_in_rank_order():
+    # Three seats; m02 declines and m04 replaces them; m04 declines too and m05 goes. The file lists m04 first.
+    data = season_file(18, rotate=False)
+    data["wsop_declined"] = ["m04", "m02"]
+    out = report(data)
+    statuses = {s["member"]: s["wsop"] for s in out["standings"]}
+    assert [statuses[k] for k in ("m01", "m02", "m03", "m04", "m05", "m06")] == [
+        "qualified",
+        "declined",
+        "qualified",
+        "declined",
+        "replacement",
+        "none",
+    ]
+    assert out["wsop"]["qualifiers"] == ["m01", "m03", "m05"]
