@@ -325,6 +325,10 @@ class Event(models.Model):
     # Optimistic concurrency for results entry: every change to attendance or results adds one; a form posts
     # the version it saw and a stale one is refused (ConcurrentChange).
     results_version = models.PositiveIntegerField(default=0)
+    # SPEC §15.11: the places of the last final results (``events.placings.Placing`` fields), written when the
+    # results are finished and kept while they are reopened for a correction, so that standings and reports go
+    # on showing them until the corrected results are final.
+    final_placings = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ("season", "number", "pk")
@@ -334,6 +338,16 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season} event {self.number} ({self.date:%b %-d})"
+
+    @property
+    def under_correction(self) -> bool:
+        """Final results reopened for a correction (and not finished again yet)."""
+        return self.status != self.Status.FINAL and bool(self.final_placings)
+
+    @property
+    def counts(self) -> bool:
+        """Its results count in standings and reports: final, or the last final ones while corrected."""
+        return self.status == self.Status.FINAL or self.under_correction
 
 
 class Attendance(models.Model):

@@ -13,6 +13,7 @@ from events.services import attendance as attendance_services
 from events.services import results as results_services
 from events.services.places import bust_places
 from events.view_helpers import as_int, event_view, posted_int, posted_version, seats_to_list
+from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.feedback import command_run
 from ncpc.permissions import Action, require, user_can
@@ -154,6 +155,7 @@ def results_entry(request, event):
             "field": selectors.event_field(event=event),
             "final": event.status == Event.Status.FINAL,
             "final_places": final_places,
+            "too_early": club_today() < event.date,
             "reason_form": ReasonForm(),
             "seats_to_list": seats_to_list(event=event),
             "seats_listed": bool(rows),

@@ -97,12 +97,12 @@ class SeasonStandings:
 def counted_events(
     *, season: Season, through: dt.date | None = None, events: Iterable[Event] | None = None
 ) -> list[Event]:
-    """Events whose results are final (and dated on or before ``through``), in number order. ``events``: the
-    season's events when the caller has read them."""
+    """Events whose results count (final, or reopened for a correction: SPEC §15.11), dated on or before
+    ``through``, in number order. ``events``: the season's events when the caller has read them."""
     return [
         event
         for event in (events if events is not None else event_selectors.season_events(season=season))
-        if event.status == Event.Status.FINAL and (through is None or event.date <= through)
+        if event.counts and (through is None or event.date <= through)
     ]
 
 
@@ -252,7 +252,8 @@ def _career_places(
     Returns (person id → places, person id → cashes, person id → Person).
     """
     memberships = Membership.objects.select_related("person")
-    events = Event.objects.filter(status=Event.Status.FINAL).order_by("date", "pk")
+    # Final events, and those reopened for a correction (their last final results count, SPEC §15.11).
+    events = Event.objects.order_by("date", "pk")
     if seasons is not None:
         memberships = memberships.filter(season__in=seasons)
         events = events.filter(season__in=seasons)
@@ -260,7 +261,7 @@ def _career_places(
     places: dict[int, list[int]] = {}
     cashes: dict[int, int] = {}
     people: dict[int, Person] = {}
-    finals = list(events)
+    finals = [e for e in events if e.counts]
     by_event = event_selectors.season_placings(events=finals)
     for event in finals:
         try:
