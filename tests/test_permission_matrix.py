@@ -119,8 +119,9 @@ PAGES: dict[str, Page] = {
     "members:rulings": Page(club()),
     "members:ruling_new": Page(only(*OFFICERS)),
     # --- events ---
-    "events:rules_current": Page(only(*OFFICERS, ok=302)),
-    "events:rules": Page(only(*OFFICERS), SEASON),
+    # Members read the season's rules (issue 15, item 11); only officers change them.
+    "events:rules_current": Page(club(302), post=only(*MEMBERS, ok=OK)),
+    "events:rules": Page(club(), SEASON, post=only(*OFFICERS, ok=OK)),
     "season_new": Page(**post_only(*OFFICERS)),
     "events:schedule_current": Page(club(302)),
     "events:venues": Page(only(*OFFICERS)),
