@@ -369,7 +369,11 @@ class Attendance(models.Model):
         MEMBER = "member", "Member"
         SUBSTITUTE = "substitute", "Substitute"
 
-    PLAYING = (Status.EXPECTED, Status.CALLED_IN)
+    # Who plays tonight. "Called in" is not "arrived" (SPEC §15.5): a member who called in is posted and folded
+    # like an absent one until they arrive (status back to "plays") during the second hour.
+    PLAYING = (Status.EXPECTED,)
+    # Not here yet; their chips are on the table (posted and folded) until they arrive or the chips come off.
+    AWAY = (Status.ABSENT, Status.CALLED_IN)
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="attendances")
     membership = models.ForeignKey("members.Membership", on_delete=models.PROTECT, related_name="attendances")
@@ -380,6 +384,10 @@ class Attendance(models.Model):
     )
     prize_to = models.CharField(max_length=10, choices=PrizeTo.choices, default=PrizeTo.MEMBER)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
+    # SPEC §15.5: when the member's call came (set: the once-a-season exemption is used at this event), and
+    # when a late member arrived and took their seat.
+    called_in_at = models.DateTimeField(null=True, blank=True)
+    arrived_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("event", "place", "membership__person__last_name", "membership__person__first_name", "pk")

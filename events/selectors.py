@@ -296,9 +296,11 @@ def substitutes_used(*, membership: Any, exclude_event: Event | None = None) -> 
 
 def exemption_used_at(*, membership: Any, exclude_event: Event | None = None) -> Event | None:
     """The event where the member used the once-a-season late-arrival exemption (§6.3), if any."""
-    rows = Attendance.objects.filter(
-        membership=membership, event__season=membership.season, status=Attendance.Status.CALLED_IN
-    ).select_related("event")
+    rows = (
+        Attendance.objects.filter(membership=membership, event__season=membership.season)
+        .filter(models.Q(called_in_at__isnull=False) | models.Q(status=Attendance.Status.CALLED_IN))
+        .select_related("event")
+    )
     if exclude_event is not None:
         rows = rows.exclude(event=exclude_event)
     row = rows.order_by("event__number").first()

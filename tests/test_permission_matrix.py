@@ -156,6 +156,7 @@ PAGES: dict[str, Page] = {
     "events:night_button": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:night_final": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:night_late": Page(**post_only(PRES, VP), kwargs=EVENT),
+    "events:night_arrived": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:night_seat_add": Page(**post_only(PRES, VP), kwargs=EVENT),
     # --- finance ---
     # Members without the ledger land on their own statement.

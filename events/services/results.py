@@ -205,8 +205,9 @@ def results_finish(*, event: Event, version: int, actor: Actor) -> list[Attendan
     """
     locked = event_lock_open(event=event, version=version)
     _refuse_before_the_date(event=locked, doing="finished")
+    # Absent, or called in and never arrived (SPEC §15.5): the chips came off, no place.
     removed = list(
-        Attendance.objects.filter(event=locked, status=Attendance.Status.ABSENT).select_related(
+        Attendance.objects.filter(event=locked, status__in=Attendance.AWAY).select_related(
             "membership__person"
         )
     )
