@@ -325,6 +325,10 @@ class Event(models.Model):
     # Optimistic concurrency for results entry: every change to attendance or results adds one; a form posts
     # the version it saw and a stale one is refused (ConcurrentChange).
     results_version = models.PositiveIntegerField(default=0)
+    # SPEC §15.11: the places of the last final results (``events.placings.Placing`` fields), written when the
+    # results are finished and kept while they are reopened for a correction, so that standings and reports go
+    # on showing them until the corrected results are final.
+    final_placings = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ("season", "number", "pk")
@@ -334,6 +338,16 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season} event {self.number} ({self.date:%b %-d})"
+
+    @property
+    def under_correction(self) -> bool:
+        """Final results reopened for a correction (and not finished again yet)."""
+        return self.status != self.Status.FINAL and bool(self.final_placings)
+
+    @property
+    def counts(self) -> bool:
+        """Its results count in standings and reports: final, or the last final ones while corrected."""
+        return self.status == self.Status.FINAL or self.under_correction
 
 
 class Attendance(models.Model):
@@ -355,7 +369,11 @@ class Attendance(models.Model):
         MEMBER = "member", "Member"
         SUBSTITUTE = "substitute", "Substitute"
 
-    PLAYING = (Status.EXPECTED, Status.CALLED_IN)
+    # Who plays tonight. "Called in" is not "arrived" (SPEC §15.5): a member who called in is posted and folded
+    # like an absent one until they arrive (status back to "plays") during the second hour.
+    PLAYING = (Status.EXPECTED,)
+    # Not here yet; their chips are on the table (posted and folded) until they arrive or the chips come off.
+    AWAY = (Status.ABSENT, Status.CALLED_IN)
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="attendances")
     membership = models.ForeignKey("members.Membership", on_delete=models.PROTECT, related_name="attendances")
@@ -366,6 +384,10 @@ class Attendance(models.Model):
     )
     prize_to = models.CharField(max_length=10, choices=PrizeTo.choices, default=PrizeTo.MEMBER)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
+    # SPEC §15.5: when the member's call came (set: the once-a-season exemption is used at this event), and
+    # when a late member arrived and took their seat.
+    called_in_at = models.DateTimeField(null=True, blank=True)
+    arrived_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("event", "place", "membership__person__last_name", "membership__person__first_name", "pk")

@@ -2,14 +2,18 @@
 balancing, the final table and late arrivals, and the printable seat list. Thin views over
 ``events.services.night``."""
 
+import datetime as dt
+
 from django.contrib import messages
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from events import selectors
 from events.models import Attendance, Event
+from events.services import attendance as attendance_services
 from events.services import night as night_services
 from events.view_helpers import event_view, posted_int, posted_version, seats_to_list
 from ncpc.errors import NcpcError
@@ -108,7 +112,7 @@ def night(request, event):
         error_show(request, exc)
         state = None
     rows = selectors.event_attendances(event=event)
-    absent = [a for a in rows if a.status == Attendance.Status.ABSENT]
+    absent = [a for a in rows if a.status in Attendance.AWAY]
     if can_run:
         for row in absent:
             row.exemption_at = selectors.exemption_used_at(membership=row.membership, exclude_event=event)
@@ -122,6 +126,7 @@ def night(request, event):
             "o": overview,
             "state": state,
             "absent": absent,
+            "second_hour_over": night_services.second_hour_over(event=event, night=overview.night),
             "can_run": can_run,
             "final": event.status == Event.Status.FINAL,
             "seats_version": overview.night.seats_version if overview.night else 0,
@@ -221,17 +226,60 @@ def late_arrival(request, event):
         if done is not None:
             messages.success(request, f"Chips removed: {done} absent player(s).")
     else:
+        use_exemption = request.POST.get("exempt") == "1"
+        called_at = _called_at(request, event) if use_exemption else None
+        if called_at is False:
+            messages.error(
+                request, "Give the time of the call as HH:MM (e.g. 19:40), or leave it empty for now."
+            )
+            return _to("events:night", event)
         row = command_run(
             request,
             night_services.late_arrival_settle,
             event=event,
             attendance_id=posted_int(request, "attendance"),
-            use_exemption=request.POST.get("exempt") == "1",
+            use_exemption=use_exemption,
+            called_at=called_at,
             version=version,
         )
         if row:
             messages.success(request, f"{row.membership.person.full_name}: {row.get_status_display()}.")
     return _to("events:night", event)
+
+
+def _called_at(request, event):
+    """The time of the call typed on the night page (HH:MM on the event's evening, club time); None when empty
+    (the call is now); False when it cannot be read."""
+    raw = request.POST.get("called_at", "").strip()
+    if not raw:
+        return None
+    try:
+        hour, minute = (int(part) for part in raw.split(":"))
+        when = dt.datetime.combine(event.date, dt.time(hour, minute))
+    except (TypeError, ValueError):
+        return False
+    if when.time() < event.starts_at:  # past midnight: the next calendar day
+        when += dt.timedelta(days=1)
+    return timezone.make_aware(when)
+
+
+@require_POST
+@require(Action.ENTER_RESULTS)
+@event_view
+def arrived(request, event):
+    """A late member is here (SPEC §15.5): absent within the first hour, or called in within the second."""
+    row = command_run(
+        request,
+        attendance_services.attendance_set,
+        event=event,
+        attendance_id=posted_int(request, "attendance"),
+        status=Attendance.Status.EXPECTED,
+        version=posted_version(request),
+    )
+    if row:
+        messages.success(request, f"{row.membership.person.full_name} arrived and plays.")
+    back = request.POST.get("back") == "attendance"
+    return _to("events:attendance" if back else "events:night", event)
 
 
 @require_POST

@@ -3,7 +3,7 @@
 import datetime as dt
 import functools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from django.db import connection, models
@@ -193,10 +193,21 @@ def event_placings(*, event: Event) -> list[Placing]:
     return season_placings(events=[event]).get(event.pk, [])
 
 
+def placings_snapshot(placings: Iterable[Placing]) -> list[dict[str, Any]]:
+    """Placings as kept in ``Event.final_placings`` (the last final results, SPEC §15.11)."""
+    return [asdict(p) for p in placings]
+
+
 def season_placings(*, events: Iterable[Event]) -> dict[int, list[Placing]]:
-    """``event_placings`` for many events in one query: event id → placings, best first."""
+    """``event_placings`` for many events in one query: event id → placings, best first.
+
+    An event reopened for a correction gives the places of its last final results (SPEC §15.11)."""
+    events = list(events)
     final = [e.pk for e in events if e.status == Event.Status.FINAL]
     placings: dict[int, list[Placing]] = {pk: [] for pk in final}
+    for e in events:
+        if e.under_correction:
+            placings[e.pk] = [Placing(**p) for p in e.final_placings]
     if not final:
         return placings
     rows = (
@@ -285,9 +296,11 @@ def substitutes_used(*, membership: Any, exclude_event: Event | None = None) -> 
 
 def exemption_used_at(*, membership: Any, exclude_event: Event | None = None) -> Event | None:
     """The event where the member used the once-a-season late-arrival exemption (§6.3), if any."""
-    rows = Attendance.objects.filter(
-        membership=membership, event__season=membership.season, status=Attendance.Status.CALLED_IN
-    ).select_related("event")
+    rows = (
+        Attendance.objects.filter(membership=membership, event__season=membership.season)
+        .filter(models.Q(called_in_at__isnull=False) | models.Q(status=Attendance.Status.CALLED_IN))
+        .select_related("event")
+    )
     if exclude_event is not None:
         rows = rows.exclude(event=exclude_event)
     row = rows.order_by("event__number").first()

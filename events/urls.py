@@ -53,5 +53,6 @@ urlpatterns = [
     path("<season:season>/<int:number>/night/button/", night_views.button_set, name="night_button"),
     path("<season:season>/<int:number>/night/final/", night_views.final_table, name="night_final"),
     path("<season:season>/<int:number>/night/late/", night_views.late_arrival, name="night_late"),
+    path("<season:season>/<int:number>/night/arrived/", night_views.arrived, name="night_arrived"),
     path("<season:season>/<int:number>/night/seat/", night_views.seat_add, name="night_seat_add"),
 ]

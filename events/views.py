@@ -1,33 +1,101 @@
+from decimal import Decimal
+
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 
 from events.forms import FORMSETS, SeasonCreateForm, SeasonRulesForm, formset_rows
 from events.models import Season
+from events.rules import SeasonRules
 from events.selectors import current_season, season_rules
 from events.services.rules_check import rules_problems
-from events.services.rules_edit import season_rules_save
+from events.services.rules_edit import night_under_way, season_frozen_by, season_rules_save
+from events.services.schedule import schedule_words
+from events.templatetags import events_tags
 from ncpc.errors import NcpcError
 from ncpc.permissions import Action, require, user_can
 
 
-@require(Action.EDIT_RULES)
+@require(Action.VIEW_CLUB)
 def rules_current(request):
     season = current_season()
     if season is None:
+        if not user_can(request.user, Action.EDIT_RULES):
+            return render(request, "events/rules_view.html", {"season": None})
         return render(request, "events/rules.html", {"season": None, "create_form": SeasonCreateForm()})
     return redirect("events:rules", season=season.name)
 
 
-@require(Action.EDIT_RULES)
+def _rule_value(name: str, value) -> str:
+    if name == "schedule":
+        return schedule_words(value)
+    if name == "points_table":
+        return ", ".join(str(p) for p in value)
+    if name == "event_start_time":
+        return value.strftime("%-I:%M %p")
+    if name.endswith("_pct"):
+        return events_tags.percent(value)
+    if isinstance(value, Decimal):
+        return events_tags.dollars(value)
+    return events_tags.thousands(value) if isinstance(value, int) else str(value)
+
+
+def _numbered_levels(structure) -> list[tuple[int | None, object]]:
+    """Each row of the blind structure with its level number (breaks have none)."""
+    out, number = [], 0
+    for level in structure:
+        if level.kind == "break":
+            out.append((None, level))
+        else:
+            number += 1
+            out.append((number, level))
+    return out
+
+
+def rules_read_only(request, season):
+    """Issue 15, item 11: every member may read the season's rules (the blind structure, the payout table, …)."""
+    rules = season_rules(season)
+    return render(
+        request,
+        "events/rules_view.html",
+        {
+            "season": season,
+            "seasons": Season.objects.all(),
+            "rules": rules,
+            "numbers": [
+                (
+                    Season.rule_label(name),
+                    _rule_value(name, getattr(rules, name)),
+                    Season.rule_help_text(name),
+                )
+                for name in SeasonRules.SCALAR_FIELDS
+            ],
+            "titles": {name: Season.rule_label(name) for name in SeasonRules.TABLE_FIELDS},
+            "blinds": _numbered_levels(rules.blind_structure),
+            "frozen_by": season_frozen_by(season=season),
+        },
+    )
+
+
+@require(Action.VIEW_CLUB)
 def rules(request, season):
     season = get_object_or_404(Season, name=season)
+    if not user_can(request.user, Action.EDIT_RULES):
+        if request.method != "GET":
+            raise PermissionDenied("Only officers change the season's rules.")
+        return rules_read_only(request, season)
     editing = request.method == "POST"
     form = SeasonRulesForm(request.POST if editing else None, instance=season)
     formsets = {
         prefix: cls(request.POST if editing else None, instance=season, prefix=prefix)
         for prefix, _table, cls in FORMSETS
     }
-    if editing and form.is_valid() and all(fs.is_valid() for fs in formsets.values()):
+    confirmed = request.POST.get("confirm") == "on"
+    if editing and not confirmed:
+        messages.error(
+            request, "Nothing was saved: tick the box to confirm the change of the rules (SPEC §15.10)."
+        )
+    elif editing and form.is_valid() and all(fs.is_valid() for fs in formsets.values()):
         try:
             changed = season_rules_save(
                 season=season,
@@ -62,5 +130,7 @@ def rules(request, season):
             "problems": rules_problems(rules=season_rules(season)),
             "create_form": SeasonCreateForm(initial={"start_year": season.start.year + 1}),
             "can_edit": user_can(request.user, Action.EDIT_RULES),
+            "frozen_by": season_frozen_by(season=season),
+            "night": night_under_way(season=season),
         },
     )

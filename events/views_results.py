@@ -13,6 +13,7 @@ from events.services import attendance as attendance_services
 from events.services import results as results_services
 from events.services.places import bust_places
 from events.view_helpers import as_int, event_view, posted_int, posted_version, seats_to_list
+from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.feedback import command_run
 from ncpc.permissions import Action, require, user_can
@@ -76,15 +77,16 @@ def attendance(request, event):
 @require(Action.ENTER_RESULTS)
 @event_view
 def attendance_set(request, event):
-    command_run(
+    row = command_run(
         request,
         attendance_services.attendance_set,
-        success="{result.membership.person.full_name}: {result.get_status_display}.",
         event=event,
         attendance_id=posted_int(request, "attendance"),
         status=request.POST.get("status", ""),
         version=posted_version(request),
     )
+    if row is not None:
+        messages.success(request, f"{row.membership.person.full_name}: {row.get_status_display()}.")
     return _back(event, "events:attendance")
 
 
@@ -153,6 +155,7 @@ def results_entry(request, event):
             "field": selectors.event_field(event=event),
             "final": event.status == Event.Status.FINAL,
             "final_places": final_places,
+            "too_early": club_today() < event.date,
             "reason_form": ReasonForm(),
             "seats_to_list": seats_to_list(event=event),
             "seats_listed": bool(rows),

@@ -2,6 +2,7 @@ import datetime as dt
 
 from django import forms
 
+from finance import hooks
 from finance.models import Payment
 from finance.services.checks import FROM_ACCOUNTS, TO_ACCOUNTS
 from finance.services.ledger import STANDARD_ACCOUNTS
@@ -78,7 +79,10 @@ class WsopResultForm(forms.Form):
     def __init__(self, *args, season=None, **kwargs):
         super().__init__(*args, **kwargs)
 
+        # SPEC §15.3: winnings only of a member who goes; the declined qualifier only among those who declined.
+        statuses = hooks.wsop_statuses(season=season) if season is not None else {}
         qs = Membership.objects.filter(season=season).select_related("person")
-        for name in ("representative", "declined"):
-            self.fields[name].queryset = qs
+        wanted = {"representative": ("qualified", "replacement"), "declined": ("declined",)}
+        for name, allowed in wanted.items():
+            self.fields[name].queryset = qs.filter(pk__in=[pk for pk, s in statuses.items() if s in allowed])
             self.fields[name].label_from_instance = lambda m: str(m.person)

@@ -85,22 +85,51 @@ class ConfirmField(forms.BooleanField):
         super().__init__(required=True, label=label)
 
 
-class TransferForm(forms.Form):
+class TransferForm(VoteFields):
+    """A seat sold or ceded: the buyer is a new member (SPEC §15.2), so the admission's sponsor, vote and
+    statement are asked as on the admission page."""
+
     seller = MembershipChoiceField(queryset=Membership.objects.none(), label="Seat of (seller)")
     buyer = forms.ModelChoiceField(queryset=Person.objects.none(), label="Buyer")
     how = forms.ChoiceField(
         choices=[(Membership.HowLeft.SOLD, "Sold"), (Membership.HowLeft.CEDED, "Ceded")], label="The seat is"
     )
     on = forms.DateField(label="Date", widget=DateInput())
-    reason = forms.CharField(required=False, label="Notes")
+    sponsor = forms.ModelChoiceField(
+        queryset=Person.objects.none(), required=False, help_text="A current member; the seller may sponsor."
+    )
+    # Not required here: the service reports a missing statement together with every other unmet condition.
+    declared_not_professional = forms.BooleanField(
+        required=False,
+        label="The buyer states they are not a professional gambler (primary vocation poker player)",
+    )
+    reason = forms.CharField(required=False, max_length=300, label="Notes")
     confirm = ConfirmField(
         "I confirm: the seller leaves the club and keeps their points; the buyer takes the seat"
+    )
+
+    field_order = (
+        "seller",
+        "buyer",
+        "how",
+        "on",
+        "sponsor",
+        "held_on",
+        "yes",
+        "no",
+        "abstain",
+        "declared_not_professional",
+        "reason",
+        "confirm",
     )
 
     def __init__(self, *args, season, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["seller"].queryset = _active_memberships(season)
         self.fields["buyer"].queryset = Person.objects.exclude(memberships__season=season)
+        self.fields["sponsor"].queryset = Person.objects.filter(
+            memberships__season=season, memberships__left_after_event__isnull=True
+        )
 
 
 class WithdrawForm(forms.Form):

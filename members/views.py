@@ -260,7 +260,10 @@ def transfers(request):
     posted = request.POST if request.method == "POST" else None
     which = request.POST.get("form") if posted else None
     transfer_form = forms.TransferForm(
-        posted if which == "transfer" else None, season=season, initial={"on": today}, prefix="t"
+        posted if which == "transfer" else None,
+        season=season,
+        initial={"on": today, "held_on": today},
+        prefix="t",
     )
     withdraw_form = forms.WithdrawForm(
         posted if which == "withdraw" else None, season=season, initial={"on": today}, prefix="w"
@@ -273,6 +276,11 @@ def transfers(request):
                 buyer=data["buyer"],
                 how=data["how"],
                 on=data["on"],
+                sponsor=data["sponsor"],
+                vote=VoteCounts(
+                    held_on=data["held_on"], yes=data["yes"], no=data["no"], abstain=data["abstain"]
+                ),
+                declared_not_professional=data["declared_not_professional"],
                 actor=request.user,
                 reason=data["reason"],
             )

@@ -7,6 +7,7 @@ NAVIGATION = (
     ("Home", "home", None),
     ("Schedule", "events:schedule_current", Action.VIEW_CLUB),
     ("Standings", "standings:current", Action.VIEW_CLUB),
+    ("Rules", "events:rules_current", Action.VIEW_CLUB),
     ("Members", "members:directory", Action.VIEW_CLUB),
     ("Club votes", "members:governance", Action.VIEW_CLUB),
     ("Finance", "finance:index", Action.VIEW_CLUB),

@@ -5,4 +5,7 @@ class StandingsConfig(AppConfig):
     name = "standings"
 
     def ready(self):
-        from standings import profile, receivers  # noqa: F401  (registers the profile panel and signal receivers)
+        from finance import hooks as finance_hooks
+        from standings import profile, receivers, selectors  # noqa: F401  (registers the profile panel and signal receivers)
+
+        finance_hooks.wsop_statuses.connect(selectors.wsop_statuses_of)

@@ -17,7 +17,12 @@ class TieBreak(models.Model):
     season = models.ForeignKey("events.Season", on_delete=models.PROTECT, related_name="tie_breaks")
     how = models.CharField(max_length=10, choices=How.choices)
     note = models.CharField(max_length=300, blank=True)
-    points = models.PositiveIntegerField(help_text="The points the tied members had when it was recorded.")
+    points = models.PositiveIntegerField(
+        help_text=(
+            "The points total the members were tied on. The tie-break settles that tie only; tied again at "
+            "another total, they need a new one (SPEC §15.4)."
+        )
+    )
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

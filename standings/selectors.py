@@ -23,7 +23,7 @@ from ncpc.errors import NcpcError
 from standings.models import TieBreakEntry, WsopDecline
 from standings.services.career import CareerStats, career_stats
 from standings.services.points import EventPlaces, MemberTotal, cumulative_points, season_totals
-from standings.services.ranking import standings_ranks
+from standings.services.ranking import TieBreakOrder, standings_ranks
 from standings.services.wsop import wsop_race, wsop_statuses
 
 
@@ -97,12 +97,12 @@ class SeasonStandings:
 def counted_events(
     *, season: Season, through: dt.date | None = None, events: Iterable[Event] | None = None
 ) -> list[Event]:
-    """Events whose results are final (and dated on or before ``through``), in number order. ``events``: the
-    season's events when the caller has read them."""
+    """Events whose results count (final, or reopened for a correction: SPEC §15.11), dated on or before
+    ``through``, in number order. ``events``: the season's events when the caller has read them."""
     return [
         event
         for event in (events if events is not None else event_selectors.season_events(season=season))
-        if event.status == Event.Status.FINAL and (through is None or event.date <= through)
+        if event.counts and (through is None or event.date <= through)
     ]
 
 
@@ -146,18 +146,18 @@ def season_standings(
     # A placing for a membership of another season would be a bug elsewhere; leave it out rather than fail.
     totals = {mid: t for mid, t in totals.items() if mid in by_id}
 
-    tie_breaks: dict[int, list[int]] = {}
-    for tie_break_id, membership_id in (
+    tie_breaks: dict[int, tuple[int, list[int]]] = {}
+    for tie_break_id, tied_on, membership_id in (
         TieBreakEntry.objects.filter(tie_break__season=season)
         .order_by("tie_break__recorded_at", "tie_break_id", "position")
-        .values_list("tie_break_id", "membership_id")
+        .values_list("tie_break_id", "tie_break__points", "membership_id")
     ):
-        tie_breaks.setdefault(tie_break_id, []).append(membership_id)
+        tie_breaks.setdefault(tie_break_id, (tied_on, []))[1].append(membership_id)
     declined = set(WsopDecline.objects.filter(season=season).values_list("membership_id", flat=True))
 
     ranked = standings_ranks(
         totals={mid: t.points for mid, t in totals.items()},
-        tie_breaks=list(tie_breaks.values()),
+        tie_breaks=[TieBreakOrder(points=p, order=tuple(order)) for p, order in tie_breaks.values()],
         sort_keys={mid: m.person.key for mid, m in by_id.items()},
     )
 
@@ -233,6 +233,11 @@ def season_standings(
     )
 
 
+def wsop_statuses_of(*, season: Season) -> dict[int, str]:
+    """Membership id → WSOP status in the season's standings now (finance asks this through its hook)."""
+    return {row.membership.pk: row.wsop for row in season_standings(season=season).rows}
+
+
 @dataclass
 class CareerRow:
     person: Person
@@ -247,7 +252,8 @@ def _career_places(
     Returns (person id → places, person id → cashes, person id → Person).
     """
     memberships = Membership.objects.select_related("person")
-    events = Event.objects.filter(status=Event.Status.FINAL).order_by("date", "pk")
+    # Final events, and those reopened for a correction (their last final results count, SPEC §15.11).
+    events = Event.objects.order_by("date", "pk")
     if seasons is not None:
         memberships = memberships.filter(season__in=seasons)
         events = events.filter(season__in=seasons)
@@ -255,7 +261,7 @@ def _career_places(
     places: dict[int, list[int]] = {}
     cashes: dict[int, int] = {}
     people: dict[int, Person] = {}
-    finals = list(events)
+    finals = [e for e in events if e.counts]
     by_event = event_selectors.season_placings(events=finals)
     for event in finals:
         try:

@@ -119,8 +119,9 @@ PAGES: dict[str, Page] = {
     "members:rulings": Page(club()),
     "members:ruling_new": Page(only(*OFFICERS)),
     # --- events ---
-    "events:rules_current": Page(only(*OFFICERS, ok=302)),
-    "events:rules": Page(only(*OFFICERS), SEASON),
+    # Members read the season's rules (issue 15, item 11); only officers change them.
+    "events:rules_current": Page(club(302), post=only(*MEMBERS, ok=OK)),
+    "events:rules": Page(club(), SEASON, post=only(*OFFICERS, ok=OK)),
     "season_new": Page(**post_only(*OFFICERS)),
     "events:schedule_current": Page(club(302)),
     "events:venues": Page(only(*OFFICERS)),
@@ -155,6 +156,7 @@ PAGES: dict[str, Page] = {
     "events:night_button": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:night_final": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:night_late": Page(**post_only(PRES, VP), kwargs=EVENT),
+    "events:night_arrived": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:night_seat_add": Page(**post_only(PRES, VP), kwargs=EVENT),
     # --- finance ---
     # Members without the ledger land on their own statement.

@@ -5,13 +5,16 @@ Good standing, the rules signature and the roster are asked of finance and membe
 (events sits below them), so those apps decide and tests can replace them.
 """
 
+import datetime as dt
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from events import hooks, selectors
 from events.errors import ExemptionUsed, NotInGoodStanding, RulesNotSigned, SubstituteRefused
 from events.models import Attendance, Event
+from events.services import late_arrival
 from events.services.locking import event_bump, event_lock, event_lock_open
 from ncpc.audit import Actor, audit_record
 from ncpc.errors import NcpcError
@@ -153,12 +156,66 @@ def _seat(*, event: Event, attendance_id: int) -> Attendance:
     return row
 
 
+def _late_arrival_refusal(
+    *, row: Attendance, event: Event, status: str, now: dt.datetime
+) -> NcpcError | None:
+    """SPEC §15.5 on the night's clock: an absent member may take their seat during the first hour, one who
+    called in (the exemption) until the end of the second hour; not seated by then, the chips come off."""
+    if status != Attendance.Status.EXPECTED or row.status not in Attendance.AWAY:
+        return None
+    elapsed = late_arrival.elapsed_at(event=event, when=now, now=now)
+    first = late_arrival.first_hour_seconds(event=event)
+    if elapsed is None or first is None:
+        return None
+    name = row.membership.person.full_name
+    level = selectors.season_rules(event.season).late_arrival_levels
+    if row.status == Attendance.Status.ABSENT and elapsed >= first:
+        return NcpcError(
+            f"{name} arrives after the end of level {level} (the first hour): the chips come off (§6.3), unless "
+            f"{name} called in within the first hour and uses the exemption of the season."
+        )
+    second = late_arrival.second_hour_seconds(event=event)
+    if row.status == Attendance.Status.CALLED_IN and second is not None and elapsed >= second:
+        return NcpcError(
+            f"The second hour of play is over: {name} was not seated in time, so the chips come off as for anyone "
+            "(no place, no points, no prize; §6.3)."
+        )
+    return None
+
+
+def _call_refusal(
+    *, row: Attendance, event: Event, called_at: dt.datetime, now: dt.datetime
+) -> NcpcError | None:
+    """The exemption needs the call within the first hour of play (SPEC §15.5)."""
+    if called_at > now:
+        return NcpcError("The time of the call cannot be later than now.")
+    elapsed = late_arrival.elapsed_at(event=event, when=called_at, now=now)
+    first = late_arrival.first_hour_seconds(event=event)
+    if elapsed is not None and first is not None and elapsed > first:
+        level = selectors.season_rules(event.season).late_arrival_levels
+        return NcpcError(
+            f"{row.membership.person.full_name} called after the end of level {level} (the first hour of play): "
+            "the exemption needs the call within the first hour (§6.3), so the chips come off."
+        )
+    return None
+
+
 @transaction.atomic
 def attendance_set(
-    *, event: Event, attendance_id: int, status: str, version: int, actor: Actor
+    *,
+    event: Event,
+    attendance_id: int,
+    status: str,
+    version: int,
+    actor: Actor,
+    called_at: dt.datetime | None = None,
+    now: dt.datetime | None = None,
 ) -> Attendance:
     """Set a seat's status. Playing needs good standing and a signed rules document; a late call uses the
-    member's one exemption of the season."""
+    member's one exemption of the season and records the time of the call (``called_at``, default now), which
+    must fall within the first hour of play. A member away (absent, or called in) who is set to play has arrived:
+    the time is recorded, within the first hour (absent) or the second (called in) once the clock runs."""
+    now = now or timezone.now()
     locked = event_lock_open(event=event, version=version)
     row = _seat(event=locked, attendance_id=attendance_id)
     if status not in Attendance.Status.values:
@@ -166,11 +223,15 @@ def attendance_set(
     name = row.membership.person.full_name
     if hasattr(row, "elimination") and status not in Attendance.PLAYING:
         raise NcpcError(f"{name} is already out of the tournament: undo that bust first.")
-    if status in Attendance.PLAYING:
+    if status in (*Attendance.PLAYING, Attendance.Status.CALLED_IN):
         refusal = playing_refusal(attendance=row, event=locked)
         if refusal:
             raise refusal
-    if status == Attendance.Status.CALLED_IN:
+    late = _late_arrival_refusal(row=row, event=locked, status=status, now=now)
+    if late:
+        raise late
+    fields = ["status"]
+    if status == Attendance.Status.CALLED_IN and row.status != Attendance.Status.CALLED_IN:
         used = selectors.exemption_used_at(membership=row.membership, exclude_event=locked)
         if used is not None:
             level = selectors.season_rules(locked.season).late_arrival_levels
@@ -178,18 +239,41 @@ def attendance_set(
                 f"{name} used the once-a-season late-arrival exemption at event {used.number} already (§6.3): "
                 f"the chips are removed at the end of level {level}."
             )
+        called_at = called_at or now
+        refusal = _call_refusal(row=row, event=locked, called_at=called_at, now=now)
+        if refusal:
+            raise refusal
+        row.called_in_at = called_at
+        fields.append("called_in_at")
+    elif status in (Attendance.Status.ABSENT, *AUTO_STATUSES[1:]) and row.called_in_at is not None:
+        row.called_in_at = None  # set by mistake: the exemption is not used after all
+        fields.append("called_in_at")
+    if status == Attendance.Status.EXPECTED and row.status in Attendance.AWAY:
+        row.arrived_at = now
+        fields.append("arrived_at")
     if status not in Attendance.PLAYING and row.substitute_name:
         raise NcpcError(f"{name} sends a substitute tonight: remove the substitute first.")
     old = row.status
     row.status = status
-    row.save(update_fields=["status"])
+    row.save(update_fields=fields)
     event_bump(event=locked)
     audit_record(
         actor=actor,
         action="attendance.set",
         target=row,
-        summary=f"{name} at {locked}: {Attendance.Status(old).label} → {Attendance.Status(status).label}",
-        data={"event": locked.pk, "from": old, "to": status},
+        summary=f"{name} at {locked}: {Attendance.Status(old).label} → {Attendance.Status(status).label}"
+        + (
+            f" (called at {timezone.localtime(row.called_in_at):%H:%M})"
+            if "called_in_at" in fields and row.called_in_at
+            else ""
+        )
+        + (" (arrived)" if "arrived_at" in fields else ""),
+        data={
+            "event": locked.pk,
+            "from": old,
+            "to": status,
+            "called_in_at": row.called_in_at.isoformat() if row.called_in_at else None,
+        },
     )
     return row
 

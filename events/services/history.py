@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import transaction
 
+from events import selectors
 from events.models import Attendance, Elimination, Event, Venue
 from ncpc.audit import Actor, audit_record
 
@@ -54,6 +55,11 @@ def event_history_write(
         Elimination.objects.create(
             event=event, attendance=rows[placed[0].membership.pk], hand=len(placed), removed_for_abuse=True
         )
+    if results:
+        event.final_placings = selectors.placings_snapshot(
+            selectors.season_placings(events=[event])[event.pk]
+        )
+        event.save(update_fields=["final_placings"])
     audit_record(
         actor=actor,
         action="event.history",

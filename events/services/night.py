@@ -20,6 +20,7 @@ from events import selectors
 from events.models import Attendance, Event, Night, NightSeat, NightTable
 from events.rules import BlindLevelData
 from events.services import attendance as attendance_services
+from events.services import late_arrival
 from events.services.clock import (
     ClockState,
     ClockView,
@@ -309,8 +310,9 @@ def _seated_rows(event: Event) -> list[NightSeat]:
 
 def calculator_tables(*, event: Event, seated: list[NightSeat] | None = None) -> list[Table]:
     seated = _seated_rows(event) if seated is None else seated
+    away = frozenset(_seat_key(r.attendance_id) for r in seated if r.attendance.status in Attendance.AWAY)
     tables = {
-        t.number: Table(number=t.number, button=t.button, seat_count=t.seat_count)
+        t.number: Table(number=t.number, button=t.button, seat_count=t.seat_count, away=away)
         for t in event.night_tables.all()
     }
     for row in seated:
@@ -436,9 +438,25 @@ def late_arrival_due(*, event: Event, night: Night | None, now: dt.datetime | No
     return clock_elapsed(state=clock_state_of(night), now=_now(now)) >= deadline
 
 
+def second_hour_over(*, event: Event, night: Night | None, now: dt.datetime | None = None) -> bool:
+    """The second hour of play is over: a member who called in and has not arrived loses the chips (§15.5)."""
+    deadline = late_arrival.second_hour_seconds(event=event)
+    if night is None or night.started_at is None or deadline is None:
+        return False
+    return clock_elapsed(state=clock_state_of(night), now=_now(now)) >= deadline
+
+
 def _late_arrival_not_yet(event: Event) -> str:
     level = selectors.season_rules(event.season).late_arrival_levels
     return f"Absent players' chips come off at the end of level {level} (§6.3), not before."
+
+
+def _removable(*, row: Attendance, night: Night, now: dt.datetime | None) -> bool:
+    if row.status == Attendance.Status.ABSENT:
+        return late_arrival_due(event=night.event, night=night, now=now)
+    return row.status == Attendance.Status.CALLED_IN and second_hour_over(
+        event=night.event, night=night, now=now
+    )
 
 
 @transaction.atomic
@@ -449,22 +467,38 @@ def late_arrival_settle(
     use_exemption: bool,
     version: int,
     actor: Actor,
+    called_at: dt.datetime | None = None,
     now: dt.datetime | None = None,
 ) -> Attendance:
     """At the end of level ``late_arrival_levels`` an absent player's chips come off (no place, no points, no
-    prize), unless they called in and use their one exemption this season (they may join later, §6.3)."""
+    prize), unless they called in within the first hour and use their one exemption this season (``called_at``:
+    when the call came, default now); they may then join during the second hour, after which their chips come
+    off too if they have not arrived (SPEC §15.5)."""
     night = _night_lock(event=event)
     row = Attendance.objects.filter(event=night.event, pk=attendance_id).first()
-    if row is None or row.status != Attendance.Status.ABSENT:
+    if row is None or row.status not in Attendance.AWAY:
         raise NcpcError("That player is not absent (any more).")
     if use_exemption:
+        if row.status == Attendance.Status.CALLED_IN:
+            raise NcpcError("That player's call is recorded already.")
         status = Attendance.Status.CALLED_IN
     else:
-        if not late_arrival_due(event=night.event, night=night, now=now):
+        if not _removable(row=row, night=night, now=now):
+            if row.status == Attendance.Status.CALLED_IN:
+                raise NcpcError(
+                    "A member who called in may join until the end of the second hour of play (§6.3): "
+                    "their chips come off only then."
+                )
             raise NcpcError(_late_arrival_not_yet(night.event))
         status = Attendance.Status.CHIPS_REMOVED
     return attendance_services.attendance_set(
-        event=night.event, attendance_id=attendance_id, status=status, version=version, actor=actor
+        event=night.event,
+        attendance_id=attendance_id,
+        status=status,
+        version=version,
+        actor=actor,
+        called_at=called_at,
+        now=now,
     )
 
 
@@ -472,25 +506,27 @@ def late_arrival_settle(
 def late_arrivals_remove_all(
     *, event: Event, version: int, actor: Actor, now: dt.datetime | None = None
 ) -> int:
-    """Remove the chips of every player still absent (after the officer has recorded any exemptions)."""
+    """Remove the chips of every player still absent after the first hour, and of every member who called in
+    and has not arrived after the second (after the officer has recorded any exemptions)."""
     night = _night_lock(event=event)
     if not late_arrival_due(event=night.event, night=night, now=now):
         raise NcpcError(_late_arrival_not_yet(night.event))
-    ids = list(
-        Attendance.objects.filter(event=night.event, status=Attendance.Status.ABSENT).values_list(
-            "pk", flat=True
-        )
-    )
-    for pk in ids:
+    rows = [
+        row
+        for row in Attendance.objects.filter(event=night.event, status__in=Attendance.AWAY).order_by("pk")
+        if _removable(row=row, night=night, now=now)
+    ]
+    for row in rows:
         attendance_services.attendance_set(
             event=night.event,
-            attendance_id=pk,
+            attendance_id=row.pk,
             status=Attendance.Status.CHIPS_REMOVED,
             version=version,
             actor=actor,
+            now=now,
         )
         version += 1
-    return len(ids)
+    return len(rows)
 
 
 # ---------------------------------------------------------------------------------------------------------

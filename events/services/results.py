@@ -14,6 +14,7 @@ from events.services.locking import event_bump, event_lock, event_lock_open
 from events.services.places import Bust, bust_places, places_final
 from events.signals import results_final
 from ncpc.audit import Actor, actor_user, audit_record
+from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 
 
@@ -24,6 +25,14 @@ def _entrants(*, event: Event) -> dict[int, Attendance]:
             "membership__person"
         )
     }
+
+
+def _refuse_before_the_date(*, event: Event, doing: str) -> None:
+    """SPEC §15.11: results follow the calendar."""
+    if club_today() < event.date:
+        raise ResultsError(
+            f"Event {event.number} is on {event.date:%b %-d, %Y}: its results cannot be {doing} before that day."
+        )
 
 
 def draw_order(*, count: int, rng: random.Random | None = None) -> list[int]:
@@ -51,6 +60,7 @@ def bust_record(
     counts are ordered by a draw the app makes and records (§6.5, §10.3).
     """
     locked = event_lock_open(event=event, version=version)
+    _refuse_before_the_date(event=locked, doing="entered")
     ids = [int(i) for i in attendance_ids]
     if not ids:
         raise ResultsError("Choose the player who is out.")
@@ -194,8 +204,10 @@ def results_finish(*, event: Event, version: int, actor: Actor) -> list[Attendan
     Sends ``results_final`` once the transaction commits.
     """
     locked = event_lock_open(event=event, version=version)
+    _refuse_before_the_date(event=locked, doing="finished")
+    # Absent, or called in and never arrived (SPEC §15.5): the chips came off, no place.
     removed = list(
-        Attendance.objects.filter(event=locked, status=Attendance.Status.ABSENT).select_related(
+        Attendance.objects.filter(event=locked, status__in=Attendance.AWAY).select_related(
             "membership__person"
         )
     )
@@ -208,6 +220,8 @@ def results_finish(*, event: Event, version: int, actor: Actor) -> list[Attendan
     for p in places:
         Attendance.objects.filter(pk=p.player).update(place=p.place)
     locked.status = Event.Status.FINAL
+    locked.final_placings = selectors.placings_snapshot(selectors.season_placings(events=[locked])[locked.pk])
+    locked.save(update_fields=["final_placings"])
     event_bump(event=locked)
     audit_record(
         actor=actor,
@@ -234,6 +248,7 @@ def results_reopen(*, event: Event, version: int, actor: Actor, reason: str) -> 
     locked = event_lock(event=event, version=version)
     if locked.status != Event.Status.FINAL:
         raise NcpcError("These results are not final yet: correct them directly.")
+    # Event.final_placings stays: standings and reports show those places until the correction is final.
     before = {p.member_key: p.place for p in selectors.event_placings(event=locked)}
     Attendance.objects.filter(event=locked).update(place=None)
     locked.status = Event.Status.IN_PROGRESS

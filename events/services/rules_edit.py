@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db import transaction
 
-from events.models import Season
+from events.models import Event, Night, Season
 from events.rules import SeasonRules
 from events.selectors import season_rules
 from events.services.rules_check import rules_problems
@@ -43,6 +43,30 @@ def _table_rows(name: str, rows: Sequence[Any]) -> tuple[Any, ...]:
     return rows
 
 
+# SPEC §15.10: what stays editable once an event of the season is final. The blind structure (the clock's
+# levels and breaks) may change between nights, never while one is under way; ``results_email`` is a setting,
+# not a rule.
+EDITABLE_UNDER_WAY = ("blind_structure", *SETTINGS_FIELDS)
+
+
+def season_frozen_by(*, season: Season) -> Event | None:
+    """The first event of the season whose results are final (or reopened for a correction): from then on
+    its rules are frozen (SPEC §15.10). None while the season has not begun."""
+    return next((e for e in Event.objects.filter(season=season).order_by("number") if e.counts), None)
+
+
+def night_under_way(*, season: Season) -> Event | None:
+    """An event of the season whose clock has started and whose results are not final yet."""
+    night = (
+        Night.objects.filter(event__season=season, started_at__isnull=False)
+        .exclude(event__status=Event.Status.FINAL)
+        .select_related("event")
+        .order_by("event__number")
+        .first()
+    )
+    return night.event if night is not None else None
+
+
 @transaction.atomic
 def season_rules_save(
     *,
@@ -58,7 +82,9 @@ def season_rules_save(
     ``tables``: rule tables (``SeasonRules.TABLE_FIELDS``) and all their rows, as ``SeasonRules`` holds them
     (``(event number, amount)`` pairs, ``PayoutRowData``, ``WsopRowData``, ``BlindLevelData``). Only what differs
     from the season's rules is written. Returns the names of what changed. Raises RulesError (and writes
-    nothing) when the saved rules fail ``rules_problems``.
+    nothing) when the saved rules fail ``rules_problems``, when a rule changes without a reason, or when the
+    season is under way (SPEC §15.10: once an event is final only the blind structure may change, and not
+    while a night is under way; other changes go to the next season).
     """
     tables = tables or {}
     unknown = sorted(
@@ -70,12 +96,32 @@ def season_rules_save(
     locked = Season.objects.select_for_update().get(pk=season.pk)
     current = season_rules(locked)
     changed = [name for name, value in changes.items() if getattr(locked, name) != value]
+    new_tables = {name: _table_rows(name, rows) for name, rows in tables.items()}
+    changed_tables = [name for name, rows in new_tables.items() if rows != tuple(getattr(current, name))]
+    rules_changed = [name for name in (*changed, *changed_tables) if name not in SETTINGS_FIELDS]
+    reason = reason.strip()
+    if rules_changed and not reason:
+        raise RulesError(
+            "Say why the rules change (the club's vote that changed them): the reason is kept in the audit trail."
+        )
+    frozen = [name for name in rules_changed if name not in EDITABLE_UNDER_WAY]
+    if frozen and (final := season_frozen_by(season=locked)) is not None:
+        names = ", ".join(Season.rule_label(name) for name in frozen)
+        raise RulesError(
+            f"The rules of {locked} are frozen: the results of event {final.number} are final, so the season is "
+            f"under way (SPEC §15.10). Not changed: {names}. A change the club votes for applies from the next "
+            "season (§3.4); only the blind structure may still change between nights."
+        )
+    if "blind_structure" in changed_tables and (night := night_under_way(season=locked)) is not None:
+        raise RulesError(
+            f"The clock of event {night.number} is running: the blind structure cannot change during a night. "
+            "Change it after the results are final."
+        )
+    before = {name: str(getattr(locked, name)) for name in changed}
     for name in changed:
         setattr(locked, name, changes[name])
     if changed:
         locked.save(update_fields=changed)
-    new_tables = {name: _table_rows(name, rows) for name, rows in tables.items()}
-    changed_tables = [name for name, rows in new_tables.items() if rows != tuple(getattr(current, name))]
     for name in changed_tables:
         RULE_TABLE_MODELS[name].objects.filter(season=locked).delete()
     # The table names were checked against SeasonRules.TABLE_FIELDS above.
@@ -92,5 +138,10 @@ def season_rules_save(
             target=locked,
             summary=f"Changed the rules of {locked}: {', '.join(changed)}",
             reason=reason,
+            data={
+                "changed": changed,
+                "before": before,
+                "after": {name: str(changes[name]) for name in before},
+            },
         )
     return changed

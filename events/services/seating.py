@@ -24,6 +24,9 @@ class Table:
     button: int | None = None  # seat number of the button (may be an empty seat: dead button)
     # Seats around the table: from the season's rules (``table_size``, ``final_table_size``) when drawn.
     seat_count: int = field(kw_only=True)
+    # Players not at the table yet (absent, or called in and not arrived): their chips sit there, posted and
+    # folded, but they are never drawn to move (SPEC §15.5).
+    away: frozenset[str] = field(default=frozenset(), kw_only=True)
 
     @property
     def size(self) -> int:
@@ -114,9 +117,14 @@ def balance_moves(*, tables: Sequence[Table], rng: random.Random) -> list[Move]:
     """Moves that bring the tables within one player of each other (§6.6).
 
     Each move takes a player drawn at random from the largest table to an empty seat at the smallest table
-    that is not between the small blind and the button. The tables passed in are left unchanged.
+    that is not between the small blind and the button. A player who is away (absent, or called in and not
+    arrived) is never drawn. The tables passed in are left unchanged.
     """
-    state = [Table(t.number, dict(t.seats), t.button, seat_count=t.seat_count) for t in tables if t.seats]
+    state = [
+        Table(t.number, dict(t.seats), t.button, seat_count=t.seat_count, away=t.away)
+        for t in tables
+        if t.seats
+    ]
     moves: list[Move] = []
     while len(state) > 1:
         largest = max(state, key=lambda t: (t.size, -t.number))
@@ -126,7 +134,10 @@ def balance_moves(*, tables: Sequence[Table], rng: random.Random) -> list[Move]:
         seats = allowed_empty_seats(smallest)
         if not seats:
             break
-        from_seat = rng.choice(sorted(largest.seats))
+        movable = sorted(seat for seat, player in largest.seats.items() if player not in largest.away)
+        if not movable:
+            break
+        from_seat = rng.choice(movable)
         player = largest.seats.pop(from_seat)
         to_seat = rng.choice(seats)
         smallest.seats[to_seat] = player

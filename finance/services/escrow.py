@@ -9,6 +9,7 @@ from django.db import transaction
 from events.models import Season
 from events.selectors import season_rules
 from events.services.event_fund import WsopAllocation, wsop_allocation
+from finance import hooks
 from finance.models import Account, Transaction, WsopResult
 from finance.services.ledger import EntryLine, next_key, posted_under_key, transaction_post
 from finance.services.wsop import WsopSplit, wsop_split
@@ -21,6 +22,12 @@ from ncpc.errors import NcpcError
 
 class WsopError(NcpcError):
     pass
+
+
+# The standings' WSOP statuses (SPEC §13) that matter here.
+GOING = ("qualified", "replacement")
+REPLACEMENT = "replacement"
+DECLINED = "declined"
 
 
 def season_member_count(*, season: Season, memberships: Collection[Membership] | None = None) -> int:
@@ -75,6 +82,27 @@ def wsop_result_record(
         raise WsopError("The representative and the declined qualifier must be members of this season.")
     if declined is not None and declined.pk == representative.pk:
         raise WsopError("The representative cannot also be the qualifier who declined.", field="declined")
+    statuses = hooks.wsop_statuses(season=season)
+    status = statuses.get(representative.pk, "none")
+    if status not in GOING:
+        raise WsopError(
+            f"{representative.person} is not going to the WSOP for {season} (status: {status}): winnings are "
+            "recorded only for a qualifier or a replacement (SPEC §15.3).",
+            field="representative",
+        )
+    if declined is not None:
+        if statuses.get(declined.pk) != DECLINED:
+            raise WsopError(
+                f"{declined.person} did not decline a WSOP seat of {season}: only a qualifier who declined "
+                "(§8.4) gets the share of a replacement's winnings.",
+                field="declined",
+            )
+        if status != REPLACEMENT:
+            raise WsopError(
+                f"{representative.person} qualified in their own right, so replaced nobody: leave the declined "
+                "qualifier empty.",
+                field="declined",
+            )
     if WsopResult.objects.filter(season=season, representative=representative).exists():
         raise WsopError(f"Winnings of {representative.person} are recorded already for {season}.")
     result = WsopResult.objects.create(
@@ -99,10 +127,9 @@ def wsop_result_split(*, result: WsopResult) -> WsopSplit:
     rules = season_rules(result.season)
     roster = members_selectors.roster_for_event(season=result.season, event_number=rules.events_per_season)
     others = [m for m in roster if m.pk != result.representative_id]
+    # SPEC §15.2: a member whose first event is late enough gets the 1% benefit, seat taken over or not.
     late = [
-        m.person.key
-        for m in others
-        if m.seat_from_id is None and join_terms(rules=rules, first_event=m.first_event).one_percent_benefit
+        m.person.key for m in others if join_terms(rules=rules, first_event=m.first_event).one_percent_benefit
     ]
 
     declined_key = result.declined.person.key if result.declined is not None else None

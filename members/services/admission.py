@@ -84,8 +84,7 @@ class VoteCounts:
     abstain: int = 0
 
 
-@transaction.atomic
-def member_admit(
+def admission_checked(
     *,
     person: Person,
     season: Season,
@@ -93,16 +92,16 @@ def member_admit(
     sponsor: Person | None,
     vote: VoteCounts | None,
     declared_not_professional: bool,
+    seat_freed: bool = False,
     actor: Actor = None,
-    reason: str = "",
-) -> Membership:
-    """Seat ``person`` in ``season`` from the next event, after checking every condition of admission.
+) -> tuple[int, Vote]:
+    """Check every condition of admission (§2.1–2.4) for ``person`` joining ``season`` on ``on``; return the
+    new member's first event and the admission vote, saved. Raises ``AdmissionRefused`` listing every unmet
+    condition, having saved nothing. Call inside a transaction holding the season row.
 
-    The vote is recorded with the membership; if any condition fails nothing at all is saved and
-    ``AdmissionRefused`` lists every failed condition.
+    ``seat_freed``: the person takes over a seat that is being given up in the same command (a sale or a
+    cession, SPEC §15.2), so no free seat is needed; the seller may sponsor (they are a member until then).
     """
-    # Lock the season row so two officers cannot fill the last seat at the same time.
-    season = Season.objects.select_for_update().get(pk=season.pk)
     rules = season_rules(season)
     members_now = current_member_count(season=season)
     problems = []
@@ -131,7 +130,7 @@ def member_admit(
             current_members=members_now,
             declared_not_professional=declared_not_professional,
             is_professional=person.is_professional,
-            seats_taken=members_now,
+            seats_taken=members_now - 1 if seat_freed else members_now,
             max_members=rules.max_members,
             already_seated=Membership.objects.filter(person=person, season=season).exists(),
         )
@@ -152,6 +151,38 @@ def member_admit(
         actor=actor,
     )
     recorded.save()
+    return first_event, recorded
+
+
+@transaction.atomic
+def member_admit(
+    *,
+    person: Person,
+    season: Season,
+    on: dt.date,
+    sponsor: Person | None,
+    vote: VoteCounts | None,
+    declared_not_professional: bool,
+    actor: Actor = None,
+    reason: str = "",
+) -> Membership:
+    """Seat ``person`` in ``season`` from the next event, after checking every condition of admission.
+
+    The vote is recorded with the membership; if any condition fails nothing at all is saved and
+    ``AdmissionRefused`` lists every failed condition.
+    """
+    # Lock the season row so two officers cannot fill the last seat at the same time.
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    members_now = current_member_count(season=season)
+    first_event, recorded = admission_checked(
+        person=person,
+        season=season,
+        on=on,
+        sponsor=sponsor,
+        vote=vote,
+        declared_not_professional=declared_not_professional,
+        actor=actor,
+    )
     membership = Membership.objects.create(
         person=person,
         season=season,
@@ -177,7 +208,12 @@ def member_admit(
         summary=f"Admitted {person} to {season} from event {first_event} (sponsor {sponsor})",
         reason=reason,
         data={
-            "vote": {"yes": vote.yes, "no": vote.no, "abstain": vote.abstain, "members": members_now},
+            "vote": {
+                "yes": recorded.yes,
+                "no": recorded.no,
+                "abstain": recorded.abstain,
+                "members": members_now,
+            },
             "first_event": first_event,
             "from_waiting_list": entry is not None,
         },

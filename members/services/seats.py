@@ -11,7 +11,7 @@ from events.selectors import season_rules
 from members import hooks
 from members.models import Membership, Person, Removal, Vote, WaitingListEntry
 from members.selectors import current_member_count, next_event_number
-from members.services.admission import age_on
+from members.services.admission import AdmissionRefused, VoteCounts, admission_checked
 from members.services.late_joiners import JoinTerms, join_terms
 from members.services.majority import majority
 from members.services.votes import vote_build, vote_counts_problems
@@ -54,37 +54,43 @@ def seat_transfer(
     buyer: Person,
     how: str,
     on: dt.date,
+    sponsor: Person | None,
+    vote: VoteCounts | None,
+    declared_not_professional: bool,
     actor: Actor = None,
     reason: str = "",
 ) -> Membership:
     """The seller sells or cedes the seat (initiated by the Vice President, §2.5.1); the buyer takes it.
 
-    The seller keeps their membership (and so every place and point they earned: points never move,
-    §2.5); it ends after the last event held before ``on``. The buyer gets a new membership from the next
-    event whose ``seat_from`` is the seller's, so the seat's dues account continues with the buyer.
-    The buyer must meet §2.1 (age) and §2.4 (not a professional); a seat changing hands needs no vote.
+    The buyer is a new member (SPEC §15.2): §2.1–2.4 apply as at any admission (age, a sponsor who is a current
+    member — the seller may sponsor —, a majority vote, not a professional; the rules document is signed before
+    their first event). The late-joiner terms follow the buyer's own first event. The seller keeps their
+    membership (and so every place and point they earned: points never move, §2.5); it ends after the last
+    event held before ``on``. The buyer's membership has ``seat_from`` = the seller's, so the seat's dues
+    account continues with the buyer (no second admin fee). If any condition fails nothing is saved.
     """
     if how not in (Membership.HowLeft.SOLD, Membership.HowLeft.CEDED):
         raise NcpcError("A seat is either sold or ceded.")
+    # The season row first, as every admission: two officers cannot fill a seat at the same time.
+    Season.objects.select_for_update().filter(pk=seller.season_id).first()
     seller = _lock_active(seller)
     season = seller.season
-    rules = season_rules(season)
-    problems = []
     if buyer.pk == seller.person_id:
-        problems.append("The buyer and the seller are the same person.")
-    if Membership.objects.filter(person=buyer, season=season).exists():
-        problems.append(f"{buyer} already has a seat this season.")
-    if buyer.date_of_birth is None:
-        problems.append(f"{buyer}'s date of birth is not recorded, so the minimum age cannot be checked.")
-    elif age_on(born=buyer.date_of_birth, on=on) < rules.minimum_age:
-        problems.append(f"{buyer} is under {rules.minimum_age} on {on:%b %-d, %Y}.")
-    if buyer.is_professional:
-        problems.append(f"{buyer} is a professional gambler and cannot join the club (§2.4).")
-    first_event = next_event_number(season=season, on=on)
-    if first_event is None:
-        problems.append(f"Season {season} has no event left for the buyer to play.")
-    if problems or first_event is None:
-        raise NcpcError("The seat was not transferred: " + " ".join(problems))
+        raise NcpcError("The seat was not transferred: the buyer and the seller are the same person.")
+    try:
+        first_event, admission_vote = admission_checked(
+            person=buyer,
+            season=season,
+            on=on,
+            sponsor=sponsor,
+            vote=vote,
+            declared_not_professional=declared_not_professional,
+            seat_freed=True,
+            actor=actor,
+        )
+    except AdmissionRefused as exc:
+        raise NcpcError("The seat was not transferred: " + " ".join(exc.problems)) from exc
+    rules = season_rules(season)
 
     _leave(membership=seller, on=on, how=how)
     bought = Membership.objects.create(
@@ -93,6 +99,8 @@ def seat_transfer(
         first_event=max(first_event, seller.first_event),
         joined_on=on,
         seat_from=seller,
+        sponsor=sponsor,
+        admission_vote=admission_vote,
         declared_not_professional=True,
     )
     WaitingListEntry.objects.filter(person=buyer, status=WaitingListEntry.Status.WAITING).update(

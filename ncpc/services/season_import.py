@@ -186,7 +186,11 @@ def _write(*, season: Season, parsed: SeasonFile, actor: Actor) -> None:
             )
         except NcpcError as exc:
             raise SeasonFileError([f"tie_breaks[{i}]: {exc}"]) from None
-    for i, key in enumerate(parsed.wsop_declined):
+    # SPEC §15.3: declines are applied in rank order (a replacement who declines in turn comes after the
+    # qualifier they replaced, whatever the file's order).
+    rank = {row.membership.person.key: n for n, row in enumerate(season_standings(season=season).rows)}
+    declines = sorted(enumerate(parsed.wsop_declined), key=lambda pair: rank.get(pair[1], len(rank)))
+    for i, key in declines:
         try:
             wsop_decline_record(season=season, membership=memberships[key], actor=actor)
         except NcpcError as exc:

@@ -82,7 +82,8 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
         dues.append(
             {
                 "member": account.holder.person.key,
-                "charged": money_str(status.charged),
+                # SPEC §15.1: charged = dues + admin fee + late fees by as_of; balance = charged − paid.
+                "charged": money_str(status.charged + status.late_fees),
                 "paid": money_str(status.paid),
                 "late_fees": money_str(status.late_fees),
                 "balance": money_str(status.balance),

@@ -16,26 +16,36 @@ class Ranked:
     shared: bool  # True when another member holds the same rank (an unbroken tie)
 
 
-def _tie_break_order(group: set[int], tie_breaks: Sequence[Sequence[int]]) -> list[int] | None:
-    """The newest tie-break that names every member of the group orders it (members it names beyond the
-    group are ignored: they no longer have the same points). A tie-break naming only part of the group
-    leaves the group tied: it was decided among other players."""
-    for order in reversed(tie_breaks):
-        if group <= set(order):
-            return [mid for mid in order if mid in group]
+@dataclass(frozen=True)
+class TieBreakOrder:
+    """A recorded tie-break (§10.6, SPEC §15.4): the points total the members were tied on, and their order
+    (membership ids, best first). It settles that tie only: the same members tied again at another total need
+    a new tie-break."""
+
+    points: int
+    order: tuple[int, ...]
+
+
+def _tie_break_order(group: set[int], points: int, tie_breaks: Sequence[TieBreakOrder]) -> list[int] | None:
+    """The newest tie-break recorded at this points total that names every member of the group orders it
+    (members it names beyond the group are ignored: they no longer have the same points). A tie-break naming
+    only part of the group leaves the group tied: it was decided among other players. A tie-break recorded at
+    another total does not apply (SPEC §15.4)."""
+    for tie_break in reversed(tie_breaks):
+        if tie_break.points == points and group <= set(tie_break.order):
+            return [mid for mid in tie_break.order if mid in group]
     return None
 
 
 def standings_ranks(
     *,
     totals: Mapping[int, int],
-    tie_breaks: Sequence[Sequence[int]] = (),
+    tie_breaks: Sequence[TieBreakOrder] = (),
     sort_keys: Mapping[int, str] | None = None,
 ) -> list[Ranked]:
     """Rank members by points, highest first.
 
-    ``totals``: membership id → season points. ``tie_breaks``: each an ordered list of membership ids (best
-    first), oldest first. ``sort_keys``: how to list members who share a rank (e.g. their key); by id otherwise.
+    ``totals``: membership id → season points. ``tie_breaks``: the recorded tie-breaks, oldest first. ``sort_keys``: how to list members who share a rank (e.g. their key); by id otherwise.
     """
     keys = sort_keys or {}
     ordered = sorted(totals, key=lambda mid: (-totals[mid], keys.get(mid, ""), mid))
@@ -46,7 +56,7 @@ def standings_ranks(
         if len(group) == 1:
             out.append(Ranked(group[0], points, position, False))
         else:
-            order = _tie_break_order(set(group), tie_breaks)
+            order = _tie_break_order(set(group), points, tie_breaks)
             if order is None:
                 out.extend(Ranked(mid, points, position, True) for mid in group)
             else:

@@ -49,8 +49,11 @@ def wsop_statuses(
     """The WSOP status of every ranked member.
 
     Qualifiers are the top-ranked eligible members, one per prize. A qualifier who declines (§8.4) is
-    replaced by the next non-qualifying eligible finisher: the selection is made again without those who
-    declined; whoever it adds is a ``replacement``. Ineligible members never take a spot.
+    replaced by the next non-qualifying eligible finisher (SPEC §15.3): declines are applied in rank order, so
+    the selection is made again without those who declined; whoever it adds is a ``replacement``. Members who
+    were tied across the original cut-off without a tie-break stay ``undecided`` even when the declines make
+    room for them: which of them replaces whom is not decided until a tie-break is recorded. Ineligible
+    members never take a spot.
     """
     in_race = [r for r in ranked if r.membership_id in eligible]
     first_q, first_u = _select(in_race, prizes)
@@ -62,9 +65,11 @@ def wsop_statuses(
             statuses[mid] = INELIGIBLE
         elif mid in declined:
             statuses[mid] = DECLINED
-        elif mid in final_q:
-            statuses[mid] = QUALIFIED if mid in first_q or mid in first_u else REPLACEMENT
-        elif mid in final_u:
+        elif mid in final_q and mid in first_q:
+            statuses[mid] = QUALIFIED
+        elif mid in final_q and mid not in first_u:
+            statuses[mid] = REPLACEMENT
+        elif mid in final_q or mid in final_u:
             statuses[mid] = UNDECIDED
         else:
             statuses[mid] = NONE

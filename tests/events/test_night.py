@@ -360,8 +360,9 @@ def test_absent_players_are_prompted_off_at_the_end_of_level_two_unless_they_use
     statuses = dict(Attendance.objects.filter(event=event).values_list("membership__person__key", "status"))
     assert statuses["a"] == Attendance.Status.CALLED_IN
     assert statuses["b"] == Attendance.Status.CHIPS_REMOVED
-    # Chips removed: not among the starters any more (4 × 10,000 over 4 players).
-    assert (state["players_started"], state["average_stack"]) == (4, 10_000)
+    # Chips removed: not among the starters any more. A called in but has not arrived (SPEC §15.5): A's chips
+    # are on the table, but A is not a player left: 4 × 10,000 over 3 players.
+    assert (state["players_started"], state["average_stack"]) == (4, 13_333)
 
 
 def test_the_exemption_is_once_a_season(season):
@@ -410,3 +411,139 @@ def test_the_draw_seats_tables_of_the_seasons_size(season):
     rows = NightSeat.objects.filter(table__event=event)
     assert rows.count() == 14 and all(1 <= r.seat <= 6 for r in rows)
     assert all(len(t.seats) <= 6 for t in night_services.calculator_tables(event=event))
+
+
+# --- late arrival, second review (SPEC §15.5) -------------------------------------------------------------
+
+
+def _set(event, seat, status, **kwargs):
+    from events.services.attendance import attendance_set
+
+    event.refresh_from_db()
+    return attendance_set(
+        event=event, attendance_id=seat.pk, status=status, version=event.results_version, actor=None, **kwargs
+    )
+
+
+def _settle(event, seat, *, exempt, **kwargs):
+    event.refresh_from_db()
+    return night_services.late_arrival_settle(
+        event=event,
+        attendance_id=seat.pk,
+        use_exemption=exempt,
+        version=event.results_version,
+        actor=None,
+        **kwargs,
+    )
+
+
+def test_spec_15_5_the_call_in_time_is_recorded_and_must_fall_within_the_first_hour(season):
+    event, seats = night_make(season=season, players=4)
+    for key in "ab":
+        seats[key].status = Attendance.Status.ABSENT
+        seats[key].save()
+    with time_machine.travel(T0, tick=False) as traveller:
+        act(event, "start")
+        traveller.move_to(at(75))
+        # A's call came at 19:40 (40 minutes into play) and is recorded late: it counts.
+        row = _settle(event, seats["a"], exempt=True, called_at=at(40))
+        assert (row.status, row.called_in_at) == (Attendance.Status.CALLED_IN, at(40))
+        # B's call came at 20:05, after the end of level 2 (the first hour): no exemption.
+        with pytest.raises(NcpcError, match="within the first hour"):
+            _settle(event, seats["b"], exempt=True, called_at=at(65))
+    seats["b"].refresh_from_db()
+    assert seats["b"].status == Attendance.Status.ABSENT and seats["b"].called_in_at is None
+
+
+def test_spec_15_5_a_member_who_called_in_joins_during_the_second_hour_and_plays(season):
+    event, seats = night_make(season=season, players=4)
+    seats["a"].status = Attendance.Status.ABSENT
+    seats["a"].save()
+    with time_machine.travel(T0, tick=False) as traveller:
+        act(event, "start")
+        traveller.move_to(at(30))
+        _settle(event, seats["a"], exempt=True)
+        # Called in is not arrived: A cannot be entered as out.
+        with pytest.raises(NcpcError, match="not playing tonight"):
+            bust(event, seats["a"])
+        traveller.move_to(at(100))
+        row = _set(event, seats["a"], "expected")
+        assert row.status == Attendance.Status.EXPECTED and row.arrived_at == at(100)
+        assert AuditEntry.objects.filter(action="attendance.set", summary__contains="(arrived)").exists()
+        # Having arrived, A still used the exemption of the season.
+        later = season.events.get(number=5)
+        from events.selectors import exemption_used_at
+
+        assert exemption_used_at(membership=seats["a"].membership, exclude_event=later) == event
+        for key in "dcb":
+            bust(event, seats[key])
+        event.refresh_from_db()
+        from events.services.results import results_finish
+
+        results_finish(event=event, version=event.results_version, actor=None)
+    seats["a"].refresh_from_db()
+    assert seats["a"].place == 1
+
+
+def test_spec_15_5_not_seated_by_the_end_of_the_second_hour_the_chips_come_off(season):
+    event, seats = night_make(season=season, players=4)
+    seats["a"].status = Attendance.Status.ABSENT
+    seats["a"].save()
+    with time_machine.travel(T0, tick=False) as traveller:
+        act(event, "start")
+        traveller.move_to(at(20))
+        _settle(event, seats["a"], exempt=True)
+        traveller.move_to(at(90))
+        with pytest.raises(NcpcError, match="until the end of the second hour"):
+            _settle(event, seats["a"], exempt=False)
+        traveller.move_to(at(120))
+        with pytest.raises(NcpcError, match="second hour of play is over"):
+            _set(event, seats["a"], "expected")
+        row = _settle(event, seats["a"], exempt=False)
+    assert row.status == Attendance.Status.CHIPS_REMOVED
+
+
+def test_spec_15_5_a_member_who_called_in_and_never_came_has_no_place_at_the_finish(season):
+    from events.services.results import results_finish
+
+    event, seats = night_make(season=season, players=4)
+    _set(event, seats["a"], "called_in")
+    for key in "dc":
+        bust(event, seats[key])
+    event.refresh_from_db()
+    results_finish(event=event, version=event.results_version, actor=None)
+    rows = {a.membership.person.key: a for a in event.attendances.select_related("membership__person")}
+    assert rows["a"].status == Attendance.Status.CHIPS_REMOVED and rows["a"].place is None
+    assert (rows["b"].place, rows["c"].place, rows["d"].place) == (1, 2, 3)
+
+
+def test_spec_15_5_an_absent_member_arriving_after_the_first_hour_is_refused(season):
+    event, seats = night_make(season=season, players=4)
+    seats["a"].status = Attendance.Status.ABSENT
+    seats["a"].save()
+    with time_machine.travel(T0, tick=False) as traveller:
+        act(event, "start")
+        traveller.move_to(at(45))
+        assert _set(event, seats["a"], "expected").arrived_at == at(45)
+        seats["b"].status = Attendance.Status.ABSENT
+        seats["b"].save()
+        traveller.move_to(at(61))
+        with pytest.raises(NcpcError, match="after the end of level 2"):
+            _set(event, seats["b"], "expected")
+
+
+def test_spec_15_5_the_night_page_offers_arrived_and_records_it(client, vice_president, season, today):
+    event, seats = night_make(season=season, players=4)
+    _set(event, seats["a"], "called_in")
+    client.force_login(vice_president)
+    page = client.get(f"/events/{season.name}/4/night/").content.decode()
+    assert "Arrived" in page and "called in at" in page
+    event.refresh_from_db()
+    response = client.post(
+        f"/events/{season.name}/4/night/arrived/",
+        {"version": event.results_version, "attendance": seats["a"].pk},
+        follow=True,
+    )
+    assert "A Player arrived and plays." in response.content.decode()
+    seats["a"].refresh_from_db()
+    assert seats["a"].status == Attendance.Status.EXPECTED

@@ -190,3 +190,30 @@ def test_a_rules_percentage_is_written_as_people_write_it(value, percent):
 )
 def test_a_rules_amount_in_a_sentence_drops_zero_cents(value, dollars):
     assert events_tags.dollars(value) == dollars
+
+
+def test_issue_15_item_12_the_attendance_message_shows_the_status_label(officer_client, season, today):
+    event, s = night_make(season=season, players=3)
+    response = officer_client.post(
+        "/events/2026-27/4/attendance/set/",
+        {"version": event.results_version, "attendance": s["c"].pk, "status": "absent"},
+        follow=True,
+    )
+    text = response.content.decode()
+    assert "C Player: Absent" in text
+    assert "functools.partial" not in text
+
+
+def test_spec_15_11_the_results_page_of_a_later_event_says_it_cannot_be_entered_yet(
+    officer_client, season, today
+):
+    event, s = night_make(season=season, number=5, players=3)
+    page = officer_client.get("/events/2026-27/5/results/").content.decode()
+    assert "cannot be entered or finished before that day" in page
+    response = officer_client.post(
+        "/events/2026-27/5/results/bust/",
+        {"version": event.results_version, "player": s["c"].pk},
+        follow=True,
+    )
+    assert "its results cannot be entered before that day" in response.content.decode()
+    assert not event.eliminations.exists()

@@ -97,7 +97,7 @@ def test_a_player_entered_twice_is_refused(season, today):
 
 def test_an_unknown_player_is_refused(season, today):
     event, _s = night_make(season=season, players=4)
-    other, seats = night_make(season=season, number=5, players=0)
+    other, seats = night_make(season=season, number=3, players=0)
     stranger = Attendance.objects.filter(event__number=4).first()
     assert stranger is not None
     with pytest.raises(ResultsError, match="Unknown player"):
@@ -173,7 +173,8 @@ def test_a_correction_after_finishing_needs_a_reason_and_is_audited(season, toda
         results_reopen(event=event, version=event.results_version, actor=None, reason=" ")
     results_reopen(event=event, version=event.results_version, actor=None, reason="b and c were swapped")
     event.refresh_from_db()
-    assert event_placings(event=event) == []
+    # SPEC §15.11: while the correction is open, the last final places still count.
+    assert [(p.place, p.member_key) for p in event_placings(event=event)] == [(1, "a"), (2, "b"), (3, "c")]
     for _hand in range(2):
         event.refresh_from_db()
         bust_undo(event=event, version=event.results_version, actor=None)
@@ -192,3 +193,51 @@ def test_players_left_and_average_stack_for_the_clock(season, today):
     field = event_field(event=event)
     # 5 players × 10,000 chips (§4.3) over 4 players left.
     assert (field.started, field.left, field.average_stack) == (5, 4, 12500)
+
+
+def test_spec_15_11_results_cannot_be_entered_or_finished_before_the_events_date(season, today):
+    event, s = night_make(season=season, number=5, players=3)  # Dec 12, 2026; today is Nov 29
+    with pytest.raises(ResultsError, match="Event 5 is on Dec 12, 2026: its results cannot be entered"):
+        bust(event, s["c"])
+    with pytest.raises(ResultsError, match="cannot be finished before that day"):
+        finish(event)
+    event.refresh_from_db()
+    assert event.status == Event.Status.SCHEDULED and not event.eliminations.exists()
+
+
+def test_spec_15_11_the_results_can_be_entered_on_the_events_day(season):
+    import datetime as dt
+
+    import time_machine
+
+    with time_machine.travel(dt.datetime(2026, 12, 12, 23, 0, tzinfo=dt.UTC), tick=False):
+        event, s = night_make(season=season, number=5, players=3)
+        bust(event, s["c"])
+        bust(event, s["b"])
+        finish(event)
+    assert places(event) == [(1, "a"), (2, "b"), (3, "c")]
+
+
+def test_spec_15_11_while_reopened_the_standings_keep_the_last_final_results(season, today):
+    from standings.selectors import season_standings
+
+    event, s = night_make(season=season, players=3)
+    bust(event, s["c"])
+    bust(event, s["b"])
+    finish(event)
+    event.refresh_from_db()
+    results_reopen(event=event, version=event.results_version, actor=None, reason="b and c were swapped")
+    for _hand in range(2):
+        event.refresh_from_db()
+        bust_undo(event=event, version=event.results_version, actor=None)
+    event.refresh_from_db()
+    assert event.status == Event.Status.SCHEDULED  # every bust undone
+    points = {r.key: r.points for r in season_standings(season=season).rows}
+    assert (points["a"], points["b"], points["c"]) == (10, 9, 8)  # §10.1: 1st 10, 2nd 9, 3rd 8
+    bust(event, s["b"])
+    points = {r.key: r.points for r in season_standings(season=season).rows}
+    assert (points["a"], points["b"], points["c"]) == (10, 9, 8)  # still the last final results
+    bust(event, s["c"])
+    finish(event)
+    points = {r.key: r.points for r in season_standings(season=season).rows}
+    assert (points["a"], points["b"], points["c"]) == (10, 8, 9)  # the corrected results

@@ -133,6 +133,7 @@ def _rules_post(client, season, **changes):
                 value = f[field].value()
                 data[f"{name}-{i}-{field}"] = "" if value is None else value
     data = {k: ("" if v is None else v) for k, v in data.items() if v is not False}
+    data.update({"reason": "April vote", "confirm": "on"})
     data.update(changes)
     return client.post(f"/events/rules/{season.name}/", data)
 
@@ -245,6 +246,7 @@ def test_saving_rules_that_do_not_hold_together_writes_nothing(season, vice_pres
             changes={"dues_per_event": Decimal("60.00"), "late_fee": Decimal("30.00")},
             tables={"blind_structure": BYLAWS_RULES.blind_structure[:-1]},
             actor=vice_president,
+            reason="April vote",
         )
     season.refresh_from_db()
     assert (season.dues_per_event, season.late_fee) == (Decimal("50.00"), Decimal("25.00"))
@@ -269,3 +271,114 @@ def test_saving_a_dues_table_with_an_event_twice_or_an_unknown_rule_is_refused(s
     with pytest.raises(RulesError, match="not a season rule"):
         season_rules_save(season=season, changes={"name": "2099-00"}, actor=None)
     assert season_rules(season).dues_schedule == BYLAWS_RULES.dues_schedule
+
+
+# --- frozen rules of a season under way (SPEC §15.10) ------------------------------------------------------
+
+
+def _final(season, number):
+    from events.models import Event
+
+    Event.objects.filter(season=season, number=number).update(status=Event.Status.FINAL)
+
+
+@pytest.mark.django_db
+def test_spec_15_10_a_rules_change_needs_a_reason(season, vice_president):
+    with pytest.raises(RulesError, match="Say why"):
+        season_rules_save(
+            season=season, changes={"late_fee": Decimal("30.00")}, actor=vice_president, reason=" "
+        )
+    season.refresh_from_db()
+    assert season.late_fee == Decimal("25.00")
+
+
+@pytest.mark.django_db
+def test_spec_15_10_once_an_event_is_final_the_points_and_money_rules_are_frozen(season, vice_president):
+    _final(season, 1)
+    for changes, tables in [
+        ({"points_table": (12, 10, 8, 7, 6, 5, 4, 3, 2, 1)}, {}),
+        ({"late_fee": Decimal("30.00")}, {}),
+        ({"max_members": 19}, {}),
+        ({}, {"payout_table": BYLAWS_RULES.payout_table[:-1]}),
+        ({}, {"wsop_table": BYLAWS_RULES.wsop_table[:-1]}),
+    ]:
+        with pytest.raises(RulesError, match="frozen: the results of event 1 are final.*next season"):
+            season_rules_save(
+                season=season, changes=changes, tables=tables, actor=vice_president, reason="President's wish"
+            )
+    season.refresh_from_db()
+    assert season.points_table == [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    assert season_rules(season).payout_table == BYLAWS_RULES.payout_table
+    assert not AuditEntry.objects.filter(action="season.rules").exists()
+
+
+@pytest.mark.django_db
+def test_spec_15_10_the_blind_structure_stays_editable_between_nights_and_is_audited_with_who_and_why(
+    season, vice_president
+):
+    _final(season, 1)
+    structure = BYLAWS_RULES.blind_structure[:-1]
+    changed = season_rules_save(
+        season=season,
+        changes={"results_email": False},
+        tables={"blind_structure": structure},
+        actor=vice_president,
+        reason="Shorter nights, voted in September",
+    )
+    assert changed == ["results_email", "blind_structure"]
+    entry = AuditEntry.objects.get(action="season.rules")
+    assert (entry.actor, entry.reason) == (vice_president, "Shorter nights, voted in September")
+
+
+@pytest.mark.django_db
+def test_spec_15_10_the_blind_structure_cannot_change_while_a_night_is_under_way(season, vice_president):
+    import datetime as dt
+
+    from events.models import Night
+
+    event = season.events.get(number=4)
+    Night.objects.create(event=event, started_at=dt.datetime(2026, 11, 15, 0, 5, tzinfo=dt.UTC))
+    with pytest.raises(RulesError, match="clock of event 4 is running"):
+        season_rules_save(
+            season=season,
+            changes={},
+            tables={"blind_structure": BYLAWS_RULES.blind_structure[:-1]},
+            actor=vice_president,
+            reason="Shorter nights",
+        )
+    assert season_rules(season).blind_structure == BYLAWS_RULES.blind_structure
+
+
+@pytest.mark.django_db
+def test_spec_15_10_the_rules_page_needs_the_confirmation_and_explains_a_frozen_season(
+    officer_client, season
+):
+    response = _rules_post(officer_client, season, late_fee="30.00", confirm="")
+    assert "tick the box to confirm" in response.content.decode()
+    season.refresh_from_db()
+    assert season.late_fee == Decimal("25.00")
+    _final(season, 1)
+    page = officer_client.get(f"/events/rules/{season.name}/").content.decode()
+    assert "are <strong>frozen</strong>" in page
+    response = _rules_post(officer_client, season, late_fee="30.00")
+    assert "frozen" in response.content.decode()
+    season.refresh_from_db()
+    assert season.late_fee == Decimal("25.00")
+
+
+# --- members read the rules (issue 15, item 11) -------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_issue_15_item_11_a_member_reads_the_blind_structure_and_the_payout_table(member_client, season):
+    assert member_client.get("/events/rules/").url == f"/events/rules/{season.name}/"
+    response = member_client.get(f"/events/rules/{season.name}/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    # §6.1 level 5 and the last level; §6.2's row for 16 members.
+    assert "200/400" in page and "10,000/20,000" in page and "Remove $25 chips" in page
+    assert all(amount in page for amount in ("$145", "$95", "$70", "$50"))
+    assert 'name="reason"' not in page  # read only
+    assert member_client.post(f"/events/rules/{season.name}/", {"late_fee": "1"}).status_code == 403
+    home = member_client.get("/").content.decode()
+    assert 'href="/events/rules/"' in home

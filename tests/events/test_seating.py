@@ -115,3 +115,20 @@ def test_the_final_table_is_proposed_at_ten_players_with_a_fresh_draw():
     assert sorted(s.player for s in seats) == sorted(players)
     assert sorted(s.seat for s in seats) == list(range(1, 11))
     assert button in range(1, 11)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_spec_15_5_a_player_who_is_not_here_is_never_drawn_to_move(seed):
+    # 9 seats taken at table 1, of which 8 are absent or called in and not arrived; 7 at table 2.
+    away = frozenset(f"a{s}" for s in range(2, 10))
+    big = Table(1, {s: f"a{s}" for s in range(1, 10)}, button=1, seat_count=10, away=away)
+    small = Table(2, {s: f"b{s}" for s in range(1, 8)}, button=3, seat_count=10, away=away)
+    moves = balance_moves(tables=[big, small], rng=random.Random(seed))
+    assert [m.player for m in moves] == ["a1"]
+
+
+def test_spec_15_5_no_move_when_everyone_at_the_largest_table_is_away():
+    away = frozenset(f"a{s}" for s in range(1, 10))
+    big = Table(1, {s: f"a{s}" for s in range(1, 10)}, button=1, seat_count=10, away=away)
+    small = Table(2, {s: f"b{s}" for s in range(1, 8)}, button=3, seat_count=10, away=away)
+    assert balance_moves(tables=[big, small], rng=random.Random(1)) == []

@@ -9,7 +9,7 @@ from events.placings import Placing
 from finance.models import Account, Disbursement, DuesReminder, Payment, Transaction
 from finance.selectors import dues_account, event_payout_lines, good_standing
 from finance.services.checks import disbursement_approve, disbursement_create
-from finance.services.escrow import wsop_escrow_move, wsop_result_record, wsop_result_split
+from finance.services.escrow import WsopError, wsop_escrow_move, wsop_result_record, wsop_result_split
 from finance.services.event_payouts import event_payout_post
 from finance.services.ledger import account_balance, account_get
 from finance.services.payments import PaymentError, late_fee_waive, payment_reverse
@@ -166,9 +166,16 @@ def test_a_check_needs_two_different_officers_and_one_officer_approving_twice_do
     assert Transaction.objects.filter(kind=Transaction.Kind.CHECK).count() == 1
 
 
-def test_recorded_wsop_winnings_are_split_among_the_roster_at_the_last_event(season, treasurer):
+def going(monkeypatch, **statuses):
+    """The standings' WSOP statuses as the test says (membership → status); everyone else "none"."""
+    by_pk = {m.pk: status for m, status in statuses.values()}
+    monkeypatch.setattr("finance.hooks.wsop_statuses.answer", lambda *, season: by_pk)
+
+
+def test_recorded_wsop_winnings_are_split_among_the_roster_at_the_last_event(season, treasurer, monkeypatch):
     seats = [MembershipFactory(season=season) for _ in range(10)]  # 11 with the treasurer
     rep = seats[0]
+    going(monkeypatch, rep=(rep, "qualified"))
     result = wsop_result_record(
         season=season, representative=rep, gross=D("3600.00"), tips=D("50.00"), actor=treasurer
     )
@@ -191,3 +198,80 @@ def test_dues_reminders_go_to_members_with_a_balance_and_are_kept(
     assert len(mailoutbox) == 1
     assert mailoutbox[0].to == ["owes@example.org"]
     assert "410.00" in mailoutbox[0].body
+
+
+def test_spec_15_2_a_seat_bought_from_event_five_gets_the_one_percent_benefit_not_an_equal_share(
+    season, treasurer, monkeypatch
+):
+    seats = [MembershipFactory(season=season) for _ in range(10)]  # 11 with the treasurer
+    seats[1].left_after_event = 4
+    seats[1].save(update_fields=["left_after_event"])
+    buyer = MembershipFactory(season=season, first_event=5, seat_from=seats[1])
+    going(monkeypatch, rep=(seats[0], "qualified"))
+    result = wsop_result_record(
+        season=season, representative=seats[0], gross=D("3600.00"), tips=D("50.00"), actor=treasurer
+    )
+    split = wsop_result_split(result=result)
+    # Net 3,550: 40% = 1,420.00; 1% of net (35.50) to the buyer, who joined at event 5 (not WSOP-eligible);
+    # the other 1,384.50 equally among the 9 other members on the roster at event 10: 153.83 each (153.8333
+    # floored), 9 × 153.83 = 1,384.47; the 0.03 left over goes to the representative.
+    assert split.late_joiner_shares == {buyer.person.key: D("35.50")}
+    assert set(split.equal_shares.values()) == {D("153.83")}
+    assert len(split.equal_shares) == 9
+    assert split.representative == D("2130.03")
+
+
+def test_spec_15_3_winnings_are_recorded_only_for_a_member_who_goes(season, treasurer, monkeypatch):
+    qualifier, declined, replacement, other = (MembershipFactory(season=season) for _ in range(4))
+    going(
+        monkeypatch,
+        q=(qualifier, "qualified"),
+        d=(declined, "declined"),
+        r=(replacement, "replacement"),
+        o=(other, "none"),
+    )
+    with pytest.raises(WsopError, match="not going to the WSOP"):
+        wsop_result_record(
+            season=season, representative=other, gross=D("3600.00"), tips=D("0.00"), actor=treasurer
+        )
+    with pytest.raises(WsopError, match="did not decline"):
+        wsop_result_record(
+            season=season,
+            representative=replacement,
+            gross=D("3600.00"),
+            tips=D("0.00"),
+            declined=other,
+            actor=treasurer,
+        )
+    with pytest.raises(WsopError, match="replaced nobody"):
+        wsop_result_record(
+            season=season,
+            representative=qualifier,
+            gross=D("3600.00"),
+            tips=D("0.00"),
+            declined=declined,
+            actor=treasurer,
+        )
+    result = wsop_result_record(
+        season=season,
+        representative=replacement,
+        gross=D("3600.00"),
+        tips=D("50.00"),
+        declined=declined,
+        actor=treasurer,
+    )
+    assert wsop_result_split(result=result).declined_share == {
+        declined.person.key: D("106.50")
+    }  # 3% of 3,550
+
+
+def test_spec_15_3_the_winnings_form_offers_only_members_who_go(season, monkeypatch):
+    from finance.forms import WsopResultForm
+
+    qualifier, declined, other = (MembershipFactory(season=season) for _ in range(3))
+    going(monkeypatch, q=(qualifier, "qualified"), d=(declined, "declined"), o=(other, "none"))
+    form = WsopResultForm(season=season)
+    assert list(form.fields["representative"].queryset) == [qualifier]
+    assert list(form.fields["declined"].queryset) == [declined]
+    posted = WsopResultForm({"representative": other.pk, "gross": "3600.00", "tips": "0"}, season=season)
+    assert not posted.is_valid() and "representative" in posted.errors

@@ -208,11 +208,13 @@ def test_a_vice_president_approves_a_check_on_the_checks_page(client, treasurer,
     assert Disbursement.objects.get().status == Disbursement.Status.ISSUED
 
 
-def test_the_wsop_page_shows_the_seasons_shares_of_winnings(client, treasurer, season):
+def test_the_wsop_page_shows_the_seasons_shares_of_winnings(client, treasurer, season, monkeypatch):
     Season.objects.filter(pk=season.pk).update(
         late_joiner_share_pct=Decimal("2.00"), declined_share_pct=Decimal("4.50")
     )
     representative, declined = MembershipFactory(season=season), MembershipFactory(season=season)
+    statuses = {representative.pk: "replacement", declined.pk: "declined"}
+    monkeypatch.setattr("finance.hooks.wsop_statuses.answer", lambda *, season: statuses)
     MembershipFactory(season=season, first_event=5)  # a late joiner
     wsop_result_record(
         season=season,

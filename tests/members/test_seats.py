@@ -18,10 +18,21 @@ def club(db, season, today):
     return seats_fill(season=season, count=10)
 
 
+def admitted_by(seller, on):
+    """The sponsor, vote and statement of an ordinary admission: the seller sponsors, all 10 members vote yes."""
+    return {
+        "sponsor": seller.person,
+        "vote": VoteCounts(held_on=on, yes=10),
+        "declared_not_professional": True,
+    }
+
+
 def test_a_sold_seat_goes_to_the_buyer_and_the_points_stay_with_the_seller(season, club, today):
     seller = club[0]
     buyer = PersonFactory()
-    bought = seat_transfer(seller=seller, buyer=buyer, how=Membership.HowLeft.SOLD, on=today)
+    bought = seat_transfer(
+        seller=seller, buyer=buyer, how=Membership.HowLeft.SOLD, on=today, **admitted_by(seller, today)
+    )
 
     seller.refresh_from_db()
     # The seller keeps their own membership (and with it every place and point earned through event 4)...
@@ -43,27 +54,45 @@ def test_a_sold_seat_goes_to_the_buyer_and_the_points_stay_with_the_seller(seaso
 
 def test_a_ceded_seat_is_recorded_as_ceded_and_does_not_go_to_the_first_alternate(season, club, today):
     waiting_list_add(person=PersonFactory(), on=today)
-    seat_transfer(seller=club[1], buyer=PersonFactory(), how=Membership.HowLeft.CEDED, on=today)
+    seat_transfer(
+        seller=club[1],
+        buyer=PersonFactory(),
+        how=Membership.HowLeft.CEDED,
+        on=today,
+        **admitted_by(club[1], today),
+    )
     club[1].refresh_from_db()
     assert club[1].how_left == Membership.HowLeft.CEDED
     assert first_alternate().offered_on is None
 
 
 def test_a_seat_cannot_be_sold_to_someone_under_age_or_professional(season, club, today):
-    with pytest.raises(NcpcError, match="under 21"):
+    with pytest.raises(NcpcError, match="at least 21"):
         seat_transfer(
-            seller=club[0], buyer=PersonFactory(date_of_birth=dt.date(2010, 1, 1)), how="sold", on=today
+            seller=club[0],
+            buyer=PersonFactory(date_of_birth=dt.date(2010, 1, 1)),
+            how="sold",
+            on=today,
+            **admitted_by(club[0], today),
         )
     with pytest.raises(NcpcError, match="professional"):
-        seat_transfer(seller=club[0], buyer=PersonFactory(is_professional=True), how="sold", on=today)
+        seat_transfer(
+            seller=club[0],
+            buyer=PersonFactory(is_professional=True),
+            how="sold",
+            on=today,
+            **admitted_by(club[0], today),
+        )
     club[0].refresh_from_db()
     assert club[0].left_after_event is None
 
 
 def test_a_seat_already_given_up_cannot_be_sold_again(season, club, today):
-    seat_transfer(seller=club[0], buyer=PersonFactory(), how="sold", on=today)
+    seat_transfer(seller=club[0], buyer=PersonFactory(), how="sold", on=today, **admitted_by(club[0], today))
     with pytest.raises(NcpcError, match="already left"):
-        seat_transfer(seller=club[0], buyer=PersonFactory(), how="sold", on=today)
+        seat_transfer(
+            seller=club[0], buyer=PersonFactory(), how="sold", on=today, **admitted_by(club[0], today)
+        )
 
 
 def test_a_withdrawal_offers_the_seat_to_the_first_alternate_who_can_then_be_admitted(season, club, today):
@@ -161,3 +190,63 @@ def test_a_member_paid_in_full_by_the_january_event_cannot_be_removed_for_unpaid
 def test_removal_for_abuse_needs_the_member_who_nominated_it(season, club, today):
     with pytest.raises(NcpcError, match="nominated"):
         member_remove(membership=club[4], grounds=Removal.Grounds.ABUSE, held_on=today, yes=10)
+
+
+def test_spec_15_2_a_buyer_is_a_new_member_who_needs_a_sponsor_a_majority_and_the_statement(
+    season, club, today
+):
+    buyer = PersonFactory()
+    with pytest.raises(NcpcError) as refused:
+        seat_transfer(
+            seller=club[0],
+            buyer=buyer,
+            how="sold",
+            on=today,
+            sponsor=None,
+            vote=VoteCounts(held_on=today, yes=5),  # 5 of 10 members is not more than half
+            declared_not_professional=False,
+        )
+    text = str(refused.value)
+    assert "sponsor" in text and "not a majority" in text and "statement" in text
+    club[0].refresh_from_db()
+    assert club[0].left_after_event is None  # nothing saved
+    assert not Membership.objects.filter(person=buyer).exists()
+    assert not Vote.objects.filter(person=buyer).exists()
+
+    with pytest.raises(NcpcError, match="No admission vote"):
+        seat_transfer(
+            seller=club[0],
+            buyer=buyer,
+            how="sold",
+            on=today,
+            sponsor=club[0].person,
+            vote=None,
+            declared_not_professional=True,
+        )
+
+
+def test_spec_15_2_the_seller_may_sponsor_and_the_vote_is_recorded_with_the_buyers_seat(season, club, today):
+    bought = seat_transfer(
+        seller=club[0],
+        buyer=PersonFactory(),
+        how="ceded",
+        on=today,
+        sponsor=club[0].person,
+        vote=VoteCounts(held_on=today, yes=6),  # 6 of 10: a majority
+        declared_not_professional=True,
+    )
+    assert bought.sponsor == club[0].person
+    assert bought.admission_vote.kind == Vote.Kind.ADMISSION
+    assert (bought.admission_vote.yes, bought.admission_vote.members_eligible) == (6, 10)
+
+
+def test_spec_15_2_a_full_club_can_still_sell_a_seat(season, today):
+    club = seats_fill(season=season, count=20)  # all 20 seats taken: the buyer takes the seller's
+    bought = seat_transfer(
+        seller=club[0],
+        buyer=PersonFactory(),
+        how="sold",
+        on=today,
+        **{**admitted_by(club[0], today), "vote": VoteCounts(held_on=today, yes=11)},  # 11 of 20
+    )
+    assert bought.first_event == 5

@@ -138,6 +138,12 @@ def test_a_seat_transfer_needs_the_confirmation(officer_client, member, season):
         "t-buyer": buyer.pk,
         "t-how": "sold",
         "t-on": "2026-11-29",
+        "t-sponsor": member.person.pk,
+        "t-held_on": "2026-11-29",
+        "t-yes": Membership.objects.filter(season=season).count(),
+        "t-no": 0,
+        "t-abstain": 0,
+        "t-declared_not_professional": "on",
     }
     officer_client.post(reverse("members:transfers"), data)
     seller.refresh_from_db()
@@ -181,7 +187,38 @@ def test_a_seat_taken_over_late_is_announced_with_the_seasons_share(officer_clie
         "t-buyer": PersonFactory().pk,
         "t-how": "sold",
         "t-on": "2026-11-29",
+        "t-sponsor": member.person.pk,
+        "t-held_on": "2026-11-29",
+        "t-yes": Membership.objects.filter(season=season).count(),
+        "t-no": 0,
+        "t-abstain": 0,
+        "t-declared_not_professional": "on",
         "t-confirm": "on",
     }
     page = officer_client.post(reverse("members:transfers"), data, follow=True).content.decode()
     assert "not WSOP-eligible, gets the 2% benefit" in page
+
+
+def test_spec_15_2_the_transfer_page_refuses_a_buyer_without_a_majority_and_says_why(
+    officer_client, member, season
+):
+    seller = Membership.objects.get(person=member.person, season=season)
+    buyer = PersonFactory()
+    data = {
+        "form": "transfer",
+        "t-seller": seller.pk,
+        "t-buyer": buyer.pk,
+        "t-how": "sold",
+        "t-on": "2026-11-29",
+        "t-sponsor": member.person.pk,
+        "t-held_on": "2026-11-29",
+        "t-yes": 0,
+        "t-no": 0,
+        "t-abstain": 0,
+        "t-confirm": "on",
+    }
+    page = officer_client.post(reverse("members:transfers"), data, follow=True).content.decode()
+    assert "The seat was not transferred" in page and "not a majority" in page and "statement" in page
+    seller.refresh_from_db()
+    assert seller.left_after_event is None
+    assert not Membership.objects.filter(person=buyer).exists()

@@ -61,7 +61,7 @@ def test_unknown_address_gives_the_friendly_404(member_client):
 
 
 def test_member_gets_403_on_officer_pages(member_client):
-    response = member_client.get("/events/rules/2026-27/")
+    response = member_client.get("/events/venues/")
     assert response.status_code == 403
     assert "Not allowed" in response.content.decode()
     assert member_client.get("/audit/").status_code == 403

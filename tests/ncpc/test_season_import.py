@@ -174,7 +174,7 @@ def test_a_late_payer_pays_a_late_fee_and_cannot_play_while_behind():
     # $510 due by the December event (Dec 12) with $410 paid: one $25 late fee; paid up on Jan 10.
     assert m05 == {
         "member": "m05",
-        "charged": "510.00",
+        "charged": "535.00",
         "paid": "535.00",
         "late_fees": "25.00",
         "balance": "0.00",
@@ -225,11 +225,35 @@ def test_member_keys_name_the_same_person_across_seasons():
     assert Person.objects.get(key="m01").memberships.count() == 2
 
 
+def _owes_one_late_fee(d):
+    """m05 pays $410 in August and $100 on Jan 10: $100 of dues unpaid on the December event (Dec 12) brings
+    one $25 late fee (§2.10), still unpaid at the season's end, so m05 plays no more after November."""
+    d["payments"][4] = {"member": "m05", "date": "2026-08-01", "amount": "410.00", "method": "check"}
+    d["payments"].append({"member": "m05", "date": "2027-01-10", "amount": "100.00", "method": "cash"})
+    for number in range(5, 11):
+        drop_from_event(d, number, "m05", "not_in_good_standing")
+
+
+def test_spec_15_1_dues_charged_includes_late_fees_as_in_the_spec_13_example():
+    out = report(changed(season_file(10, rotate=False), _owes_one_late_fee))
+    m05 = next(row for row in out["dues"] if row["member"] == "m05")
+    # $510 dues and admin fee + one $25 late fee = $535 charged; $510 paid; $25 owed (SPEC §13's example row).
+    assert m05 == {
+        "member": "m05",
+        "charged": "535.00",
+        "paid": "510.00",
+        "late_fees": "25.00",
+        "balance": "25.00",
+        "good_standing": False,
+    }
+
+
 def test_round_trip_through_a_season_file_gives_an_identical_report(monkeypatch):
-    data = season_file(18, rotate=False)
+    data = changed(season_file(18, rotate=False), _owes_one_late_fee)
     data["wsop_declined"] = ["m02"]
     data["wsop_results"] = [{"member": "m04", "gross": "3600.00", "tips": "50.00"}]
     first = report(data)
+    assert next(row for row in first["dues"] if row["member"] == "m05")["charged"] == "535.00"
     out = io.StringIO()
     call_command("export_season", "2026-27", "--format", "season-file", stdout=out)
     exported = json.loads(out.getvalue())
@@ -289,3 +313,20 @@ def test_each_kind_of_bad_file_is_refused_and_leaves_the_database_unchanged(kind
         season_import(data=changed(season_file(10), BAD_FILES[kind]))
     after = {m._meta.label: m.objects.count() for m in apps.get_models()}
     assert after == before
+
+
+def test_spec_15_3_declines_in_a_file_are_applied_in_rank_order():
+    # Three seats; m02 declines and m04 replaces them; m04 declines too and m05 goes. The file lists m04 first.
+    data = season_file(18, rotate=False)
+    data["wsop_declined"] = ["m04", "m02"]
+    out = report(data)
+    statuses = {s["member"]: s["wsop"] for s in out["standings"]}
+    assert [statuses[k] for k in ("m01", "m02", "m03", "m04", "m05", "m06")] == [
+        "qualified",
+        "declined",
+        "qualified",
+        "declined",
+        "replacement",
+        "none",
+    ]
+    assert out["wsop"]["qualifiers"] == ["m01", "m03", "m05"]

@@ -106,6 +106,28 @@ def test_tie_across_the_cut_off_is_undecided_until_the_vice_president_records_a_
     ]
 
 
+def test_spec_15_4_a_tie_break_on_19_points_does_not_settle_a_new_tie_on_38(season, results, vice_president):
+    people = seats(season, 13)  # + the vice president: 14 members, one seat
+    a, b, c = people[:3]
+    results.set(1, [a, b, c, *people[3:]])  # a 10, b 9
+    results.set(2, [b, a, *people[3:], c])  # a 9, b 10: both 19
+    tie_break_record(season=season, order=[b, a], how=TieBreak.How.PLAYOFF, actor=vice_president)
+    assert TieBreak.objects.get().points == 19
+    results.set(3, [a, b, *people[3:], c])  # a 29, b 28
+    results.set(4, [b, a, *people[3:], c])  # a 38, b 38: tied again, on another total
+    standings = season_standings(season=season)
+    assert [(r.key, r.rank_label, r.points, r.wsop) for r in standings.rows[:2]] == [
+        ("m01", "T1", 38, "undecided"),
+        ("m02", "T1", 38, "undecided"),
+    ]
+    tie_break_record(season=season, order=[a, b], how=TieBreak.How.AGREEMENT, actor=vice_president)
+    standings = season_standings(season=season)
+    assert [(r.key, r.rank_label, r.wsop) for r in standings.rows[:2]] == [
+        ("m01", "1", "qualified"),
+        ("m02", "2", "none"),
+    ]
+
+
 def test_a_tie_break_needs_equal_points(season, results, vice_president):
     people = seats(season, 10)
     results.set(1, people)

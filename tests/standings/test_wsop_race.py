@@ -4,7 +4,7 @@ import pytest
 
 from events.bylaws import BYLAWS_RULES
 from events.services.event_fund import wsop_prizes
-from standings.services.ranking import standings_ranks
+from standings.services.ranking import TieBreakOrder, standings_ranks
 from standings.services.wsop import wsop_race, wsop_statuses
 
 
@@ -44,7 +44,7 @@ def test_a_tie_inside_the_seats_is_decided_without_a_tie_break():
 
 
 def test_a_tie_break_decides_the_undecided_seat():
-    got = statuses({1: 60, 2: 50, 3: 50, 4: 40}, prizes=2, tie_breaks=[[3, 2]])
+    got = statuses({1: 60, 2: 50, 3: 50, 4: 40}, prizes=2, tie_breaks=[TieBreakOrder(50, (3, 2))])
     assert got == {1: "qualified", 3: "qualified", 2: "none", 4: "none"}
 
 
@@ -112,3 +112,30 @@ def test_race_mid_season_five_events_left_one_seat():
     # C: A 62 > 11+50=61 → out.  D: A 62 > 62? no → open.
     got = race({"A": 62, "B": 20, "C": 11, "D": 12}, prizes=1, events_left=5)
     assert got == {"A": "open", "B": "open", "C": "out of reach", "D": "open"}
+
+
+def test_spec_15_3_a_decline_above_a_tie_at_the_cut_leaves_the_tied_members_undecided():
+    # Two seats: 1 qualifies, 2 and 3 tie for the second seat; 1 declines. Both 2 and 3 go, but which of them
+    # replaces 1 (and so pays 1 the 3%) is not decided: both stay undecided until a tie-break is recorded.
+    got = statuses({1: 70, 2: 60, 3: 60, 4: 50}, prizes=2, declined={1})
+    assert got == {1: "declined", 2: "undecided", 3: "undecided", 4: "none"}
+
+
+def test_spec_15_3_with_the_tie_break_recorded_the_loser_of_the_tie_is_the_replacement():
+    got = statuses(
+        {1: 70, 2: 60, 3: 60, 4: 50}, prizes=2, declined={1}, tie_breaks=[TieBreakOrder(60, (3, 2))]
+    )
+    assert got == {1: "declined", 3: "qualified", 2: "replacement", 4: "none"}
+
+
+def test_spec_15_3_declines_are_applied_in_rank_order():
+    # Three seats: 1 and 3 decline; the next eligible finishers in rank order, 4 and 5, replace them.
+    got = statuses({1: 90, 2: 80, 3: 70, 4: 60, 5: 50, 6: 40}, prizes=3, declined={1, 3})
+    assert got == {
+        1: "declined",
+        2: "qualified",
+        3: "declined",
+        4: "replacement",
+        5: "replacement",
+        6: "none",
+    }

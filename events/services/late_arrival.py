@@ -1,0 +1,48 @@
+"""Late arrival on tournament night (SPEC §4, §15.5; bylaws §5.2, §6.3): when the first and the second hour of
+play end on the night's clock, and where the clock stood when a call came. Reads only (no writes).
+
+The first hour ends at the end of level ``late_arrival_levels`` (the second blind change): an absent player's
+chips come off then. A member who called in within the first hour and uses the one exemption of the season may
+join during the second hour, which ends as long after the first as the first hour lasted; not seated by then,
+their chips come off as anyone's (no place, no points, no prize).
+"""
+
+import datetime as dt
+
+from events import selectors
+from events.models import Event, Night
+from events.services.clock import ClockState, clock_elapsed, late_arrival_deadline
+
+
+def first_hour_seconds(*, event: Event) -> float | None:
+    """Seconds of play at the end of level ``late_arrival_levels`` (None: the structure has no such level)."""
+    rules = selectors.season_rules(event.season)
+    structure = rules.blind_structure
+    return late_arrival_deadline(structure=structure, levels=rules.late_arrival_levels) if structure else None
+
+
+def second_hour_seconds(*, event: Event) -> float | None:
+    first = first_hour_seconds(event=event)
+    return None if first is None else 2 * first
+
+
+def _state(night: Night) -> ClockState:
+    return ClockState(
+        started_at=night.started_at,
+        paused_at=night.paused_at,
+        paused_seconds=night.paused_seconds,
+        shift_seconds=night.shift_seconds,
+    )
+
+
+def elapsed_at(*, event: Event, when: dt.datetime, now: dt.datetime) -> float | None:
+    """Seconds of play on the night's clock at ``when`` (≤ ``now``); None before the clock has started.
+
+    A time in the past is counted back from the clock now (pauses since then are not subtracted: a call is
+    usually recorded right away)."""
+    night = Night.objects.filter(event=event).first()
+    if night is None or night.started_at is None:
+        return None
+    if when <= night.started_at:
+        return 0.0
+    return max(0.0, clock_elapsed(state=_state(night), now=now) - max(0.0, (now - when).total_seconds()))
