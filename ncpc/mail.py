@@ -103,7 +103,7 @@ def _reason(exc: Exception) -> str:
         return f"refused by the mail server: {code} {_text(text)}"
     if isinstance(exc, smtplib.SMTPResponseException):
         return f"refused by the mail server: {exc.smtp_code} {_text(exc.smtp_error)}"
-    if isinstance(exc, TimeoutError):
+    if isinstance(exc, TimeoutError) or str(exc).endswith("timed out"):
         return "the mail server did not answer in time"
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
