@@ -19,8 +19,9 @@ def _valid(text: str) -> str | None:
         return None
 
 
-def client_address(request: HttpRequest) -> str:
-    """The address login throttling and reset limits count by (also django-axes' AXES_CLIENT_IP_CALLABLE)."""
+def client_address(request: HttpRequest) -> str | None:
+    """The address login throttling and reset limits count by (also django-axes' AXES_CLIENT_IP_CALLABLE);
+    None when the request carries none (a request made in code)."""
     remote = request.META.get("REMOTE_ADDR", "") or ""
     proxies = settings.NCPC_TRUSTED_PROXIES
     if proxies:
@@ -31,4 +32,4 @@ def client_address(request: HttpRequest) -> str:
             found = _valid(forwarded[-proxies] if len(forwarded) >= proxies else forwarded[0])
             if found:
                 return found
-    return _valid(remote) or "unknown"
+    return _valid(remote)

@@ -20,7 +20,9 @@ class PasswordResetView(auth_views.PasswordResetView):
     form_class = QueuedPasswordResetForm
 
     def form_valid(self, form):
-        refused = password_reset_claim(email=form.cleaned_data["email"], client=client_address(self.request))
+        refused = password_reset_claim(
+            email=form.cleaned_data["email"], client=client_address(self.request) or "unknown"
+        )
         if refused:
             form.add_error(None, refused)
             return self.render_to_response(self.get_context_data(form=form), status=429)
