@@ -112,7 +112,10 @@ def test_payments_import_writes_ledger_entries_audit_rows_and_a_balanced_ledger(
         ("check", "#1041", f"{member.person} paid 110.00 (check #1041)"),
         ("cash", "", f"{member.person} paid 100.00 (cash)"),
     ]
-    assert [e.account.code for e in payments[0].transaction.entries.order_by("pk")] == ["checking", "dues_income"]
+    assert [e.account.code for e in payments[0].transaction.entries.order_by("pk")] == [
+        "checking",
+        "dues_income",
+    ]
     assert Entry.objects.aggregate(total=Sum("amount"))["total"] == 0
     assert AuditEntry.objects.filter(action="finance.payment").count() == 2
     summary = AuditEntry.objects.get(action="finance.payments_import")
