@@ -68,7 +68,9 @@ def test_gunicorns_server_header_names_no_version(tmp_path):
     if not gunicorn.exists():
         pytest.skip("gunicorn is not installed beside this Python")
     env = _env(DJANGO_DEBUG="1", DATABASE_URL=f"sqlite:///{tmp_path}/db.sqlite3")
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=300
+    )
     server = subprocess.Popen(
         [str(gunicorn), "ncpc.wsgi", "--workers", "1", "--bind", f"127.0.0.1:{port}"],
         cwd=ROOT,
