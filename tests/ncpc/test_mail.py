@@ -123,9 +123,11 @@ def test_a_mail_server_that_never_answers_holds_no_page_and_the_mail_goes_when_a
 
 @pytest.mark.django_db(transaction=True)
 def test_dues_reminders_and_a_finish_return_at_once_with_a_silent_mail_server(
-    settings, client, season, today
+    settings, client, season, today, monkeypatch
 ):
+    from events.services.results import bust_record, results_finish
     from finance.models import DuesReminder
+    from tests.events.factories import night_make
 
     settings.TASKS = DATABASE_TASKS
     treasurer = member_user(season=season, username="tom", office="treasurer")
@@ -139,6 +141,20 @@ def test_dues_reminders_and_a_finish_return_at_once_with_a_silent_mail_server(
         reminders = DuesReminder.objects.count()
         assert reminders >= 1
         assert MailDelivery.objects.filter(kind="dues_reminder", status="queued").count() == reminders
+
+        monkeypatch.setattr("events.hooks.good_standing.answer", lambda *, membership, on: True)
+        monkeypatch.setattr("events.hooks.rules_signed.answer", lambda *, membership: True)
+        event, seats = night_make(season=season, number=1, players=3)
+        for key in [k for k in seats if k != "a"]:
+            event.refresh_from_db()
+            bust_record(
+                event=event, attendance_ids=[seats[key].pk], version=event.results_version, actor=None
+            )
+        event.refresh_from_db()
+        _, took = timed(lambda: results_finish(event=event, version=event.results_version, actor=None))
+        assert took < 2.0
+        queued = MailDelivery.objects.filter(kind="results", status="queued")
+        assert queued.count() == event.season.memberships.exclude(person__email="").count()
     finally:
         silent.close()
 
