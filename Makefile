@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
+# `make run` listens on this machine only; HOST=0.0.0.0 shows it to the local network (demo passwords!).
+HOST ?= 127.0.0.1
 STAMP := $(VENV)/.installed
 
 .PHONY: run test lint typecheck serve venv migrate demo browser-deps clean
@@ -17,14 +19,20 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 venv: $(STAMP)
 
+# Local use: debug on unless DJANGO_DEBUG is set (the settings default to off, as on a server).
+migrate demo run: export DJANGO_DEBUG := $(or $(DJANGO_DEBUG),1)
+
 migrate: venv
 	$(BIN)/python manage.py migrate --noinput
 
 demo: migrate
 	$(BIN)/python manage.py load_demo
 
+# The mail worker runs beside the web server and stops with it (Ctrl-C).
 run: demo
-	$(BIN)/python manage.py runserver 0.0.0.0:$(PORT)
+	$(BIN)/python manage.py db_worker --no-reload -v0 & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: venv
 	$(BIN)/python -m pytest
@@ -38,10 +46,13 @@ typecheck: venv
 	$(BIN)/mypy
 
 # Production-like: needs SECRET_KEY and ALLOWED_HOSTS (and DATABASE_URL for PostgreSQL) in the environment.
+# gunicorn and the mail worker; HOST=0.0.0.0 when the proxy runs on another machine.
 serve: venv
 	DJANGO_DEBUG=0 $(BIN)/python manage.py migrate --noinput
 	DJANGO_DEBUG=0 $(BIN)/python manage.py collectstatic --noinput -v0
-	DJANGO_DEBUG=0 $(BIN)/gunicorn ncpc.wsgi --workers $${WEB_CONCURRENCY:-2} --bind 0.0.0.0:$(PORT) --access-logfile -
+	DJANGO_DEBUG=0 $(BIN)/python manage.py db_worker --no-reload & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
+	DJANGO_DEBUG=0 $(BIN)/gunicorn ncpc.wsgi --workers $${WEB_CONCURRENCY:-2} --bind $(HOST):$(PORT) --access-logfile -
 
 clean:
 	rm -rf $(VENV) var/staticfiles

@@ -1,105 +1,89 @@
-"""The season's schedule as iCalendar text (RFC 5545), written by hand: no library needed for a few events.
+"""The season's schedule as iCalendar (RFC 5545), built with the ``icalendar`` library: it escapes every
+text (a venue address with a line break, even a lone carriage return, stays one value) and folds the lines.
 
 Times are local to the club (America/New_York) with a VTIMEZONE block, so phones show 7 PM whatever their
-own time zone. Lines end in CRLF and are folded at 75 octets, as the RFC requires.
+own time zone. Each event's UID depends only on the season and the event number, never on the address the
+feed was fetched from, so a calendar that subscribes under two names shows each event once. Each event
+carries a reminder (VALARM) the day before.
 """
 
 import datetime as dt
-from collections.abc import Iterable
+import zoneinfo
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
+from icalendar import Alarm, Calendar, Timezone
+from icalendar import Event as CalendarEvent
 
 EVENT_HOURS = 5  # a tournament night: 19:00 to about midnight (only for the calendar entry's length)
+CLUB_TZ = "America/New_York"
+UID_DOMAIN = "ncpc.club-app"  # fixed: a UID must not change with the host name the feed is fetched under
 
-VTIMEZONE = (
-    "BEGIN:VTIMEZONE",
-    "TZID:America/New_York",
-    "BEGIN:DAYLIGHT",
-    "TZOFFSETFROM:-0500",
-    "TZOFFSETTO:-0400",
-    "TZNAME:EDT",
-    "DTSTART:19700308T020000",
-    "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU",
-    "END:DAYLIGHT",
-    "BEGIN:STANDARD",
-    "TZOFFSETFROM:-0400",
-    "TZOFFSETTO:-0500",
-    "TZNAME:EST",
-    "DTSTART:19701101T020000",
-    "RRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU",
-    "END:STANDARD",
-    "END:VTIMEZONE",
+VTIMEZONE = "\r\n".join(
+    (
+        "BEGIN:VTIMEZONE",
+        "TZID:America/New_York",
+        "BEGIN:DAYLIGHT",
+        "TZOFFSETFROM:-0500",
+        "TZOFFSETTO:-0400",
+        "TZNAME:EDT",
+        "DTSTART:19700308T020000",
+        "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU",
+        "END:DAYLIGHT",
+        "BEGIN:STANDARD",
+        "TZOFFSETFROM:-0400",
+        "TZOFFSETTO:-0500",
+        "TZNAME:EST",
+        "DTSTART:19701101T020000",
+        "RRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU",
+        "END:STANDARD",
+        "END:VTIMEZONE",
+    )
 )
 
 
-def ical_escape(text: str) -> str:
-    return (
-        text.replace("\\", "\\\\")
-        .replace(";", "\\;")
-        .replace(",", "\\,")
-        .replace("\r\n", "\\n")
-        .replace("\n", "\\n")
-    )
+def event_uid(*, season: str, number: int) -> str:
+    return f"ncpc-{season}-{number}@{UID_DOMAIN}"
 
 
-def ical_fold(line: str) -> str:
-    """Split a content line into 75-octet pieces, continuation lines starting with a space (RFC 5545 3.1)."""
-    raw = line.encode("utf-8")
-    if len(raw) <= 75:
-        return line
-    parts, current, limit = [], b"", 75
-    for char in line:
-        encoded = char.encode("utf-8")
-        if len(current) + len(encoded) > limit:
-            parts.append(current.decode("utf-8"))
-            current, limit = b"", 74  # the leading space counts
-        current += encoded
-    parts.append(current.decode("utf-8"))
-    return "\r\n ".join(parts)
-
-
-def _local(day: dt.date, time: dt.time) -> str:
-    return dt.datetime.combine(day, time).strftime("%Y%m%dT%H%M%S")
-
-
-def calendar_text(*, events: Iterable, name: str, host: str, url_for=None) -> str:
+def calendar_text(*, events: Iterable[Any], name: str, url_for: Callable[[Any], str] | None = None) -> str:
     """VCALENDAR with one VEVENT per event. ``url_for(event)`` gives the event page's absolute URL."""
-    stamp = timezone.now().astimezone(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        "PRODID:-//NCPC//Club app//EN",
-        "CALSCALE:GREGORIAN",
-        "METHOD:PUBLISH",
-        f"X-WR-CALNAME:{ical_escape(name)}",
-        "X-WR-TIMEZONE:America/New_York",
-        *VTIMEZONE,
-    ]
+    zone = zoneinfo.ZoneInfo(CLUB_TZ)
+    stamp = timezone.now().astimezone(dt.UTC).replace(microsecond=0)
+    cal = Calendar()
+    cal.add("prodid", "-//NCPC//Club app//EN")
+    cal.add("version", "2.0")
+    cal.add("calscale", "GREGORIAN")
+    cal.add("method", "PUBLISH")
+    cal.add("x-wr-calname", name)
+    cal.add("x-wr-timezone", CLUB_TZ)
+    cal.add_component(Timezone.from_ical(VTIMEZONE))
     for event in events:
-        start = dt.datetime.combine(event.date, event.starts_at)
-        end = start + dt.timedelta(hours=EVENT_HOURS)
-        venue = event.venue
+        start = dt.datetime.combine(event.date, event.starts_at, tzinfo=zone)
         summary = f"NCPC event {event.number} ({event.season})"
-        lines += [
-            "BEGIN:VEVENT",
-            f"UID:ncpc-{event.season}-{event.number}@{host}",
-            f"DTSTAMP:{stamp}",
-            f"DTSTART;TZID=America/New_York:{_local(event.date, event.starts_at)}",
-            f"DTEND;TZID=America/New_York:{end.strftime('%Y%m%dT%H%M%S')}",
-            f"SUMMARY:{ical_escape(summary)}",
-            "STATUS:" + ("CONFIRMED" if event.announced_on else "TENTATIVE"),
-        ]
+        item = CalendarEvent()
+        item.add("uid", event_uid(season=event.season.name, number=event.number))
+        item.add("dtstamp", stamp)
+        item.add("dtstart", start)
+        item.add("dtend", start + dt.timedelta(hours=EVENT_HOURS))
+        item.add("summary", summary)
+        item.add("status", "CONFIRMED" if event.announced_on else "TENTATIVE")
+        venue = event.venue
         if venue is not None:
-            where = f"{venue.name}, {venue.address}" if venue.address else venue.name
-            lines.append(f"LOCATION:{ical_escape(where)}")
+            item.add("location", f"{venue.name}, {venue.address}" if venue.address else venue.name)
         else:
-            lines.append("DESCRIPTION:" + ical_escape("Venue to be announced."))
+            item.add("description", "Venue to be announced.")
         if url_for is not None:
-            lines.append(f"URL:{url_for(event)}")
-        lines.append("END:VEVENT")
-    lines.append("END:VCALENDAR")
-    return "\r\n".join(ical_fold(line) for line in lines) + "\r\n"
+            item.add("url", url_for(event))
+        alarm = Alarm()
+        alarm.add("action", "DISPLAY")
+        alarm.add("description", f"Tomorrow: {summary}, {start:%-I:%M %p}")
+        alarm.add("trigger", dt.timedelta(days=-1))
+        item.add_component(alarm)
+        cal.add_component(item)
+    return cal.to_ical().decode("utf-8")
 
 
 def calendar_token(*, user) -> str:

@@ -60,7 +60,7 @@ def schedule(request, season):
     if found is None:
         raise Http404("No such season.")
     season = found
-    feed_url = None
+    feed_url = webcal_url = None
     if request.user.is_authenticated:
         feed_url = request.build_absolute_uri(
             reverse(
@@ -68,6 +68,8 @@ def schedule(request, season):
                 kwargs={"user_id": request.user.pk, "token": calendar_token(user=request.user)},
             )
         )
+        # webcal:// opens the phone's calendar app on "subscribe" (the same address, fetched over https).
+        webcal_url = "webcal://" + feed_url.split("://", 1)[1]
     return render(
         request,
         "events/schedule.html",
@@ -78,6 +80,7 @@ def schedule(request, season):
                 season=season, can_enter=user_can(request.user, Action.ENTER_RESULTS)
             ),
             "feed_url": feed_url,
+            "webcal_url": webcal_url,
             "can_edit": user_can(request.user, Action.EDIT_RULES),
         },
     )
@@ -115,7 +118,6 @@ def _ics_response(request, *, events, name: str, filename: str) -> HttpResponse:
     text = calendar_text(
         events=events,
         name=name,
-        host=request.get_host().split(":")[0] or "ncpc",
         url_for=lambda e: request.build_absolute_uri(
             reverse("events:event", kwargs={"season": e.season.name, "number": e.number})
         ),

@@ -43,6 +43,7 @@ from members.models import Membership
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.feedback import error_show
+from ncpc.mail import deliveries_by_reference
 from ncpc.permissions import Action, require, user_can, user_offices, user_person
 
 
@@ -496,10 +497,16 @@ def reminders(request):
     season = current_season()
     if request.method == "POST":
         sent = dues_reminders_send(season=season, on=club_today(), actor=request.user)
-        messages.success(request, f"Sent {len(sent)} reminder(s).")
+        messages.success(
+            request,
+            f"Queued {len(sent)} reminder(s): they are e-mailed in the background (the Delivery column says how it went).",
+        )
         return redirect("finance:reminders")
     sent = DuesReminder.objects.select_related("membership__person", "sent_by")
     page = Paginator(sent, 30).get_page(request.GET.get("page"))
+    delivered = deliveries_by_reference(references=[f"reminder:{r.pk}" for r in page])
+    for r in page:
+        r.delivery = delivered.get(f"reminder:{r.pk}")
     return render(request, "finance/reminders.html", {"page": page, "season": season})
 
 

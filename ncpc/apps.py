@@ -12,9 +12,11 @@ class NcpcConfig(AppConfig):
         from django.contrib.admin.models import LogEntry
 
         from ncpc.cache import data_version_watch
-        from ncpc.models import DataVersion
+        from ncpc.models import DataVersion, MailDelivery, PasswordResetRequest, SheetImport
 
-        data_version_watch([LogEntry, *(m for m in project_models() if m is not DataVersion)])
+        # Bookkeeping of the site itself (mail sent, reset requests, a previewed file) changes no page.
+        unwatched = {DataVersion, MailDelivery, PasswordResetRequest, SheetImport}
+        data_version_watch([LogEntry, *(m for m in project_models() if m not in unwatched)])
 
 
 def project_models() -> list:

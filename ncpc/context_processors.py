@@ -18,6 +18,7 @@ OFFICER_NAVIGATION = (
     ("Manage members", "members:manage", Action.MANAGE_MEMBERS),
     ("Spreadsheet import", "imports", (Action.MANAGE_MEMBERS, Action.RECORD_PAYMENTS)),
     ("Audit trail", "audit", Action.VIEW_AUDIT),
+    ("Mail deliveries", "mail_deliveries", Action.VIEW_AUDIT),
 )
 
 

@@ -4,6 +4,7 @@ from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
+from django.utils.timezone import localtime
 
 from events.models import Season
 from events.selectors import current_season
@@ -15,7 +16,7 @@ KINDS = {
     "members": (Action.MANAGE_MEMBERS, spreadsheet.members_sheet_read, spreadsheet.members_sheet_write),
     "payments": (Action.RECORD_PAYMENTS, spreadsheet.payments_sheet_read, spreadsheet.payments_sheet_write),
 }
-SESSION_KEY = "ncpc_sheet"
+PREVIEW_OK_ROWS = 100  # a preview lists every row with a problem, and the first rows without one
 
 
 class UploadForm(forms.Form):
@@ -38,7 +39,7 @@ def imports(request):
         initial={"season": current_season(), "kind": allowed[0]},
     )
     form.fields["kind"].choices = [(k, k.title()) for k in allowed]
-    sheet = None
+    sheet = upload_token = None
     if request.method == "POST" and request.POST.get("step") == "confirm":
         return _confirm(request, allowed)
     if request.method == "POST" and form.is_valid():
@@ -53,13 +54,22 @@ def imports(request):
             return redirect("imports")
         sheet = KINDS[kind][1](text=text, season=season)
         if sheet.ok:
-            request.session[SESSION_KEY] = {"kind": kind, "season": season.name, "text": text}
+            upload_token = spreadsheet.sheet_upload_keep(
+                kind=kind, season=season, text=text, actor=request.user
+            ).token
+    shown = []
+    if sheet is not None:
+        clean = {id(row) for row in [row for row in sheet.rows if not row.errors][:PREVIEW_OK_ROWS]}
+        shown = [row for row in sheet.rows if row.errors or id(row) in clean]
     return render(
         request,
         "imports.html",
         {
             "form": form,
             "sheet": sheet,
+            "shown_rows": shown,
+            "hidden_rows": len(sheet.rows) - len(shown) if sheet else 0,
+            "upload_token": upload_token,
             "member_columns": spreadsheet.MEMBER_COLUMNS,
             "payment_columns": spreadsheet.PAYMENT_COLUMNS,
         },
@@ -67,18 +77,19 @@ def imports(request):
 
 
 def _confirm(request, allowed):
-    stored = request.session.pop(SESSION_KEY, None)
-    if not stored or stored["kind"] not in allowed:
-        messages.error(request, "Nothing to confirm: upload the file again.")
-        return redirect("imports")
-    season = Season.objects.filter(name=stored["season"]).first()
-    if season is None:
-        messages.error(request, "That season no longer exists.")
-        return redirect("imports")
     try:
-        count = KINDS[stored["kind"]][2](text=stored["text"], season=season, actor=request.user)
+        done = spreadsheet.sheet_confirm(
+            token=request.POST.get("token", ""), kinds=allowed, actor=request.user
+        )
     except NcpcError as exc:
         messages.error(request, str(exc))
         return redirect("imports")
-    messages.success(request, f"Imported {count} {stored['kind']} row(s) into {season}.")
+    upload = done.upload
+    result = f"Imported {upload.rows} {upload.kind} row(s) into {upload.season_name}"
+    if done.already:
+        messages.info(
+            request, f"{result} at {localtime(upload.imported_at):%H:%M}: this file was confirmed already."
+        )
+    else:
+        messages.success(request, f"{result}.")
     return redirect("imports")

@@ -52,3 +52,83 @@ class DataVersion(models.Model):
         if not rows.update(n=models.F("n") + 1):
             # The row went missing (a test database is flushed between transactional tests).
             cls.objects.using(using).create(pk=1, n=1)
+
+
+class MailDelivery(models.Model):
+    """One e-mail to one recipient, sent by the task worker (ncpc/mail.py): what was sent, to whom, and how
+    it went. A message that cannot be delivered says why, for the officers' "Mail deliveries" page."""
+
+    class Kind(models.TextChoices):
+        PASSWORD_RESET = "password_reset", "password reset"
+        RESULTS = "results", "results"
+        RESULTS_CORRECTED = "results_corrected", "corrected results"
+        DUES_REMINDER = "dues_reminder", "dues reminder"
+        BALLOT = "ballot", "ballot"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "waiting to be sent"
+        SENDING = "sending", "being sent"
+        RETRYING = "retrying", "will be tried again"
+        SENT = "sent", "sent"
+        FAILED = "failed", "not delivered"
+
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    to = models.CharField(max_length=254)
+    subject = models.CharField(max_length=200)
+    body = models.TextField(blank=True)
+    reference = models.CharField(max_length=80, blank=True)  # what it is about, e.g. "event:12"
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at", "-pk")
+        verbose_name_plural = "mail deliveries"
+        indexes = [models.Index(fields=["status", "created_at"], name="ncpc_mail_status_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} to {self.to}: {self.get_status_display()}"
+
+
+class PasswordResetRequest(models.Model):
+    """A password reset asked for (whether or not the address is a member's): counted to limit them per
+    e-mail address and per client address."""
+
+    email = models.CharField(max_length=254)
+    client = models.CharField(max_length=45)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ("-at", "-pk")
+
+    def __str__(self) -> str:
+        return f"Reset for {self.email} from {self.client} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class SheetImport(models.Model):
+    """A previewed spreadsheet waiting for its confirmation. Confirming claims the row (locked), so a double
+    click or two officers confirming at once import it once; the second sees the first one's result."""
+
+    class Status(models.TextChoices):
+        PREVIEWED = "previewed", "previewed"
+        IMPORTED = "imported", "imported"
+
+    token = models.CharField(max_length=32, unique=True)
+    kind = models.CharField(max_length=10)
+    season_name = models.CharField(max_length=20)
+    text = models.TextField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PREVIEWED)
+    rows = models.PositiveIntegerField(default=0)
+    imported_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at", "-pk")
+
+    def __str__(self) -> str:
+        return f"{self.kind} sheet for {self.season_name} ({self.get_status_display()})"

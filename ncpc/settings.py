@@ -43,7 +43,8 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be a whole number (got {raw!r}).") from None
 
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
+# Off unless set: a server started without configuration never shows tracebacks (`make run` sets it).
+DEBUG = env_bool("DJANGO_DEBUG", False)
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
@@ -67,6 +68,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "axes",
+    "django_tasks",
+    "django_tasks_db",
     "crispy_forms",
     "crispy_bootstrap5",
     "ncpc",
@@ -189,6 +192,14 @@ EMAIL_BACKEND = (
     if EMAIL_HOST
     else "django.core.mail.backends.console.EmailBackend"
 )
+# Seconds to wait on the mail server before giving up on one attempt (the worker retries later).
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 20)
+
+# --- Mail leaves the request: every message is a task run by `manage.py db_worker` (ncpc/mail.py). ---
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+# Attempts per message (the first and the retries), and the waits between them in minutes.
+NCPC_MAIL_ATTEMPTS = env_int("NCPC_MAIL_ATTEMPTS", 6)
+NCPC_MAIL_BACKOFF_MINUTES = (1, 5, 15, 60, 240)
 
 # --- Computed pages (standings, dues, reports) are cached under the data version (ncpc/cache.py). ---
 NCPC_COMPUTED_CACHE = env_bool("NCPC_COMPUTED_CACHE", True)
@@ -200,18 +211,25 @@ CACHES = {
 # --- Club-wide switches (SPEC §12). ---
 NCPC_PUBLIC_STANDINGS = env_bool("NCPC_PUBLIC_STANDINGS", False)
 
-# --- Login throttling (django-axes): 5 failures for the same username from the same address lock that
-# pair for a while, so nobody can lock a member out from elsewhere. ---
+# --- Client addresses: how many proxies in front of the app append to X-Forwarded-For (1 behind the
+# documented nginx). The client is the address the outermost trusted proxy saw (ncpc/client.py). ---
+NCPC_TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
+if NCPC_TRUSTED_PROXIES < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXIES must be 0 or more.")
+
+# --- Login throttling (django-axes): 5 failures for the same username from the same client address lock
+# that pair for a while: the attacker's address is locked, the member can still log in from elsewhere. ---
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = dt.timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
-# Behind a proxy, set AXES_IPWARE_PROXY_COUNT (e.g. 1) so the client's address comes from X-Forwarded-For.
-if os.environ.get("AXES_IPWARE_PROXY_COUNT"):
-    AXES_IPWARE_PROXY_COUNT = env_int("AXES_IPWARE_PROXY_COUNT", 0)
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+AXES_CLIENT_IP_CALLABLE = "ncpc.client.client_address"
+
+# --- Password reset requests: at most this many an hour for one e-mail address and from one client. ---
+NCPC_RESET_PER_ADDRESS = env_int("NCPC_RESET_PER_ADDRESS", 3)
+NCPC_RESET_PER_CLIENT = env_int("NCPC_RESET_PER_CLIENT", 10)
 
 # --- Content-Security-Policy (django-csp): only the site's own files; no inline scripts or styles. ---
 CONTENT_SECURITY_POLICY = {

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from members import views as members_views
-from ncpc import import_views, views
+from ncpc import import_views, mail_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,6 +11,10 @@ urlpatterns = [
     path("about/", views.about, name="about"),
     path("imports/", import_views.imports, name="imports"),
     path("audit/", views.audit, name="audit"),
+    path("mail/", mail_views.deliveries, name="mail_deliveries"),
+    path("mail/<int:delivery_id>/send-again/", mail_views.delivery_send_again, name="mail_send_again"),
+    # Before Django's own: the reset form is limited per address and client, and its message is queued.
+    path("accounts/password_reset/", mail_views.password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("members/", include("members.urls")),
     # Members opens a season (it carries the seats over), so the form posts here rather than to events.

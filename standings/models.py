@@ -82,14 +82,22 @@ class WsopDecline(models.Model):
 
 
 class ResultsNotice(models.Model):
-    """The one e-mail to members after an event's results became final (sent at most once per event)."""
+    """The e-mail to members after an event's results became final: once per finish (the event's
+    ``results_version`` then), so results corrected after a reopening are e-mailed again, marked corrected."""
 
-    event = models.OneToOneField("events.Event", on_delete=models.CASCADE, related_name="results_notice")
+    event = models.ForeignKey("events.Event", on_delete=models.CASCADE, related_name="results_notices")
+    results_version = models.PositiveIntegerField(default=0)
+    corrected = models.BooleanField(default=False)
     sent_at = models.DateTimeField(auto_now_add=True)
     recipients = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ("-sent_at", "pk")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "results_version"], name="standings_resultsnotice_once_per_finish"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"Results e-mail for {self.event} ({self.recipients} recipients)"

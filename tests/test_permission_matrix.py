@@ -67,6 +67,8 @@ PAGES: dict[str, Page] = {
     "reports": Page(club()),
     "about": Page(club()),
     "audit": Page(only(*OFFICERS)),
+    "mail_deliveries": Page(only(*OFFICERS)),
+    "mail_send_again": Page(**post_only(*OFFICERS), kwargs=lambda o: {"delivery_id": 1}),
     # Spreadsheet import: members for the Vice President, payments for the Treasurer (the President both).
     "imports": Page(only(*OFFICERS)),
     "api_season_report": Page(

@@ -1,10 +1,7 @@
 """Dues reminders: one action e-mails every member who owes money their statement, and keeps a record."""
 
 import datetime as dt
-import functools
 
-from django.conf import settings
-from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
 
@@ -12,12 +9,15 @@ from events.models import Season
 from finance.models import DuesReminder
 from finance.selectors import season_dues_accounts
 from ncpc.audit import Actor, actor_signed_in, audit_record
+from ncpc.mail import Mail, mail_queue
+from ncpc.models import MailDelivery
 
 
 @transaction.atomic
 def dues_reminders_send(*, season: Season, on: dt.date, actor: Actor) -> list[DuesReminder]:
-    """Send (after commit) and record one reminder per seat with a balance on ``on``; members without an
-    e-mail address are skipped."""
+    """Record one reminder per seat with a balance on ``on`` and queue its e-mail (the task worker sends it
+    after this commits: whether it was delivered shows on the officers' "Mail deliveries" page); members
+    without an e-mail address are skipped."""
     sent: list[DuesReminder] = []
     for account in season_dues_accounts(season=season):
         holder = account.holder
@@ -38,14 +38,16 @@ def dues_reminders_send(*, season: Season, on: dt.date, actor: Actor) -> list[Du
             sent_by=actor_signed_in(actor),
         )
         subject = f"NCPC dues: {status.balance} due as of {on:%b %-d, %Y}"
-        transaction.on_commit(
-            functools.partial(send_mail, subject, body, settings.DEFAULT_FROM_EMAIL, [holder.person.email])
+        mail_queue(
+            kind=MailDelivery.Kind.DUES_REMINDER,
+            messages=[Mail(to=holder.person.email, subject=subject, body=body)],
+            reference=f"reminder:{reminder.pk}",
         )
         sent.append(reminder)
     audit_record(
         actor=actor,
         action="finance.dues_reminders",
-        summary=f"Dues reminders sent to {len(sent)} member(s) for {season}",
+        summary=f"Dues reminders queued for {len(sent)} member(s) for {season}",
         data={"to": [r.email for r in sent]},
     )
     return sent

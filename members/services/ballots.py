@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from django.db import transaction
 from django.db.models import Count, F
+from django.template.loader import render_to_string
 
 from events.models import Season
 from members.models import (
@@ -28,6 +29,8 @@ from members.services.rule_changes import rule_changes_send_on, rule_value_clean
 from members.services.votes import vote_record
 from ncpc.audit import Actor, actor_user, audit_record
 from ncpc.errors import NcpcError
+from ncpc.mail import Mail, mail_queue
+from ncpc.models import MailDelivery
 
 YES, NO = BallotCount.Answer.YES.value, BallotCount.Answer.NO.value
 
@@ -148,7 +151,30 @@ def ballot_open(*, ballot: Ballot, on: dt.date, actor: Actor = None) -> Ballot:
     ballot.opened_on = on
     ballot.save(update_fields=["status", "opened_on"])
     audit_record(actor=actor, action="ballot.open", target=ballot, summary=f"Opened {ballot.title}")
+    _ballot_open_mail(ballot=ballot, questions=questions)
     return ballot
+
+
+def _ballot_open_mail(*, ballot: Ballot, questions: list[BallotQuestion]) -> None:
+    """Every member who may vote hears that voting is open (one message each, sent after commit)."""
+    voters = (
+        Membership.objects.filter(season=ballot.season, left_after_event__isnull=True)
+        .exclude(person__email="")
+        .select_related("person")
+        .order_by("person__last_name", "person__first_name", "pk")
+    )
+    messages = [
+        Mail(
+            to=m.person.email,
+            subject=f"NCPC vote open: {ballot.title}",
+            body=render_to_string(
+                "members/email/ballot_open.txt",
+                {"person": m.person, "ballot": ballot, "questions": questions},
+            ),
+        )
+        for m in voters
+    ]
+    mail_queue(kind=MailDelivery.Kind.BALLOT, messages=messages, reference=f"ballot:{ballot.pk}")
 
 
 @transaction.atomic

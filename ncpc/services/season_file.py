@@ -15,6 +15,7 @@ from typing import Any
 from events.rules import SeasonRules
 from members.services.admission import age_on
 from ncpc.errors import NcpcError
+from ncpc.mail import email_problem
 from ncpc.money import parse_money
 
 FORMAT = "ncpc-season/1"
@@ -223,13 +224,16 @@ def season_file_read(*, data: Any, rules: SeasonRules) -> SeasonFile:
         )
         if left is not None and left < first_event - 1:
             r.fail(f"{where}.left_after_event", f"{left} is before the member's first event {first_event}")
+        email = r.text(f"{where}.email", m.get("email"), required=False, max_length=254)
+        if email and email_problem(email):
+            r.fail(f"{where}.email", f"{email!r} is not a valid e-mail address")
         members.append(
             MemberRow(
                 key=key,
                 first_name=r.text(f"{where}.first_name", m.get("first_name"), max_length=60),
                 last_name=r.text(f"{where}.last_name", m.get("last_name"), required=False, max_length=60),
                 date_of_birth=r.date(f"{where}.date_of_birth", m.get("date_of_birth")),
-                email=r.text(f"{where}.email", m.get("email"), required=False, max_length=254),
+                email=email,
                 sponsor=m.get("sponsor") if isinstance(m.get("sponsor"), str) else None,
                 first_event=first_event,
                 left_after_event=left,

@@ -15,24 +15,27 @@ check) and optionally ``reference``.
 import csv
 import datetime as dt
 import io
+import secrets
+from collections.abc import Collection
 from dataclasses import dataclass, field
-from decimal import Decimal
 
 from django.db import transaction
+from django.utils import timezone
 
 from events.models import Season
 from events.selectors import season_rules
-from finance.services.payments import payment_record
+from finance.services.payments_import import PaymentLine, payments_record_many
 from members.models import Membership, Person
 from members.services.admission import age_on
-from members.services.history import membership_from_history, person_from_history
-from members.services.people import person_create
-from ncpc.audit import Actor
+from members.services.roster_import import RosterLine, roster_import
+from ncpc.audit import Actor, actor_signed_in
 from ncpc.errors import NcpcError
+from ncpc.mail import email_problem
+from ncpc.models import SheetImport
 from ncpc.money import parse_money
 from ncpc.services.season_file import KEY_RE
 
-MAX_BYTES = 200_000
+MAX_BYTES = 1_000_000
 MEMBER_COLUMNS = (
     "key",
     "first_name",
@@ -44,6 +47,8 @@ MEMBER_COLUMNS = (
     "first_event",
 )
 MEMBER_REQUIRED = ("key", "first_name", "last_name", "date_of_birth")
+# The longest text each members column may hold (the person's fields).
+LONGEST = {"key": 40, "first_name": 60, "last_name": 60, "email": 254, "phone": 30, "address": 200}
 PAYMENT_COLUMNS = ("member", "date", "amount", "method", "reference")
 PAYMENT_REQUIRED = ("member", "date", "amount", "method")
 
@@ -125,6 +130,11 @@ def members_sheet_read(*, text: str, season: Season) -> Sheet:
         for name in ("first_name", "last_name"):
             if not v.get(name):
                 row.errors.append(f"{name} is missing.")
+        for name, longest in LONGEST.items():
+            if len(v.get(name, "")) > longest:
+                row.errors.append(f"{name} is longer than {longest} characters.")
+        if v.get("email") and email_problem(v["email"]):
+            row.errors.append(f"email {v['email']!r} is not a valid e-mail address.")
         born = _date(row, "date_of_birth")
         if born and age_on(born=born, on=season.start) < rules.minimum_age:
             row.errors.append(f"born {born}: under {rules.minimum_age} when the season starts.")
@@ -159,6 +169,8 @@ def payments_sheet_read(*, text: str, season: Season) -> Sheet:
             row.errors.append(str(exc) + ".")
         if v.get("method", "").lower() not in ("cash", "check"):
             row.errors.append(f"method {v.get('method')!r} must be cash or check.")
+        if len(v.get("reference", "")) > 80:
+            row.errors.append("reference is longer than 80 characters.")
         if not row.errors:
             row.action = f"Payment of {v['amount']} from {v['member']} on {v['date']}"
     return Sheet(kind="payments", rows=rows, errors=problems)
@@ -166,58 +178,86 @@ def payments_sheet_read(*, text: str, season: Season) -> Sheet:
 
 @transaction.atomic
 def members_sheet_write(*, text: str, season: Season, actor: Actor) -> int:
+    """Every row or none, checked again as in the preview; written in bulk (thousands of rows in seconds)."""
     sheet = members_sheet_read(text=text, season=season)
     if not sheet.ok:
         raise NcpcError(f"Nothing was imported: the file has {sheet.error_count} problem(s).")
-    for row in sheet.rows:
-        v = row.values
-        person = Person.objects.filter(key=v["key"]).first()
-        if person is None:
-            person = person_create(
-                actor=actor,
-                key=v["key"],
-                first_name=v["first_name"],
-                last_name=v["last_name"],
-                email=v.get("email", ""),
-                phone=v.get("phone", ""),
-                address=v.get("address", ""),
-                date_of_birth=dt.date.fromisoformat(v["date_of_birth"]),
-            )
-        else:
-            person = person_from_history(
-                key=person.key,
-                first_name=person.first_name,
-                last_name=v["last_name"],
-                email=v.get("email", ""),
-                date_of_birth=dt.date.fromisoformat(v["date_of_birth"]),
-                actor=actor,
-            )
-        membership_from_history(
-            person=person,
-            season=season,
-            first_event=int(v.get("first_event") or 1),
-            left_after_event=None,
-            joined_on=season.start,
-            signed=False,
-            actor=actor,
+    lines = [
+        RosterLine(
+            key=row.values["key"],
+            first_name=row.values["first_name"],
+            last_name=row.values["last_name"],
+            date_of_birth=dt.date.fromisoformat(row.values["date_of_birth"]),
+            first_event=int(row.values.get("first_event") or 1),
+            email=row.values.get("email", ""),
+            phone=row.values.get("phone", ""),
+            address=row.values.get("address", ""),
         )
-    return len(sheet.rows)
+        for row in sheet.rows
+    ]
+    return len(roster_import(season=season, lines=lines, actor=actor, source="a members spreadsheet"))
 
 
 @transaction.atomic
 def payments_sheet_write(*, text: str, season: Season, actor: Actor) -> int:
+    """Every row or none, checked again as in the preview; written in bulk (thousands of rows in seconds)."""
     sheet = payments_sheet_read(text=text, season=season)
     if not sheet.ok:
         raise NcpcError(f"Nothing was imported: the file has {sheet.error_count} problem(s).")
-    seats = {m.person.key: m for m in Membership.objects.filter(season=season).select_related("person")}
-    for row in sheet.rows:
-        v = row.values
-        payment_record(
-            membership=seats[v["member"]],
-            date=dt.date.fromisoformat(v["date"]),
-            amount=Decimal(v["amount"]),
-            method=v["method"].lower(),
-            reference=v.get("reference", ""),
-            actor=actor,
+    seats = {
+        m.person.key: m for m in Membership.objects.filter(season=season).select_related("person", "season")
+    }
+    lines = [
+        PaymentLine(
+            membership=seats[row.values["member"]],
+            date=dt.date.fromisoformat(row.values["date"]),
+            amount=parse_money(row.values["amount"]),
+            method=row.values["method"].lower(),
+            reference=row.values.get("reference", ""),
+            line=row.line,
         )
-    return len(sheet.rows)
+        for row in sheet.rows
+    ]
+    return len(payments_record_many(lines=lines, actor=actor, source="a payments spreadsheet"))
+
+
+WRITERS = {"members": members_sheet_write, "payments": payments_sheet_write}
+
+
+@dataclass(frozen=True)
+class SheetConfirmed:
+    upload: SheetImport
+    already: bool  # confirmed before (a double click, or another tab): nothing more was written
+
+
+def sheet_upload_keep(*, kind: str, season: Season, text: str, actor: Actor) -> SheetImport:
+    """Keep a previewed file until it is confirmed (its token goes in the confirm form). Previews older than
+    a day, never confirmed, are dropped."""
+    user = actor_signed_in(actor)
+    SheetImport.objects.filter(
+        status=SheetImport.Status.PREVIEWED, created_at__lt=timezone.now() - dt.timedelta(days=1)
+    ).delete()
+    return SheetImport.objects.create(
+        token=secrets.token_hex(16), kind=kind, season_name=season.name, text=text, created_by=user
+    )
+
+
+@transaction.atomic
+def sheet_confirm(*, token: str, kinds: Collection[str], actor: Actor) -> SheetConfirmed:
+    """Import a previewed file once. The upload's row is locked first: a second confirmation (double click,
+    two tabs, a retry) waits for the first and then finds it imported, and gets the first one's result."""
+    user = actor_signed_in(actor)
+    upload = SheetImport.objects.select_for_update().filter(token=token, created_by=user).first()
+    if upload is None or upload.kind not in kinds:
+        raise NcpcError("Nothing to confirm: upload the file again.")
+    if upload.status == SheetImport.Status.IMPORTED:
+        return SheetConfirmed(upload=upload, already=True)
+    season = Season.objects.filter(name=upload.season_name).first()
+    if season is None:
+        raise NcpcError("That season no longer exists.")
+    upload.rows = WRITERS[upload.kind](text=upload.text, season=season, actor=actor)
+    upload.status = SheetImport.Status.IMPORTED
+    upload.imported_at = timezone.now()
+    upload.text = ""  # written now: the rows are in the database
+    upload.save(update_fields=["rows", "status", "imported_at", "text"])
+    return SheetConfirmed(upload=upload, already=False)

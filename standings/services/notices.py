@@ -1,9 +1,8 @@
-"""The e-mail to members after a night: places, payouts and the new standings (sent once per event)."""
+"""The e-mail to members after a night: places, payouts and the new standings (once per finish; corrected
+results after a reopening are e-mailed again)."""
 
 import logging
 
-from django.conf import settings
-from django.core.mail import EmailMessage, get_connection
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 
@@ -12,6 +11,8 @@ from events.models import Event
 from finance import selectors as finance_selectors
 from members import selectors as member_selectors
 from ncpc.errors import NcpcError
+from ncpc.mail import Mail, mail_queue
+from ncpc.models import MailDelivery
 from standings.models import ResultsNotice
 from standings.selectors import season_standings
 
@@ -19,18 +20,42 @@ logger = logging.getLogger(__name__)
 
 
 def results_email_send(*, event: Event) -> int:
-    """Send the night's results to every member of that event who has an e-mail address.
+    """Queue the night's results for every member of that event who has an e-mail address, one message each
+    (the task worker sends them after this commits; a request never waits on the mail server).
 
-    Returns the number of e-mails sent; 0 when the season turned the e-mail off or it was sent already.
+    Once per finish: the same finish announced twice queues nothing more; a finish after the results were
+    reopened queues the corrected results. Returns the number of messages queued (0 when the season turned
+    the e-mail off or this finish was e-mailed already).
     """
     season = event.season
     if not season.results_email:
         return 0
-    try:
-        with transaction.atomic():
-            notice = ResultsNotice.objects.create(event=event)
-    except IntegrityError:
-        return 0  # already sent for this event
+    with transaction.atomic():
+        locked = Event.objects.select_for_update().get(pk=event.pk)
+        if locked.status != Event.Status.FINAL:
+            return 0  # reopened again before this ran: the next finish sends the corrected results
+        corrected = ResultsNotice.objects.filter(event=locked).exists()
+        try:
+            with transaction.atomic():
+                notice = ResultsNotice.objects.create(
+                    event=locked, results_version=locked.results_version, corrected=corrected
+                )
+        except IntegrityError:
+            return 0  # this finish was e-mailed already
+        messages = _results_messages(event=locked, corrected=corrected)
+        mail_queue(
+            kind=MailDelivery.Kind.RESULTS_CORRECTED if corrected else MailDelivery.Kind.RESULTS,
+            messages=messages,
+            reference=f"event:{locked.pk}",
+        )
+        notice.recipients = len(messages)
+        notice.save(update_fields=["recipients"])
+    logger.info("Results e-mail for %s queued for %s members", event, notice.recipients)
+    return notice.recipients
+
+
+def _results_messages(*, event: Event, corrected: bool) -> list[Mail]:
+    season = event.season
     roster = member_selectors.roster_for_event(season=season, event_number=event.number)
     names = {m.pk: m.person.full_name for m in roster}
     placings = event_selectors.event_placings(event=event)
@@ -48,6 +73,7 @@ def results_email_send(*, event: Event) -> int:
         }
         for p in placings
     ]
+    subject = f"NCPC {'corrected ' if corrected else ''}results: event {event.number} of {season} ({event.date:%b %-d})"
     messages = []
     for membership in roster:
         if not membership.person.email:
@@ -61,17 +87,8 @@ def results_email_send(*, event: Event) -> int:
                 "places": places,
                 "standings": standings,
                 "mine": standings.row_for(membership.pk),
+                "corrected": corrected,
             },
         )
-        subject = f"NCPC results: event {event.number} of {season} ({event.date:%b %-d})"
-        messages.append(EmailMessage(subject, body, settings.DEFAULT_FROM_EMAIL, [membership.person.email]))
-    try:
-        sent = get_connection().send_messages(messages) if messages else 0
-    except Exception:  # the results are final already: a mail server failure must not turn into a 500
-        logger.exception("Results e-mail for %s could not be sent; it will be tried again", event)
-        notice.delete()
-        return 0
-    notice.recipients = sent or 0
-    notice.save(update_fields=["recipients"])
-    logger.info("Results e-mail for %s sent to %s members", event, notice.recipients)
-    return notice.recipients
+        messages.append(Mail(to=membership.person.email, subject=subject, body=body))
+    return messages

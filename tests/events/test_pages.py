@@ -2,6 +2,7 @@
 
 import datetime as dt
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.urls import reverse
@@ -129,6 +130,55 @@ def test_the_season_calendar_is_rfc_5545_in_new_york_time(member_client, season)
     assert "DTSTART;TZID=America/New_York:20260822T190000" in text
     assert "TZID:America/New_York" in text
     assert all(len(line.encode()) <= 75 for line in text.split("\r\n"))
+
+
+def test_the_feed_parsed_back_keeps_a_venue_with_a_lone_carriage_return_as_one_value(member_client, season):
+    """Issue 18: a lone CR in a venue address is escaped, not a raw line break that injects properties."""
+    import icalendar
+
+    venue = VenueFactory(name="Back room", address="12 Main St\rBEGIN:VEVENT\rSUMMARY:Free money")
+    event = season.events.get(number=1)
+    event.venue = venue
+    event.save()
+    text = member_client.get("/events/2026-27.ics").content
+    assert b"\r\nBEGIN:VEVENT\rSUMMARY" not in text and b"\rSUMMARY:Free" not in text
+    calendar = icalendar.Calendar.from_ical(text)
+    events = calendar.walk("VEVENT")
+    assert len(events) == 10
+    first = next(e for e in events if e["UID"] == "ncpc-2026-27-1@ncpc.club-app")
+    assert first["LOCATION"] == "Back room, 12 Main St\nBEGIN:VEVENT\nSUMMARY:Free money"
+    assert str(first["SUMMARY"]) == "NCPC event 1 (2026-27)"
+    assert first.decoded("DTSTART") == dt.datetime(2026, 8, 22, 19, 0, tzinfo=ZoneInfo("America/New_York"))
+
+
+def test_event_uids_do_not_depend_on_the_host_name(member_client, season, settings):
+    import icalendar
+
+    settings.ALLOWED_HOSTS = ["ncpc.example", "poker.example"]
+    uids = []
+    for host in ("ncpc.example", "poker.example"):
+        text = member_client.get("/events/2026-27.ics", HTTP_HOST=host).content
+        uids.append([str(e["UID"]) for e in icalendar.Calendar.from_ical(text).walk("VEVENT")])
+    assert uids[0] == uids[1]
+    assert uids[0][0] == "ncpc-2026-27-1@ncpc.club-app"
+    assert all("example" not in uid for uid in uids[0])
+
+
+def test_each_event_reminds_a_day_before(member_client, season):
+    import icalendar
+
+    text = member_client.get("/events/2026-27.ics").content
+    for event in icalendar.Calendar.from_ical(text).walk("VEVENT"):
+        [alarm] = event.walk("VALARM")
+        assert alarm["ACTION"] == "DISPLAY"
+        assert alarm.decoded("TRIGGER") == dt.timedelta(days=-1)
+
+
+def test_the_schedule_offers_a_webcal_subscribe_button_beside_the_address(member_client, member, season):
+    text = member_client.get("/events/2026-27/").content.decode()
+    token = calendar_token(user=member)
+    assert f'href="webcal://testserver/events/calendar/{member.pk}-{token}.ics"' in text
+    assert f'value="http://testserver/events/calendar/{member.pk}-{token}.ics"' in text
 
 
 def test_the_personal_feed_works_without_login_only_with_the_right_token(client, member, season):

@@ -219,7 +219,9 @@ def test_history_and_career_pages(member_client, season, results, monkeypatch):
     assert (m03.events, m03.wins, m03.top_three, str(m03.average_place), m03.cashes) == (2, 0, 2, "3.0", 0)
 
 
-def test_results_email_goes_once_to_members_with_an_address(season, results, today, monkeypatch):
+def test_results_email_goes_once_to_members_with_an_address(
+    season, results, today, monkeypatch, django_capture_on_commit_callbacks
+):
     from finance import selectors as finance_selectors
     from finance.services.payouts import PayoutLine
 
@@ -232,35 +234,39 @@ def test_results_email_goes_once_to_members_with_an_address(season, results, tod
     people[9].person.email = ""
     people[9].person.save()
     event = results.set(1, people)
-    results_final.send(sender=Event, event=event)
+    with django_capture_on_commit_callbacks(execute=True):
+        results_final.send(sender=Event, event=event)
     assert len(mail.outbox) == 9
     message = mail.outbox[0]
     assert message.to == ["m01@example.org"]
     assert "1. M01 Test — $140.00" in message.body
     assert "2. M02 Test\n" in message.body
     assert "You are ranked 1 with 10 points" in message.body
-    results_final.send(sender=Event, event=event)
+    with django_capture_on_commit_callbacks(execute=True):
+        results_final.send(sender=Event, event=event)
     assert len(mail.outbox) == 9
     assert ResultsNotice.objects.get().recipients == 9
 
 
-def test_results_email_off_for_the_season(season, results):
+def test_results_email_off_for_the_season(season, results, django_capture_on_commit_callbacks):
     season.results_email = False
     season.save()
     seats(season, 10)
     event = Event.objects.get(season=season, number=1)
-    results_final.send(sender=Event, event=event)
+    with django_capture_on_commit_callbacks(execute=True):
+        results_final.send(sender=Event, event=event)
     assert mail.outbox == []
 
 
-def test_members_of_another_season_are_not_mailed(season, results):
+def test_members_of_another_season_are_not_mailed(season, results, django_capture_on_commit_callbacks):
     from tests.factories import season_make
 
     other = season_make(2027)
     MembershipFactory(season=other)
     people = seats(season, 10)
     event = results.set(1, people)
-    results_final.send(sender=Event, event=event)
+    with django_capture_on_commit_callbacks(execute=True):
+        results_final.send(sender=Event, event=event)
     assert len(mail.outbox) == 10
 
 
@@ -283,8 +289,13 @@ def test_demo_step_records_one_tie_break_for_a_tie_at_the_top(season, results):
     assert TieBreak.objects.count() == 1
 
 
-def test_a_mail_server_failure_is_logged_and_the_email_can_be_sent_later(season, results, monkeypatch):
+def test_a_mail_server_failure_keeps_the_results_email_waiting_and_it_goes_when_the_server_is_back(
+    season, results, monkeypatch, django_capture_on_commit_callbacks
+):
     from django.core.mail.backends.locmem import EmailBackend
+
+    from ncpc.mail import mail_deliver
+    from ncpc.models import MailDelivery
 
     people = seats(season, 10)
     event = results.set(1, people)
@@ -294,15 +305,21 @@ def test_a_mail_server_failure_is_logged_and_the_email_can_be_sent_later(season,
 
     working = EmailBackend.send_messages
     monkeypatch.setattr(EmailBackend, "send_messages", broken)
-    results_final.send(sender=Event, event=event)  # no exception
-    assert not ResultsNotice.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        results_final.send(sender=Event, event=event)  # no exception
+    assert ResultsNotice.objects.get().recipients == 10
+    waiting = MailDelivery.objects.filter(kind="results")
+    assert [d.status for d in waiting] == ["retrying"] * 10
+    assert all(d.error == "OSError: mail server down" and d.next_attempt_at for d in waiting)
     monkeypatch.setattr(EmailBackend, "send_messages", working)
-    results_final.send(sender=Event, event=event)
+    for delivery in waiting:
+        mail_deliver.call(delivery_id=delivery.pk)  # what the worker does at the next attempt
     assert len(mail.outbox) == 10
+    assert set(MailDelivery.objects.values_list("status", flat=True)) == {"sent"}
 
 
 def test_results_email_still_goes_when_the_payout_table_has_no_row_for_the_member_count(
-    season, results, monkeypatch
+    season, results, monkeypatch, django_capture_on_commit_callbacks
 ):
     from finance import selectors as finance_selectors
     from finance.services.payouts import PayoutTableMissing
@@ -312,6 +329,7 @@ def test_results_email_still_goes_when_the_payout_table_has_no_row_for_the_membe
 
     monkeypatch.setattr(finance_selectors, "event_payout_lines", missing)
     people = seats(season, 5)
-    results_final.send(sender=Event, event=results.set(1, people))
+    with django_capture_on_commit_callbacks(execute=True):
+        results_final.send(sender=Event, event=results.set(1, people))
     assert len(mail.outbox) == 5
     assert "1. M01 Test\n" in mail.outbox[0].body

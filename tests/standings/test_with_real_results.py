@@ -3,7 +3,7 @@
 import pytest
 from django.core import mail
 
-from events.services.results import bust_record, results_finish
+from events.services.results import bust_record, bust_undo, results_finish, results_reopen
 from standings.selectors import season_standings
 from tests.events.factories import night_make
 
@@ -35,3 +35,52 @@ def test_a_finished_night_updates_the_standings_and_mails_the_members_once(
     assert standings.rows[0].wsop == "qualified"
     assert len(mail.outbox) == 11
     assert any("1. A Player" in m.body for m in mail.outbox)
+
+
+def test_corrected_results_after_a_reopening_are_emailed_again_marked_corrected(
+    season, vice_president, django_capture_on_commit_callbacks, monkeypatch
+):
+    from ncpc.models import MailDelivery
+    from standings.models import ResultsNotice
+
+    monkeypatch.setattr("events.hooks.good_standing.answer", lambda *, membership, on: True)
+    monkeypatch.setattr("events.hooks.rules_signed.answer", lambda *, membership: True)
+    event, seats = night_make(season=season, number=1, players=3)
+
+    def out(key):
+        event.refresh_from_db()
+        bust_record(
+            event=event, attendance_ids=[seats[key].pk], version=event.results_version, actor=vice_president
+        )
+
+    def finish():
+        event.refresh_from_db()
+        with django_capture_on_commit_callbacks(execute=True):
+            results_finish(event=event, version=event.results_version, actor=vice_president)
+
+    for key in ["vp", "c", "b"]:
+        out(key)
+    finish()
+    assert len(mail.outbox) == 4
+    assert all("corrected" not in m.subject for m in mail.outbox)
+
+    event.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        results_reopen(
+            event=event, version=event.results_version, actor=vice_president, reason="b and c swapped"
+        )
+    for _hand in range(2):
+        event.refresh_from_db()
+        bust_undo(event=event, version=event.results_version, actor=vice_president)
+    out("b")
+    out("c")
+    finish()
+
+    corrected = mail.outbox[4:]
+    assert len(corrected) == 4
+    assert all(m.subject.startswith("NCPC corrected results: event 1") for m in corrected)
+    body = next(m.body for m in corrected if m.to == [seats["a"].membership.person.email])
+    assert "were corrected" in body
+    assert "  1. A Player" in body and "  2. C Player" in body and "  3. B Player" in body
+    assert [n.corrected for n in ResultsNotice.objects.order_by("pk")] == [False, True]
+    assert MailDelivery.objects.filter(kind="results_corrected", status="sent").count() == 4

@@ -5,6 +5,8 @@ from django.db import transaction
 from django.test.utils import override_settings
 from django.utils.module_loading import import_string
 
+from ncpc.models import MailDelivery
+
 # Each app's demo module lists its steps as DEMO_STEPS = [(order, function)]; a step takes the shared
 # context dict (season, people, …) and adds what it made. Lower order runs first.
 DEMO_MODULES = ("events.demo", "members.demo", "finance.demo", "standings.demo")
@@ -26,11 +28,18 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         context: dict = {}
-        # The demo plays whole nights; their results e-mails to made-up members would only flood the console.
-        with override_settings(EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend"):
+        # The demo plays whole nights and opens ballots; their e-mails to made-up members would only flood the
+        # console (and the mail worker): they are neither queued nor kept.
+        with override_settings(
+            EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend",
+            TASKS={"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}},
+        ):
+            before = MailDelivery.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
             with transaction.atomic():
                 for _order, step in demo_steps():
                     step(context)
+            # After the commit: the results e-mails are queued when the nights' results are announced.
+            MailDelivery.objects.filter(pk__gt=before).delete()
         count = len(context["people"])
         self.stdout.write(
             self.style.SUCCESS(f"Demo data ready: season {context['season']}, {count} members.")

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("standings", "0001_tie_breaks_declines_notices"),
+        ("standings", "0002_results_notice_once_per_finish"),
     ]
 
     operations = [

@@ -1,0 +1,114 @@
+"""The club's existing roster from a spreadsheet: people and their seats in one season, written in a few
+statements in one transaction (thousands of rows in seconds). Same records as ``person_create`` and
+``membership_from_history(signed=False)``: no admission vote, no rules signature (the Vice President records
+each signature)."""
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from events.models import Season
+from members.models import Membership, Person
+from ncpc.audit import Actor, audit_record, audit_record_many
+from ncpc.errors import NcpcError
+
+BATCH = 1000
+
+
+@dataclass(frozen=True)
+class RosterLine:
+    key: str
+    first_name: str
+    last_name: str
+    date_of_birth: dt.date
+    first_event: int
+    email: str = ""
+    phone: str = ""
+    address: str = ""
+
+
+@transaction.atomic
+def roster_import(
+    *, season: Season, lines: Sequence[RosterLine], actor: Actor, source: str
+) -> list[Membership]:
+    """A seat in ``season`` for each line; the person is created when the key is new, otherwise the blanks of
+    the existing person (e-mail, date of birth, last name) are filled in, as a season file import does."""
+    keys = [line.key for line in lines]
+    if len(set(keys)) != len(keys):
+        raise NcpcError("A member key is listed twice; nothing was imported.")
+    seated = set(
+        Membership.objects.filter(season=season, person__key__in=keys).values_list("person__key", flat=True)
+    )
+    if seated:
+        raise NcpcError(
+            f"Already holding a seat in {season}: {', '.join(sorted(seated))}; nothing was imported."
+        )
+    existing = {p.key: p for p in Person.objects.filter(key__in=keys)}
+    filled = []
+    for line in lines:
+        person = existing.get(line.key)
+        if person is None:
+            continue
+        changed = False
+        for field, value in (
+            ("email", line.email),
+            ("date_of_birth", line.date_of_birth),
+            ("last_name", line.last_name),
+        ):
+            if value and not getattr(person, field):
+                setattr(person, field, value)
+                changed = True
+        if changed:
+            filled.append(person)
+    Person.objects.bulk_update(filled, ["email", "date_of_birth", "last_name"], batch_size=BATCH)
+    created = Person.objects.bulk_create(
+        [
+            Person(
+                key=line.key,
+                first_name=line.first_name,
+                last_name=line.last_name,
+                email=line.email,
+                phone=line.phone,
+                address=line.address,
+                date_of_birth=line.date_of_birth,
+            )
+            for line in lines
+            if line.key not in existing
+        ],
+        batch_size=BATCH,
+    )
+    people = existing | {p.key: p for p in created}
+    memberships = Membership.objects.bulk_create(
+        [
+            Membership(
+                person=people[line.key],
+                season=season,
+                first_event=line.first_event,
+                joined_on=season.start,
+                declared_not_professional=True,
+            )
+            for line in lines
+        ],
+        batch_size=BATCH,
+    )
+    audit_record_many(
+        actor=actor,
+        action="member.person.create",
+        entries=[(person, f"Recorded {person}") for person in created],
+        data={"source": source},
+    )
+    audit_record_many(
+        actor=actor,
+        action="member.import",
+        entries=[(m, f"Imported {m.person} into {season} from event {m.first_event}") for m in memberships],
+        data={"source": source},
+    )
+    audit_record(
+        actor=actor,
+        action="member.roster_import",
+        summary=f"Imported {len(memberships)} seats in {season} ({len(created)} new people) from {source}",
+        data={"seats": len(memberships), "new_people": len(created)},
+    )
+    return memberships
