@@ -14,6 +14,7 @@ event_roster: Hook[..., list[Any]] = Hook("event_roster(season, event_number)", 
 rules_signed: Hook[..., bool] = Hook("rules_signed(membership)", "members")
 people_named: Hook[..., list[Any]] = Hook("people_named(name)", "members")
 person_banned: Hook[..., bool] = Hook("person_banned(person)", "members")
+seats_held: Hook[..., int] = Hook("seats_held(season)", "members")
 
 # finance
 good_standing: Hook[..., bool] = Hook("good_standing(membership, on)", "finance")

@@ -14,4 +14,5 @@ class MembersConfig(AppConfig):
         events_hooks.rules_signed.connect(selectors.rules_signed)
         events_hooks.people_named.connect(selectors.people_named)
         events_hooks.person_banned.connect(selectors.person_banned)
+        events_hooks.seats_held.connect(selectors.current_member_count)
         permissions.login_standing.connect(selectors.login_standing)

@@ -5,8 +5,11 @@ publishes ballots; the President or the Vice President accepts rule-change sugge
 any officer logs a ruling (the Vice President and Treasurer rule too, §3.5.2–3.5.3, §3.6.7–3.6.8).
 """
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
@@ -350,9 +353,13 @@ def rule_change_decline(request, pk):
     if not _may_review(request.user):
         raise PermissionDenied("The President or the Vice President reviews suggestions.")
     change = get_object_or_404(RuleChange, pk=pk)
+    form = forms.DeclineForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f"Reason: {' '.join(form.errors.get('reason', ['give a reason.']))}")
+        return redirect("members:rule_change_accept", pk=change.pk)
     try:
         ballot_services.rule_change_decline(
-            change=change, reason=request.POST.get("reason", ""), on=club_today(), actor=request.user
+            change=change, reason=form.cleaned_data["reason"], on=club_today(), actor=request.user
         )
     except NcpcError as exc:
         messages.error(request, str(exc))
@@ -433,16 +440,28 @@ def vote_record_view(request):
 
 @require(Action.VIEW_CLUB)
 def who_rules_view(request):
-    form = forms.WhoRulesForm(request.GET or None)
+    # "asked" is sent by the button: with no box ticked (no officer present) the question still has an answer.
+    asked = "asked" in request.GET or "present" in request.GET or "involved" in request.GET
+    form = forms.WhoRulesForm(request.GET if asked else None)
     answer = None
-    if request.GET and form.is_valid():
+    log_query = ""
+    if asked and form.is_valid():
         answer = who_rules(present=form.cleaned_data["present"], involved=form.cleaned_data["involved"])
+        log_query = urlencode(
+            {"present": form.cleaned_data["present"], "involved": form.cleaned_data["involved"]}, doseq=True
+        )
     labels = dict(OfficerTerm.Office.choices)
     holders = [(labels[office], person) for office, person in officer_holders(on=club_today()).items()]
     return render(
         request,
         "members/governance/who_rules.html",
-        {"form": form, "answer": answer, "holders": holders},
+        {
+            "form": form,
+            "answer": answer,
+            "holders": holders,
+            "log_query": log_query,
+            "can_log": _may_log_rulings(request.user),
+        },
     )
 
 
@@ -469,9 +488,18 @@ def ruling_new(request):
     season = current_season()
     if season is None:
         return _no_season(request)
-    initial = {}
+    initial: dict = {}
     if number := request.GET.get("event"):
-        initial["event"] = season.events.filter(number=number).first()
+        if not (number.isascii() and number.isdigit() and len(number) <= 9):
+            return HttpResponseBadRequest(f"?event= takes an event number, not {number[:40]!r}.")
+        initial["event"] = season.events.filter(number=int(number)).first()
+    # The who-rules answer carried over: the offices present and involved, as that page sent them.
+    answer = None
+    asked = forms.WhoRulesForm(request.GET)
+    if ("present" in request.GET or "involved" in request.GET) and asked.is_valid():
+        initial["present"] = asked.cleaned_data["present"]
+        initial["involved"] = asked.cleaned_data["involved"]
+        answer = who_rules(present=initial["present"], involved=initial["involved"])
     form = forms.RulingForm(request.POST or None, season=season, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -492,4 +520,6 @@ def ruling_new(request):
         else:
             messages.success(request, "Ruling logged.")
             return redirect("members:rulings")
-    return render(request, "members/governance/ruling_new.html", {"season": season, "form": form})
+    return render(
+        request, "members/governance/ruling_new.html", {"season": season, "form": form, "answer": answer}
+    )

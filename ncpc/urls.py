@@ -11,6 +11,7 @@ urlpatterns = [
     path("about/", views.about, name="about"),
     path("imports/", import_views.imports, name="imports"),
     path("audit/", views.audit, name="audit"),
+    path("accounts/login/", views.login, name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("members/", include("members.urls")),
     # Members opens a season (it carries the seats over), so the form posts here rather than to events.

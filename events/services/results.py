@@ -74,11 +74,18 @@ def bust_record(
             raise ResultsError(f"{seat.player_name} is out already: entered twice.")
     chips = {int(k): v for k, v in (start_chips or {}).items()}
     if len(ids) > 1:
+        # Nobody holds more than every stack at the table: starting stack × the seats that started.
+        in_play = locked.season.starting_stack * Attendance.objects.filter(event=locked).count()
         for i in ids:
             if chips.get(i) is None or chips[i] < 1:
                 raise ResultsError(
                     f"Enter {seats[i].player_name}'s chip count at the start of the hand (players out on the "
                     "same hand are placed by it, §6.5)."
+                )
+            if chips[i] > in_play:
+                raise ResultsError(
+                    f"{seats[i].player_name}'s chip count {chips[i]:,} is more than all the chips in play "
+                    f"({in_play:,}): check the number."
                 )
     hand = (locked.eliminations.aggregate(m=Max("hand"))["m"] or 0) + 1
     draws: dict[int, int] = {}

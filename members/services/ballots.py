@@ -186,7 +186,8 @@ def ballot_vote(
             )
         counts = BallotCount.objects.filter(question=question)
         if question.office:
-            target = counts.filter(nomination_id=int(option)) if str(option).isdigit() else counts.none()
+            nomination_id = _row_id(option)
+            target = counts.filter(nomination_id=nomination_id) if nomination_id else counts.none()
         else:
             target = counts.filter(answer=option) if option in (YES, NO) else counts.none()
         if target.update(votes=F("votes") + 1) != 1:
@@ -199,6 +200,15 @@ def ballot_vote(
         summary=f"{person} voted on {len(choices)} question(s) of {ballot.title}",
     )
     return len(choices)
+
+
+def _row_id(text: str) -> int | None:
+    """A row id posted as text: plain ASCII digits that fit a database integer, else None ("²" is a digit
+    to Python but not a number to int())."""
+    text = str(text)
+    if text.isascii() and text.isdigit() and len(text) <= 18:
+        return int(text)
+    return None
 
 
 def _members_eligible(*, ballot: Ballot) -> int:

@@ -7,13 +7,29 @@ from django.db import transaction
 
 from members.models import Person
 from ncpc.audit import Actor, audit_record
+from ncpc.clock import club_today
 from ncpc.errors import NcpcError
+
+# Not a bylaws number: a date of birth more than this many years back is a typing mistake (0001-01-01).
+OLDEST_AGE_YEARS = 120
+
+
+def date_of_birth_problem(*, born: dt.date, on: dt.date) -> str:
+    """Why a date of birth cannot be right ("" when it can): not after today, not 120 years back. Pure."""
+    if born > on:
+        return f"The date of birth {born} is after today."
+    if on.year - born.year > OLDEST_AGE_YEARS:
+        return f"The date of birth {born} is more than {OLDEST_AGE_YEARS} years ago: check the year."
+    return ""
 
 
 @transaction.atomic
 def person_create(*, actor: Actor = None, **fields: Any) -> Person:
     if Person.objects.filter(key=fields.get("key")).exists():
         raise NcpcError(f"The key '{fields.get('key')}' is taken; choose another.", field="key")
+    born = fields.get("date_of_birth")
+    if born and (problem := date_of_birth_problem(born=born, on=club_today())):
+        raise NcpcError(problem, field="date_of_birth")
     person = Person.objects.create(**fields)
     audit_record(actor=actor, action="member.person.create", target=person, summary=f"Recorded {person}")
     return person

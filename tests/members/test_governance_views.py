@@ -245,3 +245,28 @@ def test_the_home_page_asks_a_member_to_vote_until_they_have(member_client, memb
     assert f"Vote: {ballot.title}" in member_client.get("/").content.decode()
     ballot_vote(ballot=ballot, person=member.person, choices={_question(ballot).pk: "yes"}, on=APRIL)
     assert "Vote:" not in member_client.get("/").content.decode()
+
+
+def test_spec_15_15_who_rules_with_no_officer_present_answers_the_independent_player(member_client):
+    # With no box ticked a browser sends no "present" or "involved": the form carries a field of its own.
+    blank = member_client.get(reverse("members:who_rules")).content.decode()
+    assert '<input type="hidden" name="asked" value="1">' in blank
+    page = member_client.get(reverse("members:who_rules"), {"asked": "1"}).content.decode()
+    assert "the players in the hand choose an independent player" in page
+
+
+def test_spec_15_15_the_ruling_form_carries_the_who_rules_answer_over(client, treasurer, season):
+    client.force_login(treasurer)
+    page = client.get(
+        reverse("members:who_rules"),
+        {"asked": "1", "present": ["president", "treasurer"], "involved": ["president"]},
+    ).content.decode()
+    link = reverse("members:ruling_new") + "?present=president&amp;present=treasurer&amp;involved=president"
+    assert link in page
+    form_page = client.get(
+        reverse("members:ruling_new"), {"present": ["president", "treasurer"], "involved": ["president"]}
+    )
+    form = form_page.context["form"]
+    assert form["present"].value() == ["president", "treasurer"]
+    assert form["involved"].value() == ["president"]
+    assert "The Treasurer rules alone." in form_page.content.decode()
