@@ -60,6 +60,19 @@ def _may_log_rulings(user) -> bool:
     return user_can(user, Action.RECORD_RULINGS) or bool(user_offices(user))
 
 
+def _may_record_tie(user, question: BallotQuestion) -> bool:
+    """The officer who records a tie's outcome: the President unless a candidate in that race (SPEC §15.14);
+    a superuser may too. Rule-change questions never tie (a majority decides): the President's page."""
+    if not question.office:
+        return user_can(user, Action.MANAGE_ELECTIONS)
+    if getattr(user, "is_superuser", False):
+        return True
+    office = election_services.tie_recorder_office(
+        question=question, holders=officer_holders(on=club_today())
+    )
+    return office is not None and office in user_offices(user)
+
+
 def _may_run(user, ballot: Ballot) -> bool:
     action = Action.MANAGE_ELECTIONS if ballot.kind == Ballot.Kind.ELECTION else Action.MANAGE_BALLOTS
     return user_can(user, action)
@@ -129,14 +142,20 @@ def ballot_detail(request, pk):
         "turnout": ballot_turnout(ballot=ballot) if can_run else None,
         "members": current_member_count(season=ballot.season),
     }
+    days = election_services.election_days(season=ballot.season)
+    context["days"] = days
     if can_run and ballot.kind == Ballot.Kind.ELECTION and ballot.status == Ballot.Status.PREPARING:
-        context["nomination_form"] = forms.NominationForm(season=ballot.season, initial={"on": club_today()})
-    if can_run and ballot.kind == Ballot.Kind.ELECTION and counted:
+        context["nomination_form"] = forms.NominationForm(
+            season=ballot.season, initial={"on": days.nominations or club_today()}
+        )
+    if ballot.kind == Ballot.Kind.ELECTION and counted:
+        ties = [q for q in questions if q.tie and not q.winner_id]
         context["tie_forms"] = [
             (q, forms.TieForm(question=q, prefix=f"tie{q.pk}"))
-            for q in questions
-            if q.tie and not q.winner_id
+            for q in ties
+            if _may_record_tie(request.user, q)
         ]
+        context["ties_elsewhere"] = [q for q in ties if can_run and not _may_record_tie(request.user, q)]
     return render(request, "members/governance/ballot.html", context)
 
 
@@ -144,6 +163,12 @@ def ballot_detail(request, pk):
 @require(Action.VOTE)
 def ballot_vote(request, pk):
     ballot = get_object_or_404(Ballot, pk=pk)
+    if not request.POST.get("confirm"):
+        messages.error(
+            request,
+            "Tick the box to confirm your vote first (a vote cannot be changed): nothing was recorded.",
+        )
+        return redirect("members:ballot", pk=ballot.pk)
     choices = {}
     for question_id in ballot.questions.values_list("pk", flat=True):
         if value := request.POST.get(f"q{question_id}"):
@@ -254,9 +279,14 @@ def nomination_withdraw(request, pk):
 
 
 @require_POST
-@require(Action.MANAGE_ELECTIONS)
+@require(Action.VIEW_CLUB)
 def tie_resolve(request, pk):
     question = get_object_or_404(BallotQuestion, pk=pk)
+    if not _may_record_tie(request.user, question):
+        raise PermissionDenied(
+            "The President records a tie's outcome; when the President is a candidate in that race, the next "
+            "officer who is not."
+        )
     form = forms.TieForm(request.POST, question=question, prefix=f"tie{question.pk}")
     if not form.is_valid():
         messages.error(request, "Nothing was saved: choose the winner and say how the club decided.")
@@ -266,6 +296,7 @@ def tie_resolve(request, pk):
             question=question,
             winner=form.cleaned_data["winner"],
             note=form.cleaned_data["note"],
+            recorded_by=user_person(request.user),
             actor=request.user,
         )
     except NcpcError as exc:

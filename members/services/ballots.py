@@ -23,7 +23,7 @@ from members.models import (
     Vote,
 )
 from members.selectors import current_member_count
-from members.services.elections import election_count, election_terms_grant
+from members.services.elections import election_count, election_terms_grant, election_voting_day_check
 from members.services.rule_changes import rule_changes_send_on, rule_value_clean
 from members.services.votes import vote_record
 from ncpc.audit import Actor, actor_user, audit_record
@@ -135,6 +135,7 @@ def ballot_open(*, ballot: Ballot, on: dt.date, actor: Actor = None) -> Ballot:
         )
     questions = list(ballot.questions.prefetch_related("nominations"))
     if ballot.kind == Ballot.Kind.ELECTION:
+        election_voting_day_check(season=ballot.season, on=on, what="An election opens")
         empty = [str(q) for q in questions if not q.nominations.all()]
         if empty:
             raise NcpcError(f"Nobody is nominated for: {', '.join(empty)}. Record a nomination first.")
@@ -168,6 +169,8 @@ def ballot_vote(
         person=person, season=ballot.season, left_after_event__isnull=True
     ).exists():
         raise NcpcError(f"Only members holding a seat in {ballot.season} vote on this ballot.")
+    if ballot.kind == Ballot.Kind.ELECTION:
+        election_voting_day_check(season=ballot.season, on=on, what="Members vote for officers")
     if not choices:
         raise NcpcError("Choose at least one answer before casting your vote.")
     questions = {q.pk: q for q in ballot.questions.all()}

@@ -3,6 +3,7 @@
 import datetime as dt
 
 import pytest
+import time_machine
 from django.urls import reverse
 
 from events.models import Season
@@ -10,6 +11,8 @@ from members.models import Ballot, BallotCount, BallotParticipation, RuleChange,
 from members.services.ballots import ballot_open, rule_change_accept, rule_change_submit
 from members.services.elections import election_create, nomination_record
 from tests.members.factories import seats_fill
+
+MARCH, APRIL = dt.date(2027, 3, 27), dt.date(2027, 4, 24)
 
 
 @pytest.fixture
@@ -39,12 +42,12 @@ def test_a_member_votes_on_the_ballot_page_and_a_second_vote_is_refused_with_a_m
     assert f"{Season.rule_label('substitutes_per_season')}: <s>3</s> → <strong>4</strong>" in page
 
     url = reverse("members:ballot_vote", args=[rule_ballot.pk])
-    response = member_client.post(url, {f"q{question.pk}": "yes"}, follow=True)
+    response = member_client.post(url, {f"q{question.pk}": "yes", "confirm": "1"}, follow=True)
     assert "Your vote on 1 question(s) is recorded" in response.content.decode()
     assert BallotParticipation.objects.filter(person=member.person).count() == 1
     assert BallotCount.objects.get(question=question, answer="yes").votes == 1
 
-    response = member_client.post(url, {f"q{question.pk}": "no"}, follow=True)
+    response = member_client.post(url, {f"q{question.pk}": "no", "confirm": "1"}, follow=True)
     assert "already voted" in response.content.decode()
     assert BallotCount.objects.get(question=question, answer="no").votes == 0
     assert "You have voted on every question" in response.content.decode()
@@ -150,12 +153,14 @@ def test_a_member_votes_for_each_office_on_the_election_page(member_client, memb
     others = [m.person for m in seats_fill(season=season, count=2)]
     election = election_create(season=season, on=today)
     noms = {
-        office: nomination_record(ballot=election, office=office, person=others[i % 2], on=today)
+        office: nomination_record(ballot=election, office=office, person=others[i % 2], on=MARCH)
         for i, office in enumerate(("president", "vice_president", "treasurer"))
     }
-    ballot_open(ballot=election, on=today)
-    data = {f"q{n.question_id}": str(n.pk) for n in noms.values()}
-    member_client.post(reverse("members:ballot_vote", args=[election.pk]), data)
+    ballot_open(ballot=election, on=APRIL)
+    data = {f"q{n.question_id}": str(n.pk) for n in noms.values()} | {"confirm": "1"}
+    with time_machine.travel(dt.datetime(2027, 4, 24, 20, 0, tzinfo=dt.UTC), tick=False):
+        member_client.force_login(member)  # the session of November has expired by April
+        member_client.post(reverse("members:ballot_vote", args=[election.pk]), data)
     assert BallotParticipation.objects.filter(person=member.person).count() == 3
     assert sum(BallotCount.objects.filter(question__ballot=election).values_list("votes", flat=True)) == 3
 
