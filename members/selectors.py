@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from django.db.models import Exists, OuterRef
 
 from events.models import Event, Season
-from members.models import Membership, OfficerTerm, Person, RulesSignature, Suspension, WaitingListEntry
+from members.models import Membership, OfficerTerm, Person, RulesSignature, Suspension, Vote, WaitingListEntry
 
 
 def login_standing(*, user_id: int, on: dt.date) -> tuple[Person | None, set[str], bool]:
@@ -115,6 +115,16 @@ def people_named(*, name: str) -> list[Person]:
 def suspended_on(*, membership: Membership, on: dt.date) -> bool:
     """Is the member under a suspension on that date (SPEC §2, both ends included)? Interface for good standing."""
     return Suspension.objects.filter(membership=membership, start__lte=on, end__gte=on).exists()
+
+
+def two_events_votes(*, season: Season) -> list[tuple[int, str]]:
+    """The season's recorded votes for two events in one month (§4.4.2) that passed, as (id, label)."""
+    votes = Vote.objects.filter(season=season, kind=Vote.Kind.TWO_EVENTS)
+    return [
+        (v.pk, f"{v.held_on:%b %-d, %Y}: {v.subject} ({v.yes} yes of {v.members_eligible})")
+        for v in votes
+        if v.passed
+    ]
 
 
 def current_member_count(*, season: Season) -> int:
