@@ -15,6 +15,7 @@ from events.services.places import Bust, bust_places, places_final
 from events.signals import results_final
 from ncpc.audit import Actor, actor_user, audit_record
 from ncpc.errors import NcpcError
+from ncpc.permissions import OFFICES
 
 
 def _entrants(*, event: Event) -> dict[int, Attendance]:
@@ -42,6 +43,7 @@ def bust_record(
     actor: Actor,
     start_chips: Mapping[int, int] | None = None,
     removed_for_abuse: bool = False,
+    abuse_agreed: Sequence[str] = (),
     reason: str = "",
     rng: random.Random | None = None,
 ) -> list[Elimination]:
@@ -118,6 +120,7 @@ def bust_record(
             start_chips=b.start_chips,
             draw=b.draw,
             removed_for_abuse=removed_for_abuse,
+            abuse_agreed=list(abuse_agreed),
             created_by=actor_user(actor),
         )
         for b in new
@@ -137,6 +140,7 @@ def bust_record(
         reason=reason,
         data={
             "hand": hand,
+            **({"agreed": list(abuse_agreed)} if removed_for_abuse else {}),
             "busts": [
                 {
                     "attendance": b.player,
@@ -153,12 +157,30 @@ def bust_record(
 
 @transaction.atomic
 def abuse_remove(
-    *, event: Event, attendance_id: int, version: int, actor: Actor, reason: str
+    *,
+    event: Event,
+    attendance_id: int,
+    version: int,
+    actor: Actor,
+    reason: str,
+    agreed: Sequence[str] = (),
 ) -> list[Elimination]:
-    """Remove a player for abuse (§5.5.2): out at this moment, keeping that place, its points and prize."""
+    """Remove a player for abuse (§5.5.2): out at this moment, keeping that place, its points and prize.
+
+    ``agreed``: the offices of the executive committee (President, Vice President, Treasurer) that agreed; a
+    majority of the committee is needed (SPEC §15.8), and it is recorded on the elimination."""
     if not reason.strip():
+        raise NcpcError("Say what happened: removal for abuse needs a reason.")
+    offices = [o for o in OFFICES if o in set(agreed)]
+    if set(agreed) - set(OFFICES):
         raise NcpcError(
-            "Say why (which officers decided, and what happened): removal for abuse needs a reason."
+            "Only the President, the Vice President and the Treasurer decide a removal for abuse."
+        )
+    if len(offices) * 2 <= len(OFFICES):
+        raise NcpcError(
+            f"A removal for abuse needs a majority of the executive committee (§5.5.2): {len(offices)} of "
+            f"{len(OFFICES)} officers agreed; tick the officers who agreed (at least {len(OFFICES) // 2 + 1}).",
+            field="agreed",
         )
     return bust_record(
         event=event,
@@ -166,6 +188,7 @@ def abuse_remove(
         version=version,
         actor=actor,
         removed_for_abuse=True,
+        abuse_agreed=offices,
         reason=reason.strip(),
     )
 
