@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('events', '0006_nighttable_seat_count_from_rules'),
+        ("events", "0006_nighttable_seat_count_from_rules"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='elimination',
-            name='abuse_agreed',
-            field=models.JSONField(blank=True, default=list, help_text='Removal for abuse: the offices of the executive committee that agreed (§5.5.2).'),
+            model_name="elimination",
+            name="abuse_agreed",
+            field=models.JSONField(
+                blank=True,
+                default=list,
+                help_text="Removal for abuse: the offices of the executive committee that agreed (§5.5.2).",
+            ),
         ),
     ]
