@@ -479,7 +479,12 @@ def who_rules_view(request):
     if asked and form.is_valid():
         answer = who_rules(present=form.cleaned_data["present"], involved=form.cleaned_data["involved"])
         log_query = urlencode(
-            {"present": form.cleaned_data["present"], "involved": form.cleaned_data["involved"]}, doseq=True
+            {
+                "asked": "1",
+                "present": form.cleaned_data["present"],
+                "involved": form.cleaned_data["involved"],
+            },
+            doseq=True,
         )
     labels = dict(OfficerTerm.Office.choices)
     holders = [(labels[office], person) for office, person in officer_holders(on=club_today()).items()]
@@ -527,7 +532,7 @@ def ruling_new(request):
     # The who-rules answer carried over: the offices present and involved, as that page sent them.
     answer = None
     asked = forms.WhoRulesForm(request.GET)
-    if ("present" in request.GET or "involved" in request.GET) and asked.is_valid():
+    if {"asked", "present", "involved"} & set(request.GET) and asked.is_valid():
         initial["present"] = asked.cleaned_data["present"]
         initial["involved"] = asked.cleaned_data["involved"]
         answer = who_rules(present=initial["present"], involved=initial["involved"])

@@ -266,7 +266,10 @@ def test_spec_15_15_the_ruling_form_carries_the_who_rules_answer_over(client, tr
         reverse("members:who_rules"),
         {"asked": "1", "present": ["president", "treasurer"], "involved": ["president"]},
     ).content.decode()
-    link = reverse("members:ruling_new") + "?present=president&amp;present=treasurer&amp;involved=president"
+    link = (
+        reverse("members:ruling_new")
+        + "?asked=1&amp;present=president&amp;present=treasurer&amp;involved=president"
+    )
     assert link in page
     form_page = client.get(
         reverse("members:ruling_new"), {"present": ["president", "treasurer"], "involved": ["president"]}
@@ -275,3 +278,11 @@ def test_spec_15_15_the_ruling_form_carries_the_who_rules_answer_over(client, tr
     assert form["present"].value() == ["president", "treasurer"]
     assert form["involved"].value() == ["president"]
     assert "The Treasurer rules alone." in form_page.content.decode()
+
+
+def test_spec_15_15_the_ruling_form_carries_an_answer_with_no_officer_present(client, treasurer, season):
+    client.force_login(treasurer)
+    page = client.get(reverse("members:who_rules"), {"asked": "1"}).content.decode()
+    assert reverse("members:ruling_new") + "?asked=1" in page
+    form_page = client.get(reverse("members:ruling_new"), {"asked": "1"}).content.decode()
+    assert "Who rules: No officer can rule: the players in the hand choose an independent player" in form_page
