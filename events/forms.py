@@ -1,6 +1,7 @@
 from django import forms
 from django.forms import inlineformset_factory
 
+from events import hooks
 from events.models import BlindLevel, DuesInstallment, PayoutRow, Season, Venue, WsopRow
 from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
 
@@ -171,6 +172,17 @@ class VenueForm(forms.Form):
 class EventMoveForm(forms.Form):
     date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label="New date")
     reason = forms.CharField(max_length=200, required=False, help_text="e.g. host unavailable (§4.4.1)")
+    vote = forms.TypedChoiceField(
+        coerce=int,
+        required=False,
+        empty_value=None,
+        label="Members' vote for two events in that month",
+        help_text="Needed only when the new month already has its event (§4.4.2).",
+    )
+
+    def __init__(self, *args, season, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["vote"].choices = [("", "— none —"), *hooks.month_votes(season=season)]
 
 
 class EventAnnounceForm(forms.Form):

@@ -14,6 +14,9 @@ event_roster: Hook[..., list[Any]] = Hook("event_roster(season, event_number)", 
 rules_signed: Hook[..., bool] = Hook("rules_signed(membership)", "members")
 people_named: Hook[..., list[Any]] = Hook("people_named(name)", "members")
 person_banned: Hook[..., bool] = Hook("person_banned(person)", "members")
+seats_held: Hook[..., int] = Hook("seats_held(season)", "members")
+# Passed majority votes for two events in one month (§4.4.2) of a season, as (vote id, label).
+month_votes: Hook[..., list[tuple[int, str]]] = Hook("month_votes(season)", "members")
 
 # finance
 good_standing: Hook[..., bool] = Hook("good_standing(membership, on)", "finance")

@@ -436,6 +436,11 @@ class Elimination(models.Model):
     start_chips = models.PositiveIntegerField(null=True, blank=True)
     draw = models.PositiveSmallIntegerField(null=True, blank=True)
     removed_for_abuse = models.BooleanField(default=False)
+    abuse_agreed = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Removal for abuse: the offices of the executive committee that agreed (§5.5.2).",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

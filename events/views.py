@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 
+from events import hooks
 from events.forms import FORMSETS, SeasonCreateForm, SeasonRulesForm, formset_rows
 from events.models import Season
 from events.rules import SeasonRules
@@ -127,7 +128,9 @@ def rules(request, season):
             "formsets": [
                 (prefix, Season.rule_label(table), formsets[prefix]) for prefix, table, _cls in FORMSETS
             ],
-            "problems": rules_problems(rules=season_rules(season)),
+            "problems": rules_problems(
+                rules=season_rules(season), seats_held=hooks.seats_held(season=season)
+            ),
             "create_form": SeasonCreateForm(initial={"start_year": season.start.year + 1}),
             "can_edit": user_can(request.user, Action.EDIT_RULES),
             "frozen_by": season_frozen_by(season=season),

@@ -16,10 +16,12 @@ from events.view_helpers import as_int, event_view, posted_int, posted_version, 
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.feedback import command_run
-from ncpc.permissions import Action, require, user_can
+from ncpc.permissions import PRESIDENT, TREASURER, VICE_PRESIDENT, Action, require, user_can
 
 # Where "Open the night" returns to: the pages that offer it.
 SEATS_BACK = {"attendance": "events:attendance", "results": "events:results", "night": "events:night"}
+
+ABUSE_OFFICES = ((PRESIDENT, "President"), (VICE_PRESIDENT, "Vice President"), (TREASURER, "Treasurer"))
 
 
 @require_POST
@@ -148,6 +150,7 @@ def results_entry(request, event):
             "event": event,
             "season": event.season,
             "still_in": [r for r in playing if not hasattr(r, "elimination")],
+            "abuse_offices": ABUSE_OFFICES,
             "entrants": len(playing),
             "absent": [r for r in rows if r.status == Attendance.Status.ABSENT],
             "out": out,
@@ -202,6 +205,7 @@ def results_abuse(request, event):
         event=event,
         attendance_id=posted_int(request, "player"),
         reason=request.POST.get("reason", ""),
+        agreed=request.POST.getlist("agreed"),
         version=posted_version(request),
     )
     if made:

@@ -104,7 +104,7 @@ def event_detail(request, event):
         "today": club_today(),
     }
     if can_edit and event.status == Event.Status.SCHEDULED:
-        context["move_form"] = EventMoveForm(initial={"date": event.date})
+        context["move_form"] = EventMoveForm(initial={"date": event.date}, season=event.season)
         context["announce_form"] = EventAnnounceForm(initial={"venue": event.venue_id})
         context["would_be_late"] = announcement_is_late(
             event_date=event.date,
@@ -167,11 +167,18 @@ def calendar_feed(request, user_id, token):
 @require(Action.EDIT_RULES)
 @event_view
 def event_move_view(request, event):
-    form = EventMoveForm(request.POST)
+    form = EventMoveForm(request.POST, season=event.season)
     if not form.is_valid():
-        messages.error(request, "Enter the new date.")
+        messages.error(
+            request, "Enter the new date (and choose a recorded vote from the list, if one is needed)."
+        )
     elif command_run(
-        request, event_move, event=event, date=form.cleaned_data["date"], reason=form.cleaned_data["reason"]
+        request,
+        event_move,
+        event=event,
+        date=form.cleaned_data["date"],
+        reason=form.cleaned_data["reason"],
+        vote_id=form.cleaned_data["vote"],
     ):
         messages.success(
             request,

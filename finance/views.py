@@ -36,6 +36,7 @@ from finance.services.escrow import (
 )
 from finance.services.event_payouts import event_payout_key, event_payout_post
 from finance.services.ledger import posted_under_key, transaction_reverse, transfer_post
+from finance.services.night_list import event_reminders
 from finance.services.payments import late_fee_waive, payment_record
 from finance.services.payments import payment_reverse as reverse_payment
 from finance.services.reminders import dues_reminders_send
@@ -331,7 +332,9 @@ def payouts(request):
     season = current_season()
     rows = []
     if season is not None:
-        for event in season.events.all():
+        events = list(season.events.all())
+        last = max((e.number for e in events), default=0)
+        for event in events:
             try:
                 lines, error = event_payout_lines(event=event), ""
             except NcpcError as exc:
@@ -344,6 +347,7 @@ def payouts(request):
                     "error": error,
                     "posted": posted,
                     "total": sum(line.amount for line in lines),
+                    "reminders": event_reminders(event_number=event.number, last_event_number=last),
                 }
             )
     return render(request, "finance/payouts.html", {"season": season, "rows": rows})

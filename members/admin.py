@@ -1,6 +1,8 @@
+from django import forms
 from django.contrib import admin
 
 from members.models import Ballot, Membership, OfficerTerm, Person, RuleChange, Ruling, Vote
+from members.services.officers import officer_term_overlap
 
 
 @admin.register(Person)
@@ -16,8 +18,29 @@ class MembershipAdmin(admin.ModelAdmin):
     list_filter = ("season",)
 
 
+class OfficerTermAdminForm(forms.ModelForm):
+    """One holder of an office at a time, in the admin as on the election pages (the service's check)."""
+
+    class Meta:
+        model = OfficerTerm
+        fields = ("person", "office", "start", "end")
+
+    def clean(self):
+        data = super().clean()
+        office, start, end = data.get("office"), data.get("start"), data.get("end")
+        if office and start and end:
+            if end < start:
+                raise forms.ValidationError("A term cannot end before it starts.")
+            if problem := officer_term_overlap(
+                office=office, start=start, end=end, exclude_pk=self.instance.pk
+            ):
+                raise forms.ValidationError(problem)
+        return data
+
+
 @admin.register(OfficerTerm)
 class OfficerTermAdmin(admin.ModelAdmin):
+    form = OfficerTermAdminForm
     list_display = ("person", "office", "start", "end")
     list_filter = ("office",)
 

@@ -14,4 +14,6 @@ class MembersConfig(AppConfig):
         events_hooks.rules_signed.connect(selectors.rules_signed)
         events_hooks.people_named.connect(selectors.people_named)
         events_hooks.person_banned.connect(selectors.person_banned)
+        events_hooks.seats_held.connect(selectors.current_member_count)
+        events_hooks.month_votes.connect(selectors.two_events_votes)
         permissions.login_standing.connect(selectors.login_standing)

@@ -21,7 +21,7 @@ from members.services.ballots import (
     rule_change_accept,
     rule_change_submit,
 )
-from members.services.elections import election_create, nomination_record
+from members.services.elections import election_create, election_days, nomination_record
 from members.services.officers import default_term
 from members.services.standing import rules_signature_record, suspension_create
 from members.services.waiting_list import waiting_list_add
@@ -186,7 +186,10 @@ def demo_governance(context: dict) -> None:
                 ballot_vote(ballot=ballot, person=voter, choices=choices, on=today)
         ballot_close(ballot=ballot, on=today)
         ballot_publish(ballot=ballot, on=today)
-    if not Ballot.objects.filter(season=season, kind=Ballot.Kind.ELECTION).exists():
+    days = election_days(season=season)
+    if not Ballot.objects.filter(season=season, kind=Ballot.Kind.ELECTION).exists() and days.nominations:
+        # Nominations are dated at the March event and votes at the April event (SPEC §15.14): before April
+        # the demo election waits, prepared, for its voting day.
         election = election_create(season=season, on=today)
         for office, keys in (
             ("president", ("rick", "ann")),
@@ -195,9 +198,15 @@ def demo_governance(context: dict) -> None:
         ):
             for key in keys:
                 nomination_record(
-                    ballot=election, office=office, person=people[key], nominated_by=people["joe"], on=today
+                    ballot=election,
+                    office=office,
+                    person=people[key],
+                    nominated_by=people["joe"],
+                    on=days.nominations,
                 )
-        ballot_open(ballot=election, on=today)
+        if days.voting is None or today < days.voting:
+            return
+        ballot_open(ballot=election, on=days.voting)
         questions = {q.office: q for q in election.questions.prefetch_related("nominations__person")}
         # A few members voted already; ann, bob and the officers have not (log in as ann to try it).
         for index, key in enumerate(("cat", "dan", "eve", "gus", "hal")):
@@ -205,7 +214,7 @@ def demo_governance(context: dict) -> None:
             for question in questions.values():
                 nominations = list(question.nominations.all())
                 choices[question.pk] = str(nominations[index % len(nominations)].pk)
-            ballot_vote(ballot=election, person=people[key], choices=choices, on=today)
+            ballot_vote(ballot=election, person=people[key], choices=choices, on=days.voting)
 
 
 DEMO_STEPS = [(20, demo_context_people), (21, demo_membership_extras), (25, demo_governance)]

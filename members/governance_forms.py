@@ -31,8 +31,8 @@ class NominationForm(forms.Form):
 
 
 class TieForm(forms.Form):
-    winner = forms.ModelChoiceField(queryset=Person.objects.none())
-    note = forms.CharField(label="How the club resolved the tie", max_length=300)
+    winner = forms.ModelChoiceField(queryset=Person.objects.none(), label="Winner, as the club decided")
+    note = forms.CharField(label="Note: how the club decided (e.g. a second vote)", max_length=300)
 
     def __init__(self, *args, question, **kwargs):
         super().__init__(*args, **kwargs)

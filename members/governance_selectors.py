@@ -110,7 +110,20 @@ class OptionResult:
 class QuestionResult:
     question: BallotQuestion
     options: list[OptionResult] = field(default_factory=list)
-    participants: int = 0
+    participants: int = 0  # members who voted on this question
+    eligible: int = 0  # members when the ballot closed
+
+    @property
+    def turnout_pct(self) -> int | None:
+        """Turnout shown beside the result (SPEC §15.14), rounded to a whole percent."""
+        return round(100 * self.participants / self.eligible) if self.eligible else None
+
+    @property
+    def winner_votes(self) -> int:
+        winner = self.question.winner
+        if winner is None:
+            return 0
+        return next((o.votes for o in self.options if o.label == winner.full_name), 0)
 
 
 def ballot_results(*, ballot: Ballot, questions: list[BallotQuestion]) -> list[QuestionResult]:
@@ -138,7 +151,12 @@ def ballot_results(*, ballot: Ballot, questions: list[BallotQuestion]) -> list[Q
                 OptionResult(label="No", votes=by_answer.get("no", 0)),
             ]
         results.append(
-            QuestionResult(question=question, options=options, participants=participants.get(question.pk, 0))
+            QuestionResult(
+                question=question,
+                options=options,
+                participants=participants.get(question.pk, 0),
+                eligible=ballot.members_eligible or 0,
+            )
         )
     return results
 

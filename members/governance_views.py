@@ -5,8 +5,11 @@ publishes ballots; the President or the Vice President accepts rule-change sugge
 any officer logs a ruling (the Vice President and Treasurer rule too, §3.5.2–3.5.3, §3.6.7–3.6.8).
 """
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
@@ -55,6 +58,19 @@ def _may_review(user) -> bool:
 
 def _may_log_rulings(user) -> bool:
     return user_can(user, Action.RECORD_RULINGS) or bool(user_offices(user))
+
+
+def _may_record_tie(user, question: BallotQuestion) -> bool:
+    """The officer who records a tie's outcome: the President unless a candidate in that race (SPEC §15.14);
+    a superuser may too. Rule-change questions never tie (a majority decides): the President's page."""
+    if not question.office:
+        return user_can(user, Action.MANAGE_ELECTIONS)
+    if getattr(user, "is_superuser", False):
+        return True
+    office = election_services.tie_recorder_office(
+        question=question, holders=officer_holders(on=club_today())
+    )
+    return office is not None and office in user_offices(user)
 
 
 def _may_run(user, ballot: Ballot) -> bool:
@@ -126,14 +142,20 @@ def ballot_detail(request, pk):
         "turnout": ballot_turnout(ballot=ballot) if can_run else None,
         "members": current_member_count(season=ballot.season),
     }
+    days = election_services.election_days(season=ballot.season)
+    context["days"] = days
     if can_run and ballot.kind == Ballot.Kind.ELECTION and ballot.status == Ballot.Status.PREPARING:
-        context["nomination_form"] = forms.NominationForm(season=ballot.season, initial={"on": club_today()})
-    if can_run and ballot.kind == Ballot.Kind.ELECTION and counted:
+        context["nomination_form"] = forms.NominationForm(
+            season=ballot.season, initial={"on": days.nominations or club_today()}
+        )
+    if ballot.kind == Ballot.Kind.ELECTION and counted:
+        ties = [q for q in questions if q.tie and not q.winner_id]
         context["tie_forms"] = [
             (q, forms.TieForm(question=q, prefix=f"tie{q.pk}"))
-            for q in questions
-            if q.tie and not q.winner_id
+            for q in ties
+            if _may_record_tie(request.user, q)
         ]
+        context["ties_elsewhere"] = [q for q in ties if can_run and not _may_record_tie(request.user, q)]
     return render(request, "members/governance/ballot.html", context)
 
 
@@ -141,6 +163,12 @@ def ballot_detail(request, pk):
 @require(Action.VOTE)
 def ballot_vote(request, pk):
     ballot = get_object_or_404(Ballot, pk=pk)
+    if not request.POST.get("confirm"):
+        messages.error(
+            request,
+            "Tick the box to confirm your vote first (a vote cannot be changed): nothing was recorded.",
+        )
+        return redirect("members:ballot", pk=ballot.pk)
     choices = {}
     for question_id in ballot.questions.values_list("pk", flat=True):
         if value := request.POST.get(f"q{question_id}"):
@@ -251,9 +279,14 @@ def nomination_withdraw(request, pk):
 
 
 @require_POST
-@require(Action.MANAGE_ELECTIONS)
+@require(Action.VIEW_CLUB)
 def tie_resolve(request, pk):
     question = get_object_or_404(BallotQuestion, pk=pk)
+    if not _may_record_tie(request.user, question):
+        raise PermissionDenied(
+            "The President records a tie's outcome; when the President is a candidate in that race, the next "
+            "officer who is not."
+        )
     form = forms.TieForm(request.POST, question=question, prefix=f"tie{question.pk}")
     if not form.is_valid():
         messages.error(request, "Nothing was saved: choose the winner and say how the club decided.")
@@ -263,6 +296,7 @@ def tie_resolve(request, pk):
             question=question,
             winner=form.cleaned_data["winner"],
             note=form.cleaned_data["note"],
+            recorded_by=user_person(request.user),
             actor=request.user,
         )
     except NcpcError as exc:
@@ -350,9 +384,13 @@ def rule_change_decline(request, pk):
     if not _may_review(request.user):
         raise PermissionDenied("The President or the Vice President reviews suggestions.")
     change = get_object_or_404(RuleChange, pk=pk)
+    form = forms.DeclineForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f"Reason: {' '.join(form.errors.get('reason', ['give a reason.']))}")
+        return redirect("members:rule_change_accept", pk=change.pk)
     try:
         ballot_services.rule_change_decline(
-            change=change, reason=request.POST.get("reason", ""), on=club_today(), actor=request.user
+            change=change, reason=form.cleaned_data["reason"], on=club_today(), actor=request.user
         )
     except NcpcError as exc:
         messages.error(request, str(exc))
@@ -433,16 +471,33 @@ def vote_record_view(request):
 
 @require(Action.VIEW_CLUB)
 def who_rules_view(request):
-    form = forms.WhoRulesForm(request.GET or None)
+    # "asked" is sent by the button: with no box ticked (no officer present) the question still has an answer.
+    asked = "asked" in request.GET or "present" in request.GET or "involved" in request.GET
+    form = forms.WhoRulesForm(request.GET if asked else None)
     answer = None
-    if request.GET and form.is_valid():
+    log_query = ""
+    if asked and form.is_valid():
         answer = who_rules(present=form.cleaned_data["present"], involved=form.cleaned_data["involved"])
+        log_query = urlencode(
+            {
+                "asked": "1",
+                "present": form.cleaned_data["present"],
+                "involved": form.cleaned_data["involved"],
+            },
+            doseq=True,
+        )
     labels = dict(OfficerTerm.Office.choices)
     holders = [(labels[office], person) for office, person in officer_holders(on=club_today()).items()]
     return render(
         request,
         "members/governance/who_rules.html",
-        {"form": form, "answer": answer, "holders": holders},
+        {
+            "form": form,
+            "answer": answer,
+            "holders": holders,
+            "log_query": log_query,
+            "can_log": _may_log_rulings(request.user),
+        },
     )
 
 
@@ -469,9 +524,18 @@ def ruling_new(request):
     season = current_season()
     if season is None:
         return _no_season(request)
-    initial = {}
+    initial: dict = {}
     if number := request.GET.get("event"):
-        initial["event"] = season.events.filter(number=number).first()
+        if not (number.isascii() and number.isdigit() and len(number) <= 9):
+            return HttpResponseBadRequest(f"?event= takes an event number, not {number[:40]!r}.")
+        initial["event"] = season.events.filter(number=int(number)).first()
+    # The who-rules answer carried over: the offices present and involved, as that page sent them.
+    answer = None
+    asked = forms.WhoRulesForm(request.GET)
+    if {"asked", "present", "involved"} & set(request.GET) and asked.is_valid():
+        initial["present"] = asked.cleaned_data["present"]
+        initial["involved"] = asked.cleaned_data["involved"]
+        answer = who_rules(present=initial["present"], involved=initial["involved"])
     form = forms.RulingForm(request.POST or None, season=season, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -492,4 +556,6 @@ def ruling_new(request):
         else:
             messages.success(request, "Ruling logged.")
             return redirect("members:rulings")
-    return render(request, "members/governance/ruling_new.html", {"season": season, "form": form})
+    return render(
+        request, "members/governance/ruling_new.html", {"season": season, "form": form, "answer": answer}
+    )

@@ -2,11 +2,15 @@
 
 import datetime as dt
 from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
 
 from django.db.models import Exists, OuterRef
 
+from events import hooks as events_hooks
 from events.models import Event, Season
-from members.models import Membership, OfficerTerm, Person, RulesSignature, Suspension, WaitingListEntry
+from members import hooks
+from members.models import Membership, OfficerTerm, Person, RulesSignature, Suspension, Vote, WaitingListEntry
 
 
 def login_standing(*, user_id: int, on: dt.date) -> tuple[Person | None, set[str], bool]:
@@ -117,6 +121,16 @@ def suspended_on(*, membership: Membership, on: dt.date) -> bool:
     return Suspension.objects.filter(membership=membership, start__lte=on, end__gte=on).exists()
 
 
+def two_events_votes(*, season: Season) -> list[tuple[int, str]]:
+    """The season's recorded votes for two events in one month (§4.4.2) that passed, as (id, label)."""
+    votes = Vote.objects.filter(season=season, kind=Vote.Kind.TWO_EVENTS)
+    return [
+        (v.pk, f"{v.held_on:%b %-d, %Y}: {v.subject} ({v.yes} yes of {v.members_eligible})")
+        for v in votes
+        if v.passed
+    ]
+
+
 def current_member_count(*, season: Season) -> int:
     """Seats held now (not left): the "current members" a majority is counted against, and the seats taken."""
     return Membership.objects.filter(season=season, left_after_event__isnull=True).count()
@@ -180,4 +194,33 @@ def person_seasons(*, person: Person) -> list[Membership]:
         .select_related("season", "sponsor", "seat_from__person", "admission_vote", "rules_signature")
         .prefetch_related("suspensions")
         .order_by("-season__start", "-pk")
+    )
+
+
+@dataclass(frozen=True)
+class Unpaid:
+    membership: Membership
+    owed: Decimal  # what was still owed at the first January event
+
+
+def unpaid_at_first_january(*, season: Season, on: dt.date) -> tuple[dt.date | None, list[Unpaid]]:
+    """After the season's first January event (from its date on), the members holding a seat who were not paid
+    in full at that event (§2.11, SPEC §15.9): the only ones who can be put to a removal vote for unpaid fees.
+    Returns (that event's date or None, the list); the list is empty before the event."""
+    january = (
+        Event.objects.filter(season=season, date__month=1)
+        .order_by("date", "number")
+        .values_list("date", flat=True)
+        .first()
+    )
+    if january is None or on < january:
+        return january, []
+    seats = Membership.objects.filter(season=season, left_after_event__isnull=True).select_related("person")
+    unpaid = [
+        Unpaid(membership=m, owed=events_hooks.amount_owed(membership=m, on=january))
+        for m in seats
+        if not hooks.dues_paid_up(membership=m, on=january)
+    ]
+    return january, sorted(
+        unpaid, key=lambda u: (u.membership.person.last_name, u.membership.person.first_name)
     )

@@ -18,6 +18,7 @@ from members.selectors import (
     person_seasons,
     season_roster,
     signature_checklist,
+    unpaid_at_first_january,
     unsigned_before_next_event,
     waiting_list,
 )
@@ -378,6 +379,8 @@ def removals(request):
             "season": season,
             "form": form,
             "members": current_member_count(season=season),
+            "unpaid": unpaid_at_first_january(season=season, on=club_today()),
+            "today": club_today(),
             "removals": Removal.objects.filter(membership__season=season).select_related(
                 "membership__person", "vote", "nominated_by"
             ),

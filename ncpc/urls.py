@@ -15,6 +15,7 @@ urlpatterns = [
     path("mail/<int:delivery_id>/send-again/", mail_views.delivery_send_again, name="mail_send_again"),
     # Before Django's own: the reset form is limited per address and client, and its message is queued.
     path("accounts/password_reset/", mail_views.password_reset, name="password_reset"),
+    path("accounts/login/", views.login, name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("members/", include("members.urls")),
     # Members opens a season (it carries the seats over), so the form posts here rather than to events.

@@ -1,7 +1,10 @@
 import calendar
 
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.core.paginator import Paginator
+from django.core.validators import MaxLengthValidator
 from django.db import connection
 from django.http import HttpResponse, HttpResponseServerError
 from django.shortcuts import render
@@ -95,6 +98,21 @@ def audit(request):
         entries = entries.filter(action__startswith=action)
     page = Paginator(entries, 50).get_page(request.GET.get("page"))
     return render(request, "audit.html", {"page": page, "action": action})
+
+
+class LoginForm(AuthenticationForm):
+    """Django sets the username's max_length after the field is built, so nothing checks it on the server: a
+    10,000-character name reached the failed-login record (a 255-character column on PostgreSQL) and gave a
+    500. The length is checked here, before anyone tries to log in with it."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        limit = self.fields["username"].max_length
+        if limit:
+            self.fields["username"].validators.append(MaxLengthValidator(limit))
+
+
+login = login_not_required(auth_views.LoginView.as_view(authentication_form=LoginForm))
 
 
 def error_403(request, exception=None):

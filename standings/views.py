@@ -111,7 +111,7 @@ def points_report_current(request):
 @club_page
 def points_report(request, season, year, month):
     season = _season(season)
-    if not 1 <= month <= 12:
+    if not 1 <= month <= 12 or not dt.MINYEAR <= year <= dt.MAXYEAR:
         raise Http404("No such month.")
     first = dt.date(year, month, 1)
     last = dt.date(year, month, calendar.monthrange(year, month)[1])
@@ -182,7 +182,7 @@ def tie_breaks(request, season):
     }
     if request.method == "POST":
         group_key = request.POST.get("group", "")
-        form = forms.get(int(group_key)) if group_key.isdigit() else None
+        form = forms.get(int(group_key)) if group_key.isascii() and group_key.isdigit() else None
         if form is None:
             messages.error(
                 request, "That tie no longer exists (the standings changed). Nothing was recorded."

@@ -345,3 +345,18 @@ def test_every_page_answers_every_role_as_spec_12_says_and_never_500(club_data):
             if name == "logout" and role != ANON:
                 clients[role] = _clients()[role]
     assert not wrong, "\n".join(wrong)
+
+
+def test_item_13_every_page_refuses_a_nul_character_with_400_for_every_role(club_data):
+    """Issue 15, item 13: a NUL in the query string or in posted data is refused at the door on every page
+    (PostgreSQL cannot store or compare it; it once gave 500s on the admit page, the audit page and the API)."""
+    clients = _clients()
+    wrong: list[str] = []
+    for name in sorted(project_url_names() & set(PAGES)):
+        url = reverse(name, kwargs=PAGES[name].kwargs(club_data))
+        for role in (ANON, MEMBER, PRES):
+            got = clients[role].get(url, {"q": "a\x00b"}).status_code
+            posted = clients[role].post(url, {"reason": "a\x00b"}).status_code
+            if (got, posted) != (400, 400):
+                wrong.append(f"{name} as {role}: GET {got}, POST {posted}")
+    assert not wrong, "\n".join(wrong)

@@ -4,6 +4,7 @@ import datetime as dt
 
 from django.db import transaction
 
+from events import hooks
 from events.errors import AnnouncementLate
 from events.models import Event, Venue
 from events.selectors import season_rules
@@ -41,8 +42,13 @@ def announcement_is_late(*, event_date: dt.date, announced_on: dt.date, days_ahe
 
 
 @transaction.atomic
-def event_move(*, event: Event, date: dt.date, actor: Actor, reason: str = "") -> Event:
-    """Move an event to another date (§4.4.1); it keeps its number. A moved event must be announced again."""
+def event_move(
+    *, event: Event, date: dt.date, actor: Actor, reason: str = "", vote_id: int | None = None
+) -> Event:
+    """Move an event to another date (§4.4.1); it keeps its number. A moved event must be announced again.
+
+    Into a month that would then hold more of the season's events than its schedule plans (one, two in
+    February), only with a recorded majority vote of the members (§4.4.2, SPEC §15.7): ``vote_id``."""
     locked = Event.objects.select_for_update().select_related("season").get(pk=event.pk)
     if locked.status != Event.Status.SCHEDULED:
         raise NcpcError("Results are being entered for this event: it cannot be moved any more.")
@@ -57,6 +63,15 @@ def event_move(*, event: Event, date: dt.date, actor: Actor, reason: str = "") -
     clash = locked.season.events.filter(date=date).exclude(pk=locked.pk).first()
     if clash:
         raise NcpcError(f"Event {clash.number} is on {date:%b %-d, %Y} already.", field="date")
+    planned = sum(1 for month, _nth in season_rules(locked.season).schedule if month == date.month)
+    in_month = locked.season.events.filter(date__year=date.year, date__month=date.month).exclude(pk=locked.pk)
+    over = in_month.count() + 1 > max(planned, 1)
+    if over and vote_id not in {pk for pk, _label in hooks.month_votes(season=locked.season)}:
+        raise NcpcError(
+            f"{date:%B %Y} would hold {in_month.count() + 1} events: two events in one month need a recorded "
+            "majority vote of the members (§4.4.2). The President records it under Club votes; then choose it here.",
+            field="vote",
+        )
     old = locked.date
     locked.date = date
     was_announced = locked.announced_on is not None
@@ -70,7 +85,7 @@ def event_move(*, event: Event, date: dt.date, actor: Actor, reason: str = "") -
         summary=f"Moved event {locked.number} of {locked.season} from {old:%b %-d} to {date:%b %-d, %Y}"
         + (" (to be announced again)" if was_announced else ""),
         reason=reason,
-        data={"from": old.isoformat(), "to": date.isoformat()},
+        data={"from": old.isoformat(), "to": date.isoformat()} | ({"vote": vote_id} if over else {}),
     )
     return locked
 

@@ -16,6 +16,7 @@ from events.signals import results_final
 from ncpc.audit import Actor, actor_user, audit_record
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
+from ncpc.permissions import OFFICES
 
 
 def _entrants(*, event: Event) -> dict[int, Attendance]:
@@ -51,6 +52,7 @@ def bust_record(
     actor: Actor,
     start_chips: Mapping[int, int] | None = None,
     removed_for_abuse: bool = False,
+    abuse_agreed: Sequence[str] = (),
     reason: str = "",
     rng: random.Random | None = None,
 ) -> list[Elimination]:
@@ -84,11 +86,18 @@ def bust_record(
             raise ResultsError(f"{seat.player_name} is out already: entered twice.")
     chips = {int(k): v for k, v in (start_chips or {}).items()}
     if len(ids) > 1:
+        # Nobody holds more than every stack at the table: starting stack × the seats that started.
+        in_play = locked.season.starting_stack * Attendance.objects.filter(event=locked).count()
         for i in ids:
             if chips.get(i) is None or chips[i] < 1:
                 raise ResultsError(
                     f"Enter {seats[i].player_name}'s chip count at the start of the hand (players out on the "
                     "same hand are placed by it, §6.5)."
+                )
+            if chips[i] > in_play:
+                raise ResultsError(
+                    f"{seats[i].player_name}'s chip count {chips[i]:,} is more than all the chips in play "
+                    f"({in_play:,}): check the number."
                 )
     hand = (locked.eliminations.aggregate(m=Max("hand"))["m"] or 0) + 1
     draws: dict[int, int] = {}
@@ -121,6 +130,7 @@ def bust_record(
             start_chips=b.start_chips,
             draw=b.draw,
             removed_for_abuse=removed_for_abuse,
+            abuse_agreed=list(abuse_agreed),
             created_by=actor_user(actor),
         )
         for b in new
@@ -140,6 +150,7 @@ def bust_record(
         reason=reason,
         data={
             "hand": hand,
+            **({"agreed": list(abuse_agreed)} if removed_for_abuse else {}),
             "busts": [
                 {
                     "attendance": b.player,
@@ -156,12 +167,30 @@ def bust_record(
 
 @transaction.atomic
 def abuse_remove(
-    *, event: Event, attendance_id: int, version: int, actor: Actor, reason: str
+    *,
+    event: Event,
+    attendance_id: int,
+    version: int,
+    actor: Actor,
+    reason: str,
+    agreed: Sequence[str] = (),
 ) -> list[Elimination]:
-    """Remove a player for abuse (§5.5.2): out at this moment, keeping that place, its points and prize."""
+    """Remove a player for abuse (§5.5.2): out at this moment, keeping that place, its points and prize.
+
+    ``agreed``: the offices of the executive committee (President, Vice President, Treasurer) that agreed; a
+    majority of the committee is needed (SPEC §15.8), and it is recorded on the elimination."""
     if not reason.strip():
+        raise NcpcError("Say what happened: removal for abuse needs a reason.")
+    offices = [o for o in OFFICES if o in set(agreed)]
+    if set(agreed) - set(OFFICES):
         raise NcpcError(
-            "Say why (which officers decided, and what happened): removal for abuse needs a reason."
+            "Only the President, the Vice President and the Treasurer decide a removal for abuse."
+        )
+    if len(offices) * 2 <= len(OFFICES):
+        raise NcpcError(
+            f"A removal for abuse needs a majority of the executive committee (§5.5.2): {len(offices)} of "
+            f"{len(OFFICES)} officers agreed; tick the officers who agreed (at least {len(OFFICES) // 2 + 1}).",
+            field="agreed",
         )
     return bust_record(
         event=event,
@@ -169,6 +198,7 @@ def abuse_remove(
         version=version,
         actor=actor,
         removed_for_abuse=True,
+        abuse_agreed=offices,
         reason=reason.strip(),
     )
 

@@ -4,8 +4,31 @@ from events.rules import SeasonRules
 from events.services.event_fund import WsopTableMissing, wsop_allocation
 
 
-def rules_problems(*, rules: SeasonRules) -> list[str]:
+def rules_problems(*, rules: SeasonRules, seats_held: int = 0) -> list[str]:
+    """``seats_held``: the seats taken in the season now; the member limit may not fall below it."""
     problems: list[str] = []
+    if rules.max_members < max(seats_held, 1):
+        problems.append(
+            f"The member limit {rules.max_members} is below the {seats_held} seat(s) held in the season."
+            if seats_held
+            else "The member limit must be at least 1."
+        )
+    if rules.table_size < 2:
+        problems.append("A table seats at least 2 players.")
+    if rules.final_table_size < 2:
+        problems.append("The final table seats at least 2 players.")
+    if rules.starting_stack < 1:
+        problems.append("The starting stack must be at least 1 chip.")
+    for name in ("representative_share_pct", "late_joiner_share_pct", "declined_share_pct"):
+        if not 0 <= getattr(rules, name) <= 100:
+            problems.append(
+                f"The {name.removesuffix('_pct').replace('_', ' ')} is a percentage from 0 to 100."
+            )
+    shares = rules.representative_share_pct + rules.late_joiner_share_pct + rules.declined_share_pct
+    if shares > 100:
+        problems.append(
+            f"The representative's share, the late joiner's and the decliner's add up to {shares}%, over 100%."
+        )
     if len(rules.schedule) != rules.events_per_season:
         problems.append(
             f"The schedule lists {len(rules.schedule)} events but the season has {rules.events_per_season}."

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import transaction
 
+from events import hooks
 from events.models import Event, Night, Season
 from events.rules import SeasonRules
 from events.selectors import season_rules
@@ -128,7 +129,7 @@ def season_rules_save(
     new_rules = replace(current, **new_tables)  # type: ignore[arg-type]
     rules_tables_write(season=locked, rules=new_rules, tables=changed_tables)
     changed += changed_tables
-    problems = rules_problems(rules=season_rules(locked))
+    problems = rules_problems(rules=season_rules(locked), seats_held=hooks.seats_held(season=locked))
     if problems:
         raise RulesError(" ".join(problems))
     if changed:

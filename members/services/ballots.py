@@ -24,7 +24,7 @@ from members.models import (
     Vote,
 )
 from members.selectors import current_member_count
-from members.services.elections import election_count, election_terms_grant
+from members.services.elections import election_count, election_terms_grant, election_voting_day_check
 from members.services.rule_changes import rule_changes_send_on, rule_value_clean
 from members.services.votes import vote_record
 from ncpc.audit import Actor, actor_user, audit_record
@@ -138,6 +138,7 @@ def ballot_open(*, ballot: Ballot, on: dt.date, actor: Actor = None) -> Ballot:
         )
     questions = list(ballot.questions.prefetch_related("nominations"))
     if ballot.kind == Ballot.Kind.ELECTION:
+        election_voting_day_check(season=ballot.season, on=on, what="An election opens")
         empty = [str(q) for q in questions if not q.nominations.all()]
         if empty:
             raise NcpcError(f"Nobody is nominated for: {', '.join(empty)}. Record a nomination first.")
@@ -194,6 +195,8 @@ def ballot_vote(
         person=person, season=ballot.season, left_after_event__isnull=True
     ).exists():
         raise NcpcError(f"Only members holding a seat in {ballot.season} vote on this ballot.")
+    if ballot.kind == Ballot.Kind.ELECTION:
+        election_voting_day_check(season=ballot.season, on=on, what="Members vote for officers")
     if not choices:
         raise NcpcError("Choose at least one answer before casting your vote.")
     questions = {q.pk: q for q in ballot.questions.all()}
@@ -212,7 +215,8 @@ def ballot_vote(
             )
         counts = BallotCount.objects.filter(question=question)
         if question.office:
-            target = counts.filter(nomination_id=int(option)) if str(option).isdigit() else counts.none()
+            nomination_id = _row_id(option)
+            target = counts.filter(nomination_id=nomination_id) if nomination_id else counts.none()
         else:
             target = counts.filter(answer=option) if option in (YES, NO) else counts.none()
         if target.update(votes=F("votes") + 1) != 1:
@@ -225,6 +229,15 @@ def ballot_vote(
         summary=f"{person} voted on {len(choices)} question(s) of {ballot.title}",
     )
     return len(choices)
+
+
+def _row_id(text: str) -> int | None:
+    """A row id posted as text: plain ASCII digits that fit a database integer, else None ("²" is a digit
+    to Python but not a number to int())."""
+    text = str(text)
+    if text.isascii() and text.isdigit() and len(text) <= 18:
+        return int(text)
+    return None
 
 
 def _members_eligible(*, ballot: Ballot) -> int:

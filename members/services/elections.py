@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from events.models import Season
+from events.models import Event, Season
 from members.models import Ballot, BallotCount, BallotQuestion, Membership, Nomination, OfficerTerm, Person
 from members.services.officers import default_term, officer_term_create
 from ncpc.audit import Actor, audit_record
@@ -42,6 +42,34 @@ def election_outcome(*, counts: Mapping[int, int]) -> ElectionOutcome:
     leaders = tuple(sorted(option for option, votes in counts.items() if votes == top))
     tie = len(leaders) > 1 or top == 0
     return ElectionOutcome(leaders=leaders, tie=tie)
+
+
+@dataclass(frozen=True)
+class ElectionDays:
+    nominations: dt.date | None  # the date of the season's March event (§3.2)
+    voting: dt.date | None  # the date of the season's April event (§3.3)
+
+
+def election_days(*, season: Season) -> ElectionDays:
+    """Nominations at the March event, voting at the April event (SPEC §15.14): the dates follow those events,
+    so moving the event moves the day. The first event of the month counts if a month has two."""
+    dates = list(
+        Event.objects.filter(season=season, date__month__in=(3, 4))
+        .order_by("date")
+        .values_list("date", flat=True)
+    )
+    march = next((d for d in dates if d.month == 3), None)
+    april = next((d for d in dates if d.month == 4), None)
+    return ElectionDays(nominations=march, voting=april)
+
+
+def election_voting_day_check(*, season: Season, on: dt.date, what: str) -> None:
+    """Raise unless ``on`` is the day of the season's April event (opening the vote, casting a vote)."""
+    day = election_days(season=season).voting
+    if day is None:
+        raise NcpcError(f"{season} has no April event: officers are elected at the April event (§3.3).")
+    if on != day:
+        raise NcpcError(f"{what} at the April event only (§3.3): {day:%a %b %-d, %Y}.")
 
 
 def election_term_dates(*, season: Season) -> tuple[dt.date, dt.date]:
@@ -88,6 +116,16 @@ def nomination_record(
     question = ballot.questions.filter(office=office).first()
     if question is None:
         raise NcpcError("That office is not on this election.", field="office")
+    march = election_days(season=ballot.season).nominations
+    if march is None:
+        raise NcpcError(
+            f"{ballot.season} has no March event: nominations are made at the March event (§3.2)."
+        )
+    if on != march:
+        raise NcpcError(
+            f"Nominations are made at the March event (§3.2): record them dated {march:%a %b %-d, %Y}, not {on}.",
+            field="on",
+        )
     if not Membership.objects.filter(
         person=person, season=ballot.season, left_after_event__isnull=True
     ).exists():
@@ -142,12 +180,36 @@ def election_terms_grant(*, ballot: Ballot, actor: Actor = None) -> None:
             _term_grant(question=question, actor=actor)
 
 
+def tie_recorder_office(*, question: BallotQuestion, holders: Mapping[str, Person]) -> str | None:
+    """Which office records the outcome of a tie: the President, unless a candidate in that race; then the
+    next officer in the bylaws' order (Vice President, Treasurer) who is not. None when every officer is a
+    candidate (the club records it at a meeting; the admin can). ``holders``: office → person today. Pure
+    over the nominations given."""
+    candidates = {n.person_id for n in question.nominations.all()} if question.office else set()
+    for office in OFFICES:
+        holder = holders.get(office)
+        if holder is not None and holder.pk not in candidates:
+            return office
+    return None
+
+
 @transaction.atomic
 def election_tie_resolve(
-    *, question: BallotQuestion, winner: Person, note: str, actor: Actor = None
+    *,
+    question: BallotQuestion,
+    winner: Person,
+    note: str,
+    recorded_by: Person | None = None,
+    actor: Actor = None,
 ) -> BallotQuestion:
-    """Record how the club resolved a tied office (the bylaws leave it to the club)."""
+    """Record how the club resolved a tied office (the bylaws leave it to the club). ``recorded_by``: the
+    officer recording it, who must not be a candidate in that race (SPEC §15.14)."""
     question = BallotQuestion.objects.select_for_update().select_related("ballot__season").get(pk=question.pk)
+    if recorded_by is not None and question.nominations.filter(person=recorded_by).exists():
+        raise NcpcError(
+            f"{recorded_by} is a candidate for {question}: a candidate never settles a tie in their own race. "
+            "Another officer, not in the race, records the outcome."
+        )
     if question.ballot.status not in (Ballot.Status.CLOSED, Ballot.Status.PUBLISHED):
         raise NcpcError("A tie can be resolved once the election is closed and counted.")
     if not question.tie:

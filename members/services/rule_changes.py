@@ -23,6 +23,7 @@ from events.services.rules_check import rules_problems
 from events.services.seasons import season_name_for
 from members.governance_selectors import rule_changes_pending
 from members.models import Ballot, RuleChange
+from members.selectors import current_member_count
 from ncpc.audit import Actor, audit_record
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError, RulesError
@@ -51,12 +52,17 @@ def rule_choices() -> list[tuple[str, str]]:
     return list(RULE_LABELS.items())
 
 
+def _is_whole(text: str) -> bool:
+    """Plain digits 0-9 of a size a rule can have ("²" and "¹" are digits to Python, not to int())."""
+    text = text.strip()
+    return text.isascii() and text.isdigit() and len(text) <= 9
+
+
 def _ints(text: str, *, what: str) -> list[int]:
     parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
-    try:
-        numbers = [int(p) for p in parts]
-    except ValueError:
-        raise NcpcError(f"{what}: write whole numbers separated by commas.", field="new_value") from None
+    if not all(_is_whole(p.removeprefix("-")) for p in parts):
+        raise NcpcError(f"{what}: write whole numbers separated by commas.", field="new_value")
+    numbers = [int(p) for p in parts]
     if not numbers or min(numbers) < 0:
         raise NcpcError(f"{what}: write one or more whole numbers, none negative.", field="new_value")
     return numbers
@@ -97,8 +103,8 @@ def rule_value_clean(*, field: str, text: str) -> Any:
         return {"member_count": members[0], "amounts": [str(v) for v in values]}
     if field == WSOP_ROW:
         band, _, prizes = text.partition(":")
-        bounds = [int(b) for b in band.replace("–", "-").split("-") if b.strip().isdigit()]
-        if len(bounds) != 2 or bounds[0] > bounds[1] or not prizes.strip().isdigit():
+        bounds = [int(b) for b in band.replace("–", "-").split("-") if _is_whole(b)]
+        if len(bounds) != 2 or bounds[0] > bounds[1] or not _is_whole(prizes):
             raise NcpcError(f"{what}: write it like '15-17: 2' (members from-to: prizes).", field="new_value")
         return {"min_members": bounds[0], "max_members": bounds[1], "prizes": int(prizes)}
     if field not in SeasonRules.SCALAR_FIELDS:
@@ -117,7 +123,7 @@ def rule_value_clean(*, field: str, text: str) -> Any:
         pairs = []
         for part in text.replace(";", ",").split(","):
             month, _, nth = part.strip().replace("/", "-").partition("-")
-            if not (month.strip().isdigit() and nth.strip().isdigit()):
+            if not (_is_whole(month) and _is_whole(nth)):
                 raise NcpcError(
                     f"{what}: write each event as month-nth, e.g. '8-4, 9-4, 11-2'.", field="new_value"
                 )
@@ -248,7 +254,7 @@ def season_rules_amend(
         raise RulesError(f"Season {season} is already under way: its rules are not changed by a vote.")
     for edit in edits:
         _write(season=season, edit=edit)
-    problems = rules_problems(rules=season_rules(season))
+    problems = rules_problems(rules=season_rules(season), seats_held=current_member_count(season=season))
     if problems:
         raise RulesError(" ".join(problems))
     audit_record(

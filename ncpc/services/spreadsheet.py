@@ -18,17 +18,21 @@ import io
 import secrets
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from decimal import Decimal
 
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 from events.models import Season
 from events.selectors import season_rules
+from finance.models import Payment
 from finance.services.payments_import import PaymentLine, payments_record_many
 from members.models import Membership, Person
 from members.services.admission import age_on
+from members.services.people import date_of_birth_problem
 from members.services.roster_import import RosterLine, roster_import
 from ncpc.audit import Actor, actor_signed_in
+from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.mail import email_problem
 from ncpc.models import SheetImport
@@ -36,6 +40,8 @@ from ncpc.money import parse_money
 from ncpc.services.season_file import KEY_RE
 
 MAX_BYTES = 1_000_000
+# The largest amount a money column holds (max_digits with two places): 10 ** (12 - 2).
+PAYMENT_LIMIT = Decimal(10) ** (Payment._meta.get_field("amount").max_digits - 2)
 MEMBER_COLUMNS = (
     "key",
     "first_name",
@@ -48,7 +54,6 @@ MEMBER_COLUMNS = (
 )
 MEMBER_REQUIRED = ("key", "first_name", "last_name", "date_of_birth")
 # The longest text each members column may hold (the person's fields).
-LONGEST = {"key": 40, "first_name": 60, "last_name": 60, "email": 254, "phone": 30, "address": 200}
 PAYMENT_COLUMNS = ("member", "date", "amount", "method", "reference")
 PAYMENT_REQUIRED = ("member", "date", "amount", "method")
 
@@ -82,6 +87,15 @@ def _read_csv(
     if len(text.encode("utf-8")) > MAX_BYTES:
         return [], [f"The file is larger than {MAX_BYTES // 1000} KB; split it."]
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    try:
+        return _read_rows(reader, columns=columns, required=required)
+    except csv.Error as exc:  # e.g. a cell longer than the csv module's field limit (131,072 characters)
+        return [], [f"The file is not a CSV table the app can read (line {reader.line_num}: {exc})."]
+
+
+def _read_rows(
+    reader: csv.DictReader, *, columns: tuple[str, ...], required: tuple[str, ...]
+) -> tuple[list[SheetRow], list[str]]:
     header = [h.strip().lower() for h in (reader.fieldnames or [])]
     missing = [c for c in required if c not in header]
     if missing:
@@ -100,6 +114,14 @@ def _read_csv(
     if not rows and not problems:
         problems.append("The file has no rows below the header.")
     return rows, problems
+
+
+def _lengths(row: SheetRow, model: type[models.Model], names: tuple[str, ...]) -> None:
+    """Cells longer than the field that stores them are refused here, not by the database at confirm."""
+    for name in names:
+        limit = getattr(model._meta.get_field(name), "max_length", None)
+        if limit and len(row.values.get(name, "")) > limit:
+            row.errors.append(f"{name} is longer than {limit} characters.")
 
 
 def _date(row: SheetRow, name: str) -> dt.date | None:
@@ -130,16 +152,16 @@ def members_sheet_read(*, text: str, season: Season) -> Sheet:
         for name in ("first_name", "last_name"):
             if not v.get(name):
                 row.errors.append(f"{name} is missing.")
-        for name, longest in LONGEST.items():
-            if len(v.get(name, "")) > longest:
-                row.errors.append(f"{name} is longer than {longest} characters.")
         if v.get("email") and email_problem(v["email"]):
             row.errors.append(f"email {v['email']!r} is not a valid e-mail address.")
         born = _date(row, "date_of_birth")
-        if born and age_on(born=born, on=season.start) < rules.minimum_age:
+        if born and (problem := date_of_birth_problem(born=born, on=club_today())):
+            row.errors.append(problem)
+        elif born and age_on(born=born, on=season.start) < rules.minimum_age:
             row.errors.append(f"born {born}: under {rules.minimum_age} when the season starts.")
+        _lengths(row, Person, ("key", "first_name", "last_name", "email", "phone", "address"))
         first = v.get("first_event") or "1"
-        if not first.isdigit() or not 1 <= int(first) <= rules.events_per_season:
+        if not (first.isascii() and first.isdigit()) or not 1 <= int(first) <= rules.events_per_season:
             row.errors.append(f"first_event {first!r} must be a number from 1 to {rules.events_per_season}.")
         if key in seated:
             row.errors.append(f"{key!r} already holds a seat in {season}.")
@@ -165,12 +187,13 @@ def payments_sheet_read(*, text: str, season: Season) -> Sheet:
             amount = parse_money(v.get("amount", ""))
             if amount <= 0:
                 row.errors.append("amount must be more than zero.")
+            elif amount >= PAYMENT_LIMIT:
+                row.errors.append(f"amount must be less than {PAYMENT_LIMIT:,}.")
         except ValueError as exc:
             row.errors.append(str(exc) + ".")
+        _lengths(row, Payment, ("reference",))
         if v.get("method", "").lower() not in ("cash", "check"):
             row.errors.append(f"method {v.get('method')!r} must be cash or check.")
-        if len(v.get("reference", "")) > 80:
-            row.errors.append("reference is longer than 80 characters.")
         if not row.errors:
             row.action = f"Payment of {v['amount']} from {v['member']} on {v['date']}"
     return Sheet(kind="payments", rows=rows, errors=problems)

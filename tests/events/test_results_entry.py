@@ -136,6 +136,7 @@ def test_removal_for_abuse_keeps_the_place_and_needs_a_reason(season, today):
         version=event.results_version,
         actor=None,
         reason="threats, all three",
+        agreed=["president", "vice_president", "treasurer"],
     )
     bust(event, s["d"])
     bust(event, s["c"])
@@ -241,3 +242,43 @@ def test_spec_15_11_while_reopened_the_standings_keep_the_last_final_results(sea
     finish(event)
     points = {r.key: r.points for r in season_standings(season=season).rows}
     assert (points["a"], points["b"], points["c"]) == (10, 8, 9)  # the corrected results
+
+
+def test_spec_15_8_removal_for_abuse_records_the_executive_committee_majority(season, today):
+    event, s = night_make(season=season, players=4)
+    for agreed in ([], ["president"], ["treasurer", "treasurer"]):
+        with pytest.raises(NcpcError, match="majority of the executive committee"):
+            abuse_remove(
+                event=event,
+                attendance_id=s["b"].pk,
+                version=event.results_version,
+                actor=None,
+                reason="threats",
+                agreed=agreed,
+            )
+    assert not event.eliminations.exists()
+    abuse_remove(
+        event=event,
+        attendance_id=s["b"].pk,
+        version=event.results_version,
+        actor=None,
+        reason="threats",
+        agreed=["treasurer", "president"],
+    )
+    removal = event.eliminations.get()
+    assert removal.removed_for_abuse and removal.abuse_agreed == ["president", "treasurer"]
+    audit = AuditEntry.objects.get(action="results.abuse")
+    assert audit.data["agreed"] == ["president", "treasurer"]
+
+
+def test_spec_15_8_the_results_page_asks_which_officers_agreed(client, vice_president, season, today):
+    event, s = night_make(season=season, players=4)
+    client.force_login(vice_president)
+    page = client.get(f"/events/{season.name}/{event.number}/results/").content.decode()
+    assert 'name="agreed" value="treasurer"' in page
+    url = f"/events/{season.name}/{event.number}/results/abuse/"
+    data = {"player": s["c"].pk, "reason": "threats", "version": event.results_version}
+    client.post(url, data | {"agreed": ["vice_president"]})
+    assert not event.eliminations.exists()
+    client.post(url, data | {"agreed": ["vice_president", "president"]})
+    assert event.eliminations.get().abuse_agreed == ["president", "vice_president"]

@@ -9,8 +9,10 @@ from members.services.admission import AdmissionRefused, VoteCounts, member_admi
 from members.services.late_joiners import join_terms
 from members.services.people import person_turned_pro
 from members.services.waiting_list import waiting_list_add
+from ncpc.errors import NcpcError
 from ncpc.models import AuditEntry
 from tests.factories import PersonFactory
+from tests.finance.factories import pay
 from tests.members.factories import candidate, seats_fill
 
 TODAY = dt.date(2026, 11, 29)
@@ -123,6 +125,7 @@ def test_every_unmet_condition_is_listed_at_once(season, club):
 
 def test_a_member_who_turns_professional_keeps_the_seat(season, club, today):
     member = club[3]
+    pay(membership=member, day="2026-08-22", amount="510.00")  # paid up: in good standing (§2.4.2)
     person_turned_pro(person=member.person, on=today)
     member.refresh_from_db()
     member.person.refresh_from_db()
@@ -166,3 +169,18 @@ def test_late_joiners_from_events_two_three_and_four(
     assert terms.one_percent_benefit is one_percent
     if min_events:
         assert terms.window_from == 3
+
+
+def test_bylaws_2_4_2_turning_pro_is_accepted_only_for_a_member_in_good_standing(season, club, today):
+    member = club[4]
+    pay(membership=member, day="2026-08-22", amount="110.00")  # owes the Sep-Nov installments on Nov 29
+    with pytest.raises(NcpcError, match="not in good standing on Nov 29, 2026"):
+        person_turned_pro(person=member.person, on=today)
+    member.person.refresh_from_db()
+    assert not member.person.is_professional
+    with pytest.raises(NcpcError, match="holds no seat"):
+        person_turned_pro(person=candidate(), on=today)
+    pay(membership=member, day="2026-11-29", amount="300.00")  # paying at the door counts (SPEC §7)
+    person_turned_pro(person=member.person, on=today)
+    member.person.refresh_from_db()
+    assert member.person.is_professional and member.person.turned_pro_on == today

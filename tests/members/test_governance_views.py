@@ -3,6 +3,7 @@
 import datetime as dt
 
 import pytest
+import time_machine
 from django.urls import reverse
 
 from events.models import Season
@@ -10,6 +11,8 @@ from members.models import Ballot, BallotCount, BallotParticipation, RuleChange,
 from members.services.ballots import ballot_open, rule_change_accept, rule_change_submit
 from members.services.elections import election_create, nomination_record
 from tests.members.factories import seats_fill
+
+MARCH, APRIL = dt.date(2027, 3, 27), dt.date(2027, 4, 24)
 
 
 @pytest.fixture
@@ -39,12 +42,12 @@ def test_a_member_votes_on_the_ballot_page_and_a_second_vote_is_refused_with_a_m
     assert f"{Season.rule_label('substitutes_per_season')}: <s>3</s> → <strong>4</strong>" in page
 
     url = reverse("members:ballot_vote", args=[rule_ballot.pk])
-    response = member_client.post(url, {f"q{question.pk}": "yes"}, follow=True)
+    response = member_client.post(url, {f"q{question.pk}": "yes", "confirm": "1"}, follow=True)
     assert "Your vote on 1 question(s) is recorded" in response.content.decode()
     assert BallotParticipation.objects.filter(person=member.person).count() == 1
     assert BallotCount.objects.get(question=question, answer="yes").votes == 1
 
-    response = member_client.post(url, {f"q{question.pk}": "no"}, follow=True)
+    response = member_client.post(url, {f"q{question.pk}": "no", "confirm": "1"}, follow=True)
     assert "already voted" in response.content.decode()
     assert BallotCount.objects.get(question=question, answer="no").votes == 0
     assert "You have voted on every question" in response.content.decode()
@@ -150,12 +153,14 @@ def test_a_member_votes_for_each_office_on_the_election_page(member_client, memb
     others = [m.person for m in seats_fill(season=season, count=2)]
     election = election_create(season=season, on=today)
     noms = {
-        office: nomination_record(ballot=election, office=office, person=others[i % 2], on=today)
+        office: nomination_record(ballot=election, office=office, person=others[i % 2], on=MARCH)
         for i, office in enumerate(("president", "vice_president", "treasurer"))
     }
-    ballot_open(ballot=election, on=today)
-    data = {f"q{n.question_id}": str(n.pk) for n in noms.values()}
-    member_client.post(reverse("members:ballot_vote", args=[election.pk]), data)
+    ballot_open(ballot=election, on=APRIL)
+    data = {f"q{n.question_id}": str(n.pk) for n in noms.values()} | {"confirm": "1"}
+    with time_machine.travel(dt.datetime(2027, 4, 24, 20, 0, tzinfo=dt.UTC), tick=False):
+        member_client.force_login(member)  # the session of November has expired by April
+        member_client.post(reverse("members:ballot_vote", args=[election.pk]), data)
     assert BallotParticipation.objects.filter(person=member.person).count() == 3
     assert sum(BallotCount.objects.filter(question__ballot=election).values_list("votes", flat=True)) == 3
 
@@ -245,3 +250,39 @@ def test_the_home_page_asks_a_member_to_vote_until_they_have(member_client, memb
     assert f"Vote: {ballot.title}" in member_client.get("/").content.decode()
     ballot_vote(ballot=ballot, person=member.person, choices={_question(ballot).pk: "yes"}, on=APRIL)
     assert "Vote:" not in member_client.get("/").content.decode()
+
+
+def test_spec_15_15_who_rules_with_no_officer_present_answers_the_independent_player(member_client):
+    # With no box ticked a browser sends no "present" or "involved": the form carries a field of its own.
+    blank = member_client.get(reverse("members:who_rules")).content.decode()
+    assert '<input type="hidden" name="asked" value="1">' in blank
+    page = member_client.get(reverse("members:who_rules"), {"asked": "1"}).content.decode()
+    assert "the players in the hand choose an independent player" in page
+
+
+def test_spec_15_15_the_ruling_form_carries_the_who_rules_answer_over(client, treasurer, season):
+    client.force_login(treasurer)
+    page = client.get(
+        reverse("members:who_rules"),
+        {"asked": "1", "present": ["president", "treasurer"], "involved": ["president"]},
+    ).content.decode()
+    link = (
+        reverse("members:ruling_new")
+        + "?asked=1&amp;present=president&amp;present=treasurer&amp;involved=president"
+    )
+    assert link in page
+    form_page = client.get(
+        reverse("members:ruling_new"), {"present": ["president", "treasurer"], "involved": ["president"]}
+    )
+    form = form_page.context["form"]
+    assert form["present"].value() == ["president", "treasurer"]
+    assert form["involved"].value() == ["president"]
+    assert "The Treasurer rules alone." in form_page.content.decode()
+
+
+def test_spec_15_15_the_ruling_form_carries_an_answer_with_no_officer_present(client, treasurer, season):
+    client.force_login(treasurer)
+    page = client.get(reverse("members:who_rules"), {"asked": "1"}).content.decode()
+    assert reverse("members:ruling_new") + "?asked=1" in page
+    form_page = client.get(reverse("members:ruling_new"), {"asked": "1"}).content.decode()
+    assert "Who rules: No officer can rule: the players in the hand choose an independent player" in form_page
