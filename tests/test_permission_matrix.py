@@ -184,6 +184,7 @@ PAGES: dict[str, Page] = {
         lambda o: {"year": 2026, "month": 11},
         hidden={MEMBER: [lambda o: o["bob_name"]], OTHER: [lambda o: o["ann_name"]]},
     ),
+    "finance:report_close": Page(**post_only(PRES, TREAS), kwargs=lambda o: {"year": 2026, "month": 10}),
     # --- standings ---
     "standings:current": Page(club(302)),
     "standings:points_report_current": Page(club(302)),
@@ -239,6 +240,7 @@ def club_data(db, today):
     from finance.services.checks import disbursement_create
     from members.models import (
         Ballot,
+        Person,
         BallotQuestion,
         Membership,
         Nomination,
@@ -262,6 +264,8 @@ def club_data(db, today):
         memo="cards and chips",
         from_code=_check_accounts()[0],
         to_code=_check_accounts()[1],
+        check_number="1001",
+        signers=(Person.objects.get(key="rick"), Person.objects.get(key="tom")),
         actor=tom,
     )
     qualified = next(r for r in season_standings(season=season).rows if r.wsop == "qualified")
@@ -341,3 +345,14 @@ def test_every_page_answers_every_role_as_spec_12_says_and_never_500(club_data):
             if name == "logout" and role != ANON:
                 clients[role] = _clients()[role]
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_json_report_gives_a_member_only_their_own_dues_row_and_officers_all_spec_15_12(club_data):
+    """SPEC §15.12: a member sees their own dues and the club's totals; only officers see every member's."""
+    clients = _clients()
+    url = reverse("api_season_report", kwargs={"season": club_data["season"]})
+    rows = {role: clients[role].get(url).json()["dues"] for role in (MEMBER, OTHER, PRES, VP, TREAS)}
+    assert [row["member"] for row in rows[MEMBER]] == ["ann"]
+    assert [row["member"] for row in rows[OTHER]] == ["bob"]
+    for officer in OFFICERS:
+        assert {"ann", "bob", "rick", "vera", "tom"} <= {row["member"] for row in rows[officer]}
