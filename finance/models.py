@@ -10,8 +10,6 @@ from django.db import models
 from django.db.models import Q
 
 MONEY = {"max_digits": 12, "decimal_places": 2}
-# The one-time key of the form that created a record (``ncpc.forms.BooksOnceForm``): a replay finds the record.
-FORM_KEY = {"max_length": 32, "null": True, "blank": True, "unique": True, "editable": False}
 
 
 class Account(models.Model):
@@ -179,7 +177,8 @@ class Disbursement(models.Model):
     transaction = models.OneToOneField(
         Transaction, null=True, blank=True, on_delete=models.PROTECT, related_name="disbursement"
     )
-    form_key = models.CharField(**FORM_KEY)
+    # The one-time key of the form that created it (``ncpc.forms.BooksOnceForm``): a replay finds it.
+    form_key = models.CharField(max_length=32, null=True, blank=True, unique=True, editable=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -264,7 +263,8 @@ class WsopResult(models.Model):
     )
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(auto_now_add=True)
-    form_key = models.CharField(**FORM_KEY)
+    # The one-time key of the form that created it (``ncpc.forms.BooksOnceForm``): a replay finds it.
+    form_key = models.CharField(max_length=32, null=True, blank=True, unique=True, editable=False)
 
     class Meta:
         ordering = ("season", "pk")

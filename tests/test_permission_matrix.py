@@ -240,10 +240,10 @@ def club_data(db, today):
     from finance.services.checks import disbursement_create
     from members.models import (
         Ballot,
-        Person,
         BallotQuestion,
         Membership,
         Nomination,
+        Person,
         RuleChange,
         RulesSignature,
         Suspension,
