@@ -381,6 +381,7 @@ class MonthlyReport:
     escrow_balance: Decimal
     wsop_allocation: WsopAllocation | None  # None when the WSOP table has no row
     wsop_posted: Transaction | None  # the escrow transaction
+    closed: ClosedMonth | None = None  # the month was closed when its report was presented (SPEC §15.6)
 
 
 @computed(lambda *, year, month, today: f"{year}-{month}:{today}")
@@ -458,6 +459,7 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
         escrow_balance=escrow.closing,
         wsop_allocation=allocation,
         wsop_posted=posted,
+        closed=closed_month(year=year, month=month),
     )
 
 

@@ -18,7 +18,6 @@ from finance import forms
 from finance.models import Disbursement, DuesReminder, LateFeeWaiver, Payment, Transaction, WsopResult
 from finance.selectors import (
     account_balances,
-    closed_month,
     dues_account,
     event_payout_lines,
     good_standing,
@@ -581,7 +580,7 @@ def report(request, year, month):
             "own_rows": own,
             "prev": prev,
             "next": nxt,
-            "closed": closed_month(year=year, month=month),
+            "closed": data.closed,
             "may_close": user_can(request.user, Action.MANAGE_LEDGER) and nxt <= club_today(),
         },
     )

@@ -7,13 +7,13 @@ from django.http import JsonResponse
 from django.views.decorators.http import require_GET
 
 from events.models import Season
-from ncpc.permissions import Action, user_can, user_offices, user_person
+from ncpc.permissions import Action, user_can, user_person
 from ncpc.services.season_report import season_report
 
 
 def report_for_viewer(report: dict, *, user) -> dict:
     """SPEC §15.12: officers see every member's dues row; a member only their own (the club's totals stay)."""
-    if user.is_superuser or user_offices(user):
+    if user_can(user, Action.VIEW_PERSONAL_DATA):
         return report
     person = user_person(user)
     own = person.key if person is not None else None

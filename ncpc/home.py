@@ -13,7 +13,7 @@ from members.governance_selectors import ballots_waiting_for
 from members.selectors import season_memberships
 from ncpc.cache import computed
 from ncpc.clock import club_today
-from ncpc.permissions import Action, user_can, user_offices, user_person
+from ncpc.permissions import Action, user_can, user_person
 from standings.selectors import season_standings
 
 STANDINGS_TOP = 5
@@ -38,7 +38,7 @@ def open_ballots_panel(*, request, season, memberships) -> dict | None:
 
 def checks_panel(*, request) -> dict | None:
     """An officer's checks awaiting their approval (§4.7: three officers approve every check)."""
-    if not user_offices(request.user):
+    if not user_can(request.user, Action.APPROVE_CHECKS):
         return None
     waiting = checks_awaiting(person=user_person(request.user))
     if not waiting:

@@ -185,9 +185,12 @@ def transaction_post(
     key: str | None = None,
     reverses: Transaction | None = None,
     reason: str = "",
+    restoring: bool = False,
 ) -> Transaction:
+    """``restoring``: a season file is being restored (history of record), so a closed month takes it."""
     entries_balance(lines=lines)
-    month_open_check(day=date)
+    if not restoring:
+        month_open_check(day=date)
     accounts = accounts_ensure()
     missing = {line.account_code for line in lines} - set(accounts)
     if missing:

@@ -50,8 +50,12 @@ def payment_record(
     reference: str = "",
     actor: Actor,
     once: str | None = None,
+    restoring: bool = False,
 ) -> Payment:
     """Cash goes to the cash box, a check to club checking; the credit is dues and fees received.
+
+    ``restoring``: the payment comes from a season file being restored (``import_season``), the season's
+    record: it may be dated after today's club date or inside a closed month; nothing else is relaxed.
 
     ``once``: the one-time key of the form; the same form sent again (a double click, a retry after a dropped
     connection, a parallel submit) records nothing and returns the first payment, with ``replayed`` set."""
@@ -71,7 +75,8 @@ def payment_record(
         )
     try:
         amount_check(amount=amount, day=date, what="A payment")
-        date_not_future_check(day=date)
+        if not restoring:
+            date_not_future_check(day=date)
     except LedgerError as exc:
         raise PaymentError(str(exc), field=exc.field) from None
     person = membership.person
@@ -88,6 +93,7 @@ def payment_record(
             ],
             actor=actor,
             key=form_posting_key(once) if once else None,
+            restoring=restoring,
         )
     except KeyUsed:
         # A parallel request with the same form committed first (its insert made this one wait): show that one.
