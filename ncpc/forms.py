@@ -33,16 +33,26 @@ class MoneyField(forms.CharField):
     def __init__(
         self,
         *,
-        minimum: Decimal = Decimal("0.01"),
-        limit: Decimal = DEFAULT_MONEY_LIMIT,
+        minimum: Decimal | None = None,
+        limit: Decimal | None = None,
+        max_digits: int | None = None,
+        decimal_places: int | None = None,
+        min_value: Decimal | None = None,
+        max_value: Decimal | None = None,
         **kwargs: Any,
     ) -> None:
         kwargs.setdefault(
             "widget", forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off", "maxlength": 20})
         )
         super().__init__(**kwargs)
-        self.minimum = minimum
-        self.limit = limit
+        if max_digits is not None:
+            # A model's money column (a rule of the season, a table row): any amount it holds, from zero.
+            default_minimum = Decimal("0.00")
+            default_limit = Decimal(10) ** (max_digits - (decimal_places or 0)) - Decimal("0.01")
+        else:
+            default_minimum, default_limit = Decimal("0.01"), DEFAULT_MONEY_LIMIT
+        self.minimum = next(v for v in (minimum, min_value, default_minimum) if v is not None)
+        self.limit = next(v for v in (limit, max_value, default_limit) if v is not None)
 
     def to_python(self, value: Any) -> Decimal | None:  # type: ignore[override]
         text = super().to_python(value)

@@ -513,3 +513,17 @@ def test_the_season_restore_still_removes_a_seasons_money_records(season, treasu
     )
     with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
         Entry.objects.all().delete()
+
+
+def test_the_season_rules_and_their_tables_take_money_through_the_same_field():
+    from events.forms import DuesFormSet, PayoutFormSet, SeasonRulesForm
+
+    rules = SeasonRulesForm()
+    for name in ("dues_per_event", "admin_fee", "late_fee", "wsop_entry", "money_limit"):
+        assert isinstance(rules.fields[name], MoneyField)
+    assert rules.fields["wsop_entry"].clean("$1,500") == D("1500.00")
+    with pytest.raises(ValidationError):
+        rules.fields["wsop_entry"].clean("1.5E+3")
+    assert rules.fields["late_fee"].clean("0") == D("0.00")  # a rule may be zero
+    assert isinstance(PayoutFormSet().forms[0].fields["first"], MoneyField)
+    assert isinstance(DuesFormSet().forms[0].fields["amount"], MoneyField)
