@@ -233,6 +233,35 @@ def test_the_wsop_winnings_form_and_the_club_vote_form_sent_twice_record_once(
     assert "Already recorded" in again.content.decode()
 
 
+def test_the_payout_button_pressed_twice_pays_the_night_out_once_6_2(client, season, treasurer, monkeypatch):
+    from events.placings import Placing
+
+    seats = [MembershipFactory(season=season) for _ in range(15)]  # 16 with the treasurer: 145, 95, 70, 50
+    event = season.events.get(number=1)
+    result = [Placing(place=i, membership_id=s.pk, member_key=s.person.key) for i, s in enumerate(seats, 1)]
+    monkeypatch.setattr("events.selectors.event_placings", lambda *, event: result)
+    client.force_login(treasurer)
+    client.post(reverse("finance:payout_post", args=[event.pk]))
+    again = client.post(reverse("finance:payout_post", args=[event.pk]), follow=True)
+    assert "was paid out already" in again.content.decode()
+    assert Transaction.objects.filter(kind=Transaction.Kind.PAYOUT).count() == 1
+    assert account_balance(account=account_get(Account.PAYOUTS)) == D("360.00")
+
+
+def test_reversing_an_issued_check_puts_the_money_back_in_the_escrow(
+    season, treasurer, president, vice_president
+):
+    escrow_funded(season, treasurer)
+    check = _check(treasurer, president)
+    for officer in (treasurer, president, vice_president):
+        check = disbursement_approve(disbursement=check, actor=officer, on=dt.date(2026, 11, 29))
+    transaction_reverse(
+        txn=check.transaction, date=dt.date(2026, 11, 29), reason="Check voided", actor=treasurer
+    )
+    assert account_balance(account=account_get(Account.ESCROW)) == D("2200.00")
+    assert account_balance(account=account_get(Account.WSOP_EXPENSES)) == D("0.00")
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif("connection.vendor != 'postgresql'", reason="parallel transactions need PostgreSQL")
 def test_two_parallel_submits_of_the_payment_form_book_one_payment():
