@@ -4,6 +4,18 @@ from django.forms import inlineformset_factory
 from events import hooks
 from events.models import BlindLevel, DuesInstallment, PayoutRow, Season, Venue, WsopRow
 from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
+from ncpc.forms import MoneyField
+
+# The season's rules that are amounts of money: typed like every amount in the app (``ncpc.forms.MoneyField``).
+MONEY_RULES = (
+    "dues_per_event",
+    "admin_fee",
+    "late_fee",
+    "wsop_entry",
+    "wsop_expenses",
+    "winnings_threshold",
+    "money_limit",
+)
 
 
 class _JsonAsText(forms.CharField):
@@ -65,7 +77,11 @@ class SeasonRulesForm(forms.ModelForm):
     class Meta:
         model = Season
         fields = (*SeasonRules.SCALAR_FIELDS, "results_email")
-        field_classes = {"points_table": IntListField, "schedule": ScheduleField}
+        field_classes = {
+            "points_table": IntListField,
+            "schedule": ScheduleField,
+            **dict.fromkeys(MONEY_RULES, MoneyField),
+        }
         widgets = {"event_start_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M")}
 
 
@@ -89,6 +105,7 @@ PayoutFormSet = inlineformset_factory(
     PayoutRow,
     form=TableRowForm,
     fields=("member_count", "first", "second", "third", "fourth"),
+    field_classes=dict.fromkeys(("first", "second", "third", "fourth"), MoneyField),
     extra=1,
     can_delete=True,
 )
@@ -101,7 +118,13 @@ WsopFormSet = inlineformset_factory(
     can_delete=True,
 )
 DuesFormSet = inlineformset_factory(
-    Season, DuesInstallment, form=TableRowForm, fields=("event_number", "amount"), extra=1, can_delete=True
+    Season,
+    DuesInstallment,
+    form=TableRowForm,
+    fields=("event_number", "amount"),
+    field_classes={"amount": MoneyField},
+    extra=1,
+    can_delete=True,
 )
 BlindFormSet = inlineformset_factory(
     Season,

@@ -1,9 +1,11 @@
 """Seasons and their rules (every number of the bylaws, per season), venues and events."""
 
 import datetime as dt
+from decimal import Decimal
 from typing import NamedTuple
 
 from django.conf import settings
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.text import capfirst
@@ -164,6 +166,22 @@ class Season(models.Model):
         help_text="Part of the net winnings paid to the qualifier who could not go (§8.4).",
         max_digits=5,
         decimal_places=2,
+    )
+
+    check_approvals = models.PositiveSmallIntegerField(
+        "officers approving a check",
+        default=3,
+        validators=[MinValueValidator(3)],
+        help_text="Different officers who must approve a check or an escrow disbursement before it is issued "
+        "(§4.7: a quorum of at least three).",
+    )
+    money_limit = models.DecimalField(
+        "largest single amount ($)",
+        default=Decimal("10000.00"),
+        validators=[MinValueValidator(Decimal("0.01"))],
+        help_text="Not a bylaws number: the largest amount one payment, transfer or check may be, so that a "
+        "slip of the keyboard cannot book a fortune.",
+        **MONEY,
     )
 
     # Not a bylaws number: whether members get an e-mail with the night's results once an event is final.

@@ -58,6 +58,8 @@ class SeasonRules:
     representative_share_pct: Decimal
     late_joiner_share_pct: Decimal
     declined_share_pct: Decimal
+    check_approvals: int = 3
+    money_limit: Decimal = Decimal("10000.00")
     dues_schedule: tuple[tuple[int, Decimal], ...] = field(default=())  # (event number, amount)
     payout_table: tuple[PayoutRowData, ...] = field(default=())
     wsop_table: tuple[WsopRowData, ...] = field(default=())
@@ -90,4 +92,6 @@ class SeasonRules:
         "representative_share_pct",
         "late_joiner_share_pct",
         "declined_share_pct",
+        "check_approvals",
+        "money_limit",
     )

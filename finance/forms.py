@@ -1,31 +1,48 @@
 import datetime as dt
+from decimal import Decimal
 
 from django import forms
 
 from finance import hooks
 from finance.models import Payment
 from finance.services.checks import FROM_ACCOUNTS, TO_ACCOUNTS
-from finance.services.ledger import STANDARD_ACCOUNTS
-from members.models import Membership
+from finance.services.ledger import STANDARD_ACCOUNTS, TRANSFER_CODES
+from members.models import Membership, Person
 from ncpc.clock import club_today
+from ncpc.forms import BooksOnceForm, MoneyField
 
 DATE = forms.DateInput(attrs={"type": "date"})
 ACCOUNT_NAMES = {code: name for code, name, _kind, _pos in STANDARD_ACCOUNTS}
+# WSOP winnings are the representative's, reported to the club, not money the club books: no season limit,
+# only what the ledger's column holds.
+WINNINGS_LIMIT = Decimal("9999999999.99")
 
 
-def money_field(**kwargs):
-    return forms.DecimalField(max_digits=12, decimal_places=2, min_value=0.01, **kwargs)
+def limit_from(form: forms.Form, season) -> None:
+    """The season's largest single amount (``Season.money_limit``) for every money field of the form."""
+    if season is None:
+        return
+    for field in form.fields.values():
+        if isinstance(field, MoneyField):
+            field.limit = season.money_limit
 
 
-class PaymentForm(forms.Form):
+def not_after_today(day: dt.date) -> dt.date:
+    if day > club_today():
+        raise forms.ValidationError("The date cannot be after today.")
+    return day
+
+
+class PaymentForm(BooksOnceForm):
     membership = forms.ModelChoiceField(queryset=None, label="Member")
     date = forms.DateField(widget=DATE, initial=club_today)
-    amount = money_field()
+    amount = MoneyField()
     method = forms.ChoiceField(choices=Payment.Method.choices)
     reference = forms.CharField(max_length=80, required=False, help_text="Check number or a note.")
 
     def __init__(self, *args, season=None, **kwargs):
         super().__init__(*args, **kwargs)
+        limit_from(self, season)
 
         qs = Membership.objects.select_related("person").none()
         if season is not None:
@@ -35,9 +52,13 @@ class PaymentForm(forms.Form):
             str(m.person) + (" (left)" if m.left_after_event is not None else "")
         )
 
+    def clean_date(self):
+        return not_after_today(self.cleaned_data["date"])
+
 
 class ReverseForm(forms.Form):
-    date = forms.DateField(widget=DATE, initial=club_today)
+    """A reversal is dated today (SPEC §15.6): it shows in the month it happens."""
+
     reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 2}))
 
 
@@ -50,28 +71,59 @@ class WaiverForm(forms.Form):
         self.fields["fee_date"].choices = [(d.isoformat(), f"{d:%b %-d, %Y}") for d in fee_dates]
 
 
-class TransferForm(forms.Form):
+class TransferForm(BooksOnceForm):
+    """The Treasurer's own movements: between the cash box and club checking only (SPEC §15.6)."""
+
     date = forms.DateField(widget=DATE, initial=club_today)
-    from_account = forms.ChoiceField(choices=list(ACCOUNT_NAMES.items()), label="From")
-    to_account = forms.ChoiceField(choices=list(ACCOUNT_NAMES.items()), label="To")
-    amount = money_field()
+    from_account = forms.ChoiceField(choices=[(c, ACCOUNT_NAMES[c]) for c in TRANSFER_CODES], label="From")
+    to_account = forms.ChoiceField(
+        choices=[(c, ACCOUNT_NAMES[c]) for c in reversed(TRANSFER_CODES)], label="To"
+    )
+    amount = MoneyField()
     memo = forms.CharField(max_length=200, help_text="e.g. Cash box deposited at the bank")
 
+    def __init__(self, *args, season=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        limit_from(self, season)
 
-class CheckForm(forms.Form):
+    def clean_date(self):
+        return not_after_today(self.cleaned_data["date"])
+
+
+class CheckForm(BooksOnceForm):
     date = forms.DateField(widget=DATE, initial=club_today)
+    check_number = forms.CharField(max_length=20)
     payee = forms.CharField(max_length=120)
-    amount = money_field()
-    memo = forms.CharField(max_length=200)
-    check_number = forms.CharField(max_length=20, required=False)
+    amount = MoneyField()
+    memo = forms.CharField(max_length=200, label="Purpose")
     from_account = forms.ChoiceField(choices=[(c, ACCOUNT_NAMES[c]) for c in FROM_ACCOUNTS], label="Drawn on")
     to_account = forms.ChoiceField(choices=[(c, ACCOUNT_NAMES[c]) for c in TO_ACCOUNTS], label="For")
+    signer_1 = forms.ModelChoiceField(queryset=Person.objects.none(), label="First signer")
+    signer_2 = forms.ModelChoiceField(queryset=Person.objects.none(), label="Second signer")
+
+    def __init__(self, *args, season=None, officers=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        limit_from(self, season)
+        pks = [p.pk for p in officers]
+        for name in ("signer_1", "signer_2"):
+            self.fields[name].queryset = Person.objects.filter(pk__in=pks)
+
+    def clean_date(self):
+        return not_after_today(self.cleaned_data["date"])
+
+    def clean(self):
+        data = super().clean()
+        if data.get("signer_1") and data.get("signer_1") == data.get("signer_2"):
+            self.add_error("signer_2", "A check needs two different officers' signatures (§4.7).")
+        if data.get("from_account") and data.get("from_account") == data.get("to_account"):
+            self.add_error("to_account", "Pick an account other than the one the check is drawn on.")
+        return data
 
 
-class WsopResultForm(forms.Form):
+class WsopResultForm(BooksOnceForm):
     representative = forms.ModelChoiceField(queryset=None)
-    gross = forms.DecimalField(max_digits=12, decimal_places=2, min_value=0)
-    tips = forms.DecimalField(max_digits=12, decimal_places=2, min_value=0, initial=0)
+    gross = MoneyField(minimum=Decimal("0.00"), limit=WINNINGS_LIMIT)
+    tips = MoneyField(minimum=Decimal("0.00"), limit=WINNINGS_LIMIT, initial=Decimal("0.00"))
     declined = forms.ModelChoiceField(
         queryset=None, required=False, label="Replaced the qualifier who declined (§8.4)"
     )

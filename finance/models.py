@@ -44,7 +44,8 @@ class Account(models.Model):
 
 
 class Transaction(models.Model):
-    """One movement of money: entries that add up to zero. Never edited or deleted."""
+    """One movement of money: entries that add up to zero. Never edited or deleted: the database refuses an
+    UPDATE or DELETE of a transaction or an entry (a trigger, migration 0002), corrections are reversals."""
 
     class Kind(models.TextChoices):
         PAYMENT = "payment", "Member payment"
@@ -58,7 +59,8 @@ class Transaction(models.Model):
     date = models.DateField()
     kind = models.CharField(max_length=12, choices=Kind.choices)
     memo = models.CharField(max_length=200)
-    # Idempotency key for postings that must not happen twice (an event's payout, a season's escrow move).
+    # Idempotency key for postings that must not happen twice (an event's payout, a season's escrow move, the
+    # posting of a form: ``form:<one-time key>``).
     key = models.CharField(max_length=80, null=True, blank=True, unique=True)
     reverses = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
@@ -150,7 +152,8 @@ class LateFeeWaiver(models.Model):
 
 
 class Disbursement(models.Model):
-    """A check: counts as issued once two different officers have approved it (§4.7)."""
+    """A check (§4.7): counts as issued once the season's quorum of different officers (three) approved it;
+    it names the two officers who sign it. Money leaves the WSOP escrow and reaches an expense only this way."""
 
     class Status(models.TextChoices):
         PENDING = "pending", "Awaiting approvals"
@@ -159,14 +162,23 @@ class Disbursement(models.Model):
     date = models.DateField()
     payee = models.CharField(max_length=120)
     amount = models.DecimalField(**MONEY)
-    memo = models.CharField(max_length=200)
+    memo = models.CharField("purpose", max_length=200)
     check_number = models.CharField(max_length=20, blank=True)
     from_account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="+")
     to_account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="+")
+    signer_1 = models.ForeignKey(
+        "members.Person", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    signer_2 = models.ForeignKey(
+        "members.Person", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    issued_on = models.DateField(null=True, blank=True)
     transaction = models.OneToOneField(
         Transaction, null=True, blank=True, on_delete=models.PROTECT, related_name="disbursement"
     )
+    # The one-time key of the form that created it (``ncpc.forms.BooksOnceForm``): a replay finds it.
+    form_key = models.CharField(max_length=32, null=True, blank=True, unique=True, editable=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -174,10 +186,20 @@ class Disbursement(models.Model):
         ordering = ("-date", "-pk")
         constraints = [
             models.CheckConstraint(condition=Q(amount__gt=0), name="finance_disbursement_positive"),
+            models.UniqueConstraint(
+                fields=["from_account", "check_number"],
+                condition=~Q(check_number=""),
+                name="finance_disbursement_check_number_once",
+            ),
+            models.CheckConstraint(
+                condition=Q(signer_1__isnull=True) | ~Q(signer_1=models.F("signer_2")),
+                name="finance_disbursement_two_signers",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"Check to {self.payee} for {self.amount}"
+        number = f" #{self.check_number}" if self.check_number else ""
+        return f"Check{number} to {self.payee} for {self.amount}"
 
 
 class DisbursementApproval(models.Model):
@@ -199,6 +221,31 @@ class DisbursementApproval(models.Model):
         return f"{self.officer} approved {self.disbursement}"
 
 
+class ClosedMonth(models.Model):
+    """A month whose treasurer's report was presented (§3.6.3): no entry may be dated inside it any more."""
+
+    month = models.DateField(unique=True, help_text="The first day of the month.")
+    closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    closed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-month",)
+
+    def __str__(self) -> str:
+        return f"{self.month:%B %Y} closed"
+
+
+class LedgerUnlock(models.Model):
+    """Present only inside the transaction of a season restore (``import_season --replace``), which removes the
+    season's money records to write them again from the file: the ledger's triggers let that one transaction
+    delete. Nothing else writes here; the row is gone again before the transaction commits."""
+
+    reason = models.CharField(max_length=200)
+
+    def __str__(self) -> str:
+        return self.reason
+
+
 class WsopResult(models.Model):
     """A representative's WSOP winnings (SPEC §9), as the treasurer verified them."""
 
@@ -216,6 +263,8 @@ class WsopResult(models.Model):
     )
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(auto_now_add=True)
+    # The one-time key of the form that created it (``ncpc.forms.BooksOnceForm``): a replay finds it.
+    form_key = models.CharField(max_length=32, null=True, blank=True, unique=True, editable=False)
 
     class Meta:
         ordering = ("season", "pk")

@@ -14,7 +14,7 @@ from events.placings import Placing
 from events.rules import SeasonRules
 from events.selectors import season_events, season_for_date, season_rules
 from events.services.event_fund import WsopAllocation, WsopTableMissing, wsop_allocation
-from finance.models import Account, Entry, LateFeeWaiver, Payment, Transaction
+from finance.models import Account, ClosedMonth, Disbursement, Entry, LateFeeWaiver, Payment, Transaction
 from finance.services.dues import (
     LATE_FEE,
     WAIVER,
@@ -32,7 +32,7 @@ from finance.services.escrow import escrow_key, season_member_count
 from finance.services.ledger import ASSET_CODES, accounts_standard, posted_under_key
 from finance.services.payouts import PayoutLine, payout_lines
 from members import selectors as members_selectors
-from members.models import Membership, Suspension
+from members.models import Membership, Person, Suspension
 from members.selectors import season_memberships
 from ncpc.cache import computed
 from ncpc.money import ZERO, quantize
@@ -314,11 +314,30 @@ def account_balances(*, on: dt.date | None = None) -> list[tuple]:
 
 
 def membership_payments(*, memberships: Collection[Membership]) -> list[Payment]:
+    """The receipts of these seats, newest first; ``p.transaction.reversed_by`` is read with them (a reversed
+    receipt is marked so wherever it is listed)."""
     return list(
         Payment.objects.filter(membership__in=memberships)
-        .select_related("membership__person", "transaction")
+        .select_related("membership__person", "transaction__reversed_by")
         .order_by("-date", "-pk")
     )
+
+
+def checks_awaiting(*, person: Person | None) -> list[Disbursement]:
+    """Checks waiting for approvals that this officer has not given yet (their home page)."""
+    if person is None:
+        return []
+    return list(
+        Disbursement.objects.filter(status=Disbursement.Status.PENDING)
+        .exclude(approvals__officer=person)
+        .select_related("from_account", "to_account", "signer_1", "signer_2")
+        .prefetch_related("approvals__officer")
+        .order_by("date", "pk")
+    )
+
+
+def closed_month(*, year: int, month: int) -> ClosedMonth | None:
+    return ClosedMonth.objects.filter(month=dt.date(year, month, 1)).select_related("closed_by").first()
 
 
 def money_total(values: Iterable[Decimal]) -> Decimal:
@@ -362,6 +381,7 @@ class MonthlyReport:
     escrow_balance: Decimal
     wsop_allocation: WsopAllocation | None  # None when the WSOP table has no row
     wsop_posted: Transaction | None  # the escrow transaction
+    closed: ClosedMonth | None = None  # the month was closed when its report was presented (SPEC §15.6)
 
 
 @computed(lambda *, year, month, today: f"{year}-{month}:{today}")
@@ -439,6 +459,7 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
         escrow_balance=escrow.closing,
         wsop_allocation=allocation,
         wsop_posted=posted,
+        closed=closed_month(year=year, month=month),
     )
 
 

@@ -25,4 +25,5 @@ urlpatterns = [
     path("reminders/", views.reminders, name="reminders"),
     path("reports/", views.report_current, name="report_current"),
     path("reports/<int:year>/<int:month>/", views.report, name="report"),
+    path("reports/<int:year>/<int:month>/close/", views.report_close, name="report_close"),
 ]

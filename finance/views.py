@@ -25,7 +25,7 @@ from finance.selectors import (
     monthly_report,
     season_dues_accounts,
 )
-from finance.services.checks import disbursement_approve, disbursement_create
+from finance.services.checks import approvals_needed, disbursement_approve, disbursement_create
 from finance.services.dues import LATE_FEE
 from finance.services.escrow import (
     escrow_key,
@@ -35,12 +35,19 @@ from finance.services.escrow import (
     wsop_result_split,
 )
 from finance.services.event_payouts import event_payout_key, event_payout_post
-from finance.services.ledger import posted_under_key, transaction_reverse, transfer_post
+from finance.services.ledger import (
+    AlreadyReversed,
+    month_close,
+    posted_under_key,
+    transaction_reverse,
+    transfer_post,
+)
 from finance.services.night_list import event_reminders
 from finance.services.payments import late_fee_waive, payment_record
 from finance.services.payments import payment_reverse as reverse_payment
 from finance.services.reminders import dues_reminders_send
 from members.models import Membership
+from members.selectors import officer_holders
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.feedback import error_show
@@ -194,10 +201,16 @@ def payments(request):
                 method=data["method"],
                 reference=data["reference"],
                 actor=request.user,
+                once=data["once"],
             )
         except NcpcError as exc:
             error_show(request, exc, form=form)
         else:
+            if payment.replayed:
+                messages.info(
+                    request, f"Already recorded: receipt #{payment.pk} (this form was sent before)."
+                )
+                return redirect("finance:receipt", pk=payment.pk)
             messages.success(request, f"Recorded {payment.amount} from {payment.membership.person}.")
             for seat in payment.seats_changed:
                 messages.info(
@@ -240,15 +253,14 @@ def payment_reverse(request, pk):
     if request.method == "POST" and form.is_valid():
         try:
             reverse_payment(
-                payment=payment,
-                date=form.cleaned_data["date"],
-                reason=form.cleaned_data["reason"],
-                actor=request.user,
+                payment=payment, date=club_today(), reason=form.cleaned_data["reason"], actor=request.user
             )
+        except AlreadyReversed:
+            messages.info(request, f"Already reversed: receipt #{payment.pk} is marked reversed.")
         except NcpcError as exc:
             messages.error(request, str(exc))
         else:
-            messages.success(request, "The payment is reversed; both stay in the books.")
+            messages.success(request, "The payment is reversed (dated today); both stay in the books.")
         return redirect("finance:receipt", pk=payment.pk)
     return render(
         request,
@@ -256,6 +268,7 @@ def payment_reverse(request, pk):
         {
             "form": form,
             "what": f"the payment of {payment.amount} from {payment.membership.person} on {payment.date}",
+            "today": club_today(),
         },
     )
 
@@ -279,11 +292,11 @@ def transaction_detail(request, pk):
     if request.method == "POST" and form.is_valid():
         try:
             reversal = transaction_reverse(
-                txn=txn,
-                date=form.cleaned_data["date"],
-                reason=form.cleaned_data["reason"],
-                actor=request.user,
+                txn=txn, date=club_today(), reason=form.cleaned_data["reason"], actor=request.user
             )
+        except AlreadyReversed:
+            messages.info(request, f"Already reversed: #{txn.pk} was reversed before.")
+            return redirect("finance:transaction", pk=txn.pk)
         except NcpcError as exc:
             messages.error(request, str(exc))
         else:
@@ -298,13 +311,14 @@ def transaction_detail(request, pk):
             "entries": txn.entries.select_related("account", "membership__person"),
             "form": form,
             "reversed_by": reversed_by,
+            "today": club_today(),
         },
     )
 
 
 @require(Action.MANAGE_LEDGER)
 def transfer(request):
-    form = forms.TransferForm(request.POST or None)
+    form = forms.TransferForm(request.POST or None, season=current_season())
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -315,12 +329,16 @@ def transfer(request):
                 amount=data["amount"],
                 memo=data["memo"],
                 actor=request.user,
+                once=data["once"],
             )
         except NcpcError as exc:
-            messages.error(request, str(exc))
+            error_show(request, exc, form=form)
         else:
-            messages.success(request, f"Posted #{txn.pk}.")
-            return redirect("finance:ledger")
+            if txn.replayed:
+                messages.info(request, f"Already recorded: #{txn.pk} (this form was sent before).")
+            else:
+                messages.success(request, f"Posted #{txn.pk}.")
+            return redirect("finance:transaction", pk=txn.pk)
     return render(request, "finance/transfer.html", {"form": form})
 
 
@@ -357,13 +375,12 @@ def payouts(request):
 @require(Action.MANAGE_LEDGER)
 def payout_post(request, event_id):
     event = get_object_or_404(Event, pk=event_id)
-    already = posted_under_key(prefix=event_payout_key(event=event))
     try:
         txn = event_payout_post(event=event, actor=request.user)
     except NcpcError as exc:
         messages.error(request, str(exc))
     else:
-        if already is not None:
+        if txn.replayed:
             messages.info(request, f"Event {event.number} was paid out already (#{txn.pk}).")
         else:
             messages.success(request, f"Event {event.number} paid out from the cash box (#{txn.pk}).")
@@ -422,20 +439,25 @@ def wsop_result(request):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            wsop_result_record(
+            result = wsop_result_record(
                 season=season,
                 representative=data["representative"],
                 gross=data["gross"],
                 tips=data["tips"],
                 declined=data["declined"],
                 actor=request.user,
+                once=data["once"],
             )
         except NcpcError as exc:
             messages.error(request, str(exc))
         else:
-            messages.success(request, "Winnings recorded.")
+            if result.replayed:
+                messages.info(request, "Already recorded: these winnings were recorded before.")
+            else:
+                messages.success(request, "Winnings recorded.")
     else:
-        messages.error(request, "Please give the representative, gross winnings and tips.")
+        problems = "; ".join(str(e) for errors in form.errors.values() for e in errors)
+        messages.error(request, f"Please give the representative, gross winnings and tips. {problems}")
     return redirect("finance:wsop")
 
 
@@ -444,15 +466,21 @@ def wsop_result(request):
 
 @officer_required
 def checks(request):
+    today = club_today()
     may_write = user_can(request.user, Action.MANAGE_LEDGER)
-    form = forms.CheckForm(request.POST or None) if may_write else None
+    officers = list({p.pk: p for p in officer_holders(on=today).values()}.values())
+    form = (
+        forms.CheckForm(request.POST or None, season=current_season(), officers=officers)
+        if may_write
+        else None
+    )
     if request.method == "POST":
         if not may_write:
             raise PermissionDenied("Only the treasurer writes checks.")
         if form.is_valid():
             data = form.cleaned_data
             try:
-                disbursement_create(
+                check = disbursement_create(
                     date=data["date"],
                     payee=data["payee"],
                     amount=data["amount"],
@@ -460,18 +488,30 @@ def checks(request):
                     from_code=data["from_account"],
                     to_code=data["to_account"],
                     check_number=data["check_number"],
+                    signers=(data["signer_1"], data["signer_2"]),
                     actor=request.user,
+                    once=data["once"],
                 )
             except NcpcError as exc:
-                messages.error(request, str(exc))
+                error_show(request, exc, form=form)
             else:
-                messages.success(request, "Check written; it needs two officers' approvals.")
+                if check.replayed:
+                    messages.info(request, f"Already recorded: {check} (this form was sent before).")
+                else:
+                    needed = approvals_needed(on=check.date)
+                    messages.success(
+                        request, f"{check} written; it is issued once {needed} officers approve it."
+                    )
                 return redirect("finance:checks")
-    items = Disbursement.objects.select_related("from_account", "to_account").prefetch_related(
-        "approvals__officer"
-    )
+    items = Disbursement.objects.select_related(
+        "from_account", "to_account", "signer_1", "signer_2", "transaction"
+    ).prefetch_related("approvals__officer")
     person = user_person(request.user)
-    return render(request, "finance/checks.html", {"form": form, "checks": items, "me": person})
+    return render(
+        request,
+        "finance/checks.html",
+        {"form": form, "checks": items, "me": person, "needed": approvals_needed(on=today)},
+    )
 
 
 @require_POST
@@ -484,12 +524,14 @@ def check_approve(request, pk):
     except NcpcError as exc:
         messages.error(request, str(exc))
     else:
-        if check.approvals.count() == before:
-            messages.info(request, "You have approved this check already; it needs another officer.")
-        elif check.status == Disbursement.Status.ISSUED:
-            messages.success(request, f"Approved: the check to {check.payee} is issued.")
+        approvals = check.approvals.count()
+        needed = approvals_needed(on=check.date)
+        if check.status == Disbursement.Status.ISSUED and approvals > before:
+            messages.success(request, f"Approved: {check} is issued.")
+        elif approvals == before:
+            messages.info(request, "Your approval of this check is recorded already.")
         else:
-            messages.success(request, "Approved; one more officer must approve.")
+            messages.success(request, f"Approved ({approvals} of {needed}); {needed - approvals} more to go.")
     return redirect("finance:checks")
 
 
@@ -543,8 +585,34 @@ def report(request, year, month):
     return render(
         request,
         "finance/report.html",
-        {"report": data, "full": full, "own_rows": own, "prev": prev, "next": nxt},
+        {
+            "report": data,
+            "full": full,
+            "own_rows": own,
+            "prev": prev,
+            "next": nxt,
+            "closed": data.closed,
+            "may_close": user_can(request.user, Action.MANAGE_LEDGER) and nxt <= club_today(),
+        },
     )
+
+
+@require_POST
+@require(Action.MANAGE_LEDGER)
+def report_close(request, year, month):
+    """The Treasurer presented the month's report: close the month (SPEC §15.6)."""
+    if not (1 <= month <= 12 and 2000 <= year <= 2200):
+        raise Http404("No such month.")
+    first = dt.date(year, month, 1)
+    try:
+        month_close(day=first, actor=request.user)
+    except NcpcError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request, f"{first:%B %Y} is closed: no entry can be dated in it; corrections are dated today."
+        )
+    return redirect("finance:report", year=year, month=month)
 
 
 def _report_csv(data, *, full, own):

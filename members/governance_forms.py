@@ -6,6 +6,7 @@ from events.models import Event
 from members.models import OfficerTerm, Person, Vote
 from members.services.disputes import OFFICE_ORDER
 from members.services.rule_changes import rule_choices
+from ncpc.forms import BooksOnceForm
 
 
 class DateInput(forms.DateInput):
@@ -74,7 +75,7 @@ class DeclineForm(forms.Form):
     reason = forms.CharField(max_length=300)
 
 
-class ClubVoteForm(forms.Form):
+class ClubVoteForm(BooksOnceForm):
     kind = forms.ChoiceField(
         choices=[
             (Vote.Kind.TWO_EVENTS.value, Vote.Kind.TWO_EVENTS.label),

@@ -450,10 +450,14 @@ def vote_record_view(request):
                 members_eligible=members,
                 season=season,
                 actor=request.user,
+                once=data["once"],
             )
         except NcpcError as exc:
             messages.error(request, str(exc))
         else:
+            if vote.replayed:
+                messages.info(request, f"Already recorded: {vote.subject} (this form was sent before).")
+                return redirect("members:governance")
             outcome = (
                 "passed" if vote.passed else "did not pass (yes-votes must be more than half of the members)"
             )

@@ -148,6 +148,8 @@ class Vote(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # The one-time key of the form that recorded it (``ncpc.forms.BooksOnceForm``): the form sent twice records once.
+    form_key = models.CharField(max_length=32, null=True, blank=True, unique=True, editable=False)
 
     class Meta:
         ordering = ("-held_on", "-pk")

@@ -7,8 +7,17 @@ from django.http import JsonResponse
 from django.views.decorators.http import require_GET
 
 from events.models import Season
-from ncpc.permissions import Action, user_can
+from ncpc.permissions import Action, user_can, user_person
 from ncpc.services.season_report import season_report
+
+
+def report_for_viewer(report: dict, *, user) -> dict:
+    """SPEC §15.12: officers see every member's dues row; a member only their own (the club's totals stay)."""
+    if user_can(user, Action.VIEW_PERSONAL_DATA):
+        return report
+    person = user_person(user)
+    own = person.key if person is not None else None
+    return {**report, "dues": [row for row in report.get("dues", []) if row.get("member") == own]}
 
 
 @login_not_required
@@ -29,4 +38,5 @@ def season_report_json(request, season):
             as_of = dt.date.fromisoformat(request.GET["as_of"])
         except ValueError:
             return JsonResponse({"error": "as_of must be a date like 2027-07-31."}, status=400)
-    return JsonResponse(season_report(season=found, as_of=as_of), json_dumps_params={"ensure_ascii": False})
+    report = report_for_viewer(season_report(season=found, as_of=as_of), user=request.user)
+    return JsonResponse(report, json_dumps_params={"ensure_ascii": False})

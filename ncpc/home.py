@@ -7,7 +7,7 @@ None when it has nothing to show this user.
 from django.template.loader import render_to_string
 
 from events.selectors import next_event, season_events, season_rules
-from finance.selectors import dues_account, good_standing
+from finance.selectors import checks_awaiting, dues_account, good_standing
 from finance.services.dues import LATE_FEE
 from members.governance_selectors import ballots_waiting_for
 from members.selectors import season_memberships
@@ -33,6 +33,21 @@ def open_ballots_panel(*, request, season, memberships) -> dict | None:
         "template": "members/partials/home_ballots.html",
         "order": 5,
         "context": {"ballots": waiting},
+    }
+
+
+def checks_panel(*, request) -> dict | None:
+    """An officer's checks awaiting their approval (§4.7: three officers approve every check)."""
+    if not user_can(request.user, Action.APPROVE_CHECKS):
+        return None
+    waiting = checks_awaiting(person=user_person(request.user))
+    if not waiting:
+        return None
+    return {
+        "title": "Checks awaiting your approval",
+        "template": "finance/partials/home_checks.html",
+        "order": 4,
+        "context": {"checks": waiting},
     }
 
 
@@ -90,6 +105,7 @@ def home_page(*, request, season) -> dict:
     rules = season_rules(season)
     seasonal = {"request": request, "season": season, "memberships": memberships}
     panels = [
+        checks_panel(request=request),
         open_ballots_panel(**seasonal),
         my_dues_panel(**seasonal, events=events, rules=rules),
         standings_panel(**seasonal, events=events, rules=rules),

@@ -1,5 +1,6 @@
 """Money is Decimal with two places everywhere; every amount and aggregate goes through here."""
 
+import re
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
 
 CENT = Decimal("0.01")
@@ -21,19 +22,26 @@ def floor_cents(value: Decimal) -> Decimal:
     return Decimal(value).quantize(CENT, rounding=ROUND_DOWN)
 
 
+# What people write for an amount: an optional sign and dollar sign, digits (thousands may be grouped with
+# commas), at most two decimals. No exponent (``1E+2``), no NaN or Infinity: Decimal would take those.
+_MONEY_TEXT = re.compile(r"^(?P<sign>-?)\$?(?P<whole>\d+|\d{1,3}(?:,\d{3})+)?(?:\.(?P<cents>\d+))?$")
+
+
 def parse_money(text: str) -> Decimal:
-    """Parse a money string like ``"110.00"``; raises ValueError for anything else."""
-    try:
-        amount = Decimal(str(text).strip())
-    except (InvalidOperation, ValueError):
-        raise ValueError(f"{text!r} is not an amount of money") from None
-    try:
-        cents = amount.quantize(CENT) if amount.is_finite() else None
-    except InvalidOperation:  # too many digits for two places, e.g. 1e400
-        raise ValueError(f"{text!r} is not an amount of money") from None
-    if cents is None or amount != cents:
+    """Parse an amount as people write it: ``110``, ``12.5``, ``0.01``, ``$1,234.50``; raises ValueError for
+    anything else (an exponent, NaN, more than two decimals, a stray character)."""
+    cleaned = str(text).strip().replace(" ", "")
+    match = _MONEY_TEXT.match(cleaned)
+    if match is None or (match["whole"] is None and match["cents"] is None):
+        raise ValueError(f"{text!r} is not an amount of money")
+    if match["cents"] is not None and len(match["cents"]) > 2:
         raise ValueError(f"{text!r} is not an amount with at most two decimals")
-    return cents
+    whole = (match["whole"] or "0").replace(",", "")
+    try:
+        amount = Decimal(f"{match['sign']}{whole}.{match['cents'] or '0'}")
+        return amount.quantize(CENT)
+    except InvalidOperation:  # more digits than two places can hold
+        raise ValueError(f"{text!r} is not an amount of money") from None
 
 
 def money_str(value: Decimal) -> str:

@@ -36,7 +36,8 @@ class Action(enum.StrEnum):
     # Any officer
     EDIT_RULES = "edit_rules"
     VIEW_AUDIT = "view_audit"
-    VIEW_PERSONAL_DATA = "view_personal_data"  # date of birth, address, phone of every member
+    VIEW_PERSONAL_DATA = "view_personal_data"  # date of birth, address, phone, dues of every member (§15.12)
+    APPROVE_CHECKS = "approve_checks"  # §4.7: a quorum of the officers approves every check
     # Vice President (and President)
     MANAGE_MEMBERS = "manage_members"
     RECORD_SIGNATURES = "record_signatures"
@@ -57,7 +58,7 @@ class Action(enum.StrEnum):
 
 
 MEMBER_ACTIONS = {Action.VIEW_CLUB, Action.VOTE}
-OFFICER_ACTIONS = {Action.EDIT_RULES, Action.VIEW_AUDIT, Action.VIEW_PERSONAL_DATA}
+OFFICER_ACTIONS = {Action.EDIT_RULES, Action.VIEW_AUDIT, Action.VIEW_PERSONAL_DATA, Action.APPROVE_CHECKS}
 OFFICE_ACTIONS: dict[str, set[Action]] = {
     VICE_PRESIDENT: {
         Action.MANAGE_MEMBERS,

@@ -1,6 +1,7 @@
 """Factories for the tests (factory_boy). Each app's models get theirs here."""
 
 import datetime as dt
+import uuid
 
 import factory
 from django.contrib.auth import get_user_model
@@ -79,3 +80,8 @@ def member_user(*, season: Season | None = None, username: str | None = None, of
             end=dt.date(season.end.year, 5, 31),
         )
     return user
+
+
+def once() -> str:
+    """A fresh one-time key, as a money form issues with itself (``ncpc.forms.BooksOnceForm``)."""
+    return uuid.uuid4().hex

@@ -188,6 +188,7 @@ PAGES: dict[str, Page] = {
         lambda o: {"year": 2026, "month": 11},
         hidden={MEMBER: [lambda o: o["bob_name"]], OTHER: [lambda o: o["ann_name"]]},
     ),
+    "finance:report_close": Page(**post_only(PRES, TREAS), kwargs=lambda o: {"year": 2026, "month": 10}),
     # --- standings ---
     "standings:current": Page(club(302)),
     "standings:points_report_current": Page(club(302)),
@@ -246,6 +247,7 @@ def club_data(db, today):
         BallotQuestion,
         Membership,
         Nomination,
+        Person,
         RuleChange,
         RulesSignature,
         Suspension,
@@ -266,6 +268,8 @@ def club_data(db, today):
         memo="cards and chips",
         from_code=_check_accounts()[0],
         to_code=_check_accounts()[1],
+        check_number="1001",
+        signers=(Person.objects.get(key="rick"), Person.objects.get(key="tom")),
         actor=tom,
     )
     qualified = next(r for r in season_standings(season=season).rows if r.wsop == "qualified")
@@ -360,3 +364,14 @@ def test_item_13_every_page_refuses_a_nul_character_with_400_for_every_role(club
             if (got, posted) != (400, 400):
                 wrong.append(f"{name} as {role}: GET {got}, POST {posted}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_json_report_gives_a_member_only_their_own_dues_row_and_officers_all_spec_15_12(club_data):
+    """SPEC §15.12: a member sees their own dues and the club's totals; only officers see every member's."""
+    clients = _clients()
+    url = reverse("api_season_report", kwargs={"season": club_data["season"]})
+    rows = {role: clients[role].get(url).json()["dues"] for role in (MEMBER, OTHER, PRES, VP, TREAS)}
+    assert [row["member"] for row in rows[MEMBER]] == ["ann"]
+    assert [row["member"] for row in rows[OTHER]] == ["bob"]
+    for officer in OFFICERS:
+        assert {"ann", "bob", "rick", "vera", "tom"} <= {row["member"] for row in rows[officer]}

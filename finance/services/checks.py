@@ -1,25 +1,51 @@
-"""Checks (bylaws §4.7): a disbursement counts as issued once two different officers approved it."""
+"""Checks (bylaws §4.7, SPEC §15.6): every disbursement except an event's cash payouts is a check. It is issued
+(posted to the ledger) only once a quorum of different officers approved it (the season's ``check_approvals``,
+three), and it names the two officers who sign it. Money leaves the WSOP escrow and reaches an expense only so.
+"""
 
 import datetime as dt
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
 
+from events.models import Season
 from finance.models import Account, Disbursement, DisbursementApproval, Transaction
-from finance.services.ledger import EntryLine, account_get, transaction_post
+from finance.services.ledger import (
+    EntryLine,
+    LedgerError,
+    account_get,
+    amount_check,
+    date_not_future_check,
+    month_open_check,
+    transaction_post,
+)
+from members.models import Person
 from members.selectors import offices_held
 from ncpc.audit import Actor, actor_signed_in, audit_record
 from ncpc.errors import NcpcError, NotAllowed
-from ncpc.money import quantize
 from ncpc.permissions import user_person
 
-APPROVALS_NEEDED = 2
 FROM_ACCOUNTS = (Account.CHECKING, Account.ESCROW)
-TO_ACCOUNTS = (Account.SUPPLIES, Account.WSOP_EXPENSES, Account.CASH)
+# Supplies and WSOP expenses; cash for the club's cash box; checking, for money taken out of the escrow.
+TO_ACCOUNTS = (Account.SUPPLIES, Account.WSOP_EXPENSES, Account.CASH, Account.CHECKING)
+# The bylaws' quorum (§4.7), used when no season covers the check's date; a season's own is its rule.
+DEFAULT_APPROVALS = 3
 
 
 class CheckError(NcpcError):
     pass
+
+
+def approvals_needed(*, on: dt.date) -> int:
+    """The season's quorum of officers for a check (``Season.check_approvals``)."""
+    found = (
+        Season.objects.filter(start__lte=on, end__gte=on).values_list("check_approvals", flat=True).first()
+    )
+    return max(found or DEFAULT_APPROVALS, DEFAULT_APPROVALS)
+
+
+def disbursement_by_form(*, once: str) -> Disbursement | None:
+    return Disbursement.objects.filter(form_key=once).first()
 
 
 @transaction.atomic
@@ -31,44 +57,96 @@ def disbursement_create(
     memo: str,
     from_code: str,
     to_code: str,
-    check_number: str = "",
+    check_number: str,
+    signers: tuple[Person, Person],
     actor: Actor,
+    once: str | None = None,
 ) -> Disbursement:
-    if amount is None or amount <= 0 or quantize(amount) != amount:
-        raise CheckError("A check is for a positive amount in cents.", field="amount")
-    if from_code not in FROM_ACCOUNTS or to_code not in TO_ACCOUNTS:
-        raise CheckError("Checks are drawn on club checking or the WSOP escrow account.")
+    """Write a check (pending until approved). ``signers``: the two officers who sign it (§4.7), in office on
+    its date. ``once``: the form's one-time key; the same form sent again returns the first check."""
+    if once:
+        existing = disbursement_by_form(once=once)
+        if existing is not None:
+            existing.replayed = True  # type: ignore[attr-defined]  # read by the view
+            return existing
+    try:
+        amount_check(amount=amount, day=date, what="A check")
+        date_not_future_check(day=date)
+    except LedgerError as exc:
+        raise CheckError(str(exc), field=exc.field) from None
+    if from_code not in FROM_ACCOUNTS or to_code not in TO_ACCOUNTS or from_code == to_code:
+        raise CheckError("Checks are drawn on club checking or the WSOP escrow account.", field="to_account")
     if not payee.strip():
         raise CheckError("Name the payee.", field="payee")
-    check = Disbursement.objects.create(
-        date=date,
-        payee=payee.strip(),
-        amount=amount,
-        memo=memo,
-        check_number=check_number,
-        from_account=account_get(from_code),
-        to_account=account_get(to_code),
-        created_by=actor_signed_in(actor),
-    )
+    if not memo.strip():
+        raise CheckError("Say what the check pays for.", field="memo")
+    check_number = check_number.strip()
+    if not check_number:
+        raise CheckError("Give the check's number.", field="check_number")
+    first, second = signers
+    if first.pk == second.pk:
+        raise CheckError("A check needs two different officers' signatures (§4.7).", field="signer_2")
+    for signer in signers:
+        if not offices_held(person=signer, on=date):
+            raise CheckError(f"{signer} is not an officer on {date:%b %-d, %Y}.", field="signer_1")
+    from_account = account_get(from_code)
+    if Disbursement.objects.filter(from_account=from_account, check_number=check_number).exists():
+        raise CheckError(
+            f"Check number {check_number} of {from_account} is written already.", field="check_number"
+        )
+    try:
+        with transaction.atomic():
+            check = Disbursement.objects.create(
+                date=date,
+                payee=payee.strip(),
+                amount=amount,
+                memo=memo.strip(),
+                check_number=check_number,
+                from_account=from_account,
+                to_account=account_get(to_code),
+                signer_1=first,
+                signer_2=second,
+                form_key=once or None,
+                created_by=actor_signed_in(actor),
+            )
+    except IntegrityError:
+        # A parallel request committed first: the same form (show its check), or the same check number.
+        existing = disbursement_by_form(once=once) if once else None
+        if existing is None:
+            raise CheckError(
+                f"Check number {check_number} of {from_account} is written already.", field="check_number"
+            ) from None
+        existing.replayed = True  # type: ignore[attr-defined]
+        return existing
+    check.replayed = False  # type: ignore[attr-defined]
     audit_record(actor=actor, action="finance.check.create", summary=f"{check} ({memo})", target=check)
     return check
 
 
 @transaction.atomic
 def disbursement_approve(*, disbursement: Disbursement, actor: Actor, on: dt.date) -> Disbursement:
-    """Record the officer's approval; the second different officer's approval issues the check (posts it).
-
-    The same officer approving twice changes nothing.
-    """
+    """Record the officer's approval; the approval that completes the quorum of different officers issues the
+    check: it is posted to the ledger, dated that day. The same officer approving twice changes nothing."""
     person = user_person(actor)
     offices = sorted(offices_held(person=person, on=on)) if person is not None else []
     if not offices:
         raise NotAllowed("Only an officer in office may approve a check.")
-    check = Disbursement.objects.select_for_update().get(pk=disbursement.pk)
+    check = (
+        Disbursement.objects.select_for_update()
+        .select_related("from_account", "to_account")
+        .get(pk=disbursement.pk)
+    )
     if check.status == Disbursement.Status.ISSUED:
         return check
     if check.approvals.filter(officer=person).exists():
         return check
+    needed = approvals_needed(on=check.date)
+    if check.approvals.count() + 1 >= needed:
+        # The approval that issues the check posts it today: refuse before recording anything.
+        try:
+            month_open_check(day=on)
+        except LedgerError as exc:
+            raise CheckError(str(exc)) from None
     try:
         with transaction.atomic():
             DisbursementApproval.objects.create(
@@ -77,11 +155,11 @@ def disbursement_approve(*, disbursement: Disbursement, actor: Actor, on: dt.dat
     except IntegrityError:
         return check
     audit_record(actor=actor, action="finance.check.approve", summary=f"Approved {check}", target=check)
-    if check.approvals.values("officer").distinct().count() >= APPROVALS_NEEDED:
+    if check.approvals.values("officer").distinct().count() >= needed:
         txn = transaction_post(
-            date=check.date,
+            date=on,
             kind=Transaction.Kind.CHECK,
-            memo=f"Check{' ' + check.check_number if check.check_number else ''} to {check.payee}: {check.memo}",
+            memo=f"Check {check.check_number} to {check.payee}: {check.memo}".replace("Check  ", "Check "),
             lines=[
                 EntryLine(check.to_account.code, check.amount, memo=check.payee),
                 EntryLine(check.from_account.code, -check.amount),
@@ -91,5 +169,6 @@ def disbursement_approve(*, disbursement: Disbursement, actor: Actor, on: dt.dat
         )
         check.status = Disbursement.Status.ISSUED
         check.transaction = txn
-        check.save(update_fields=["status", "transaction"])
+        check.issued_on = on
+        check.save(update_fields=["status", "transaction", "issued_on"])
     return check

@@ -4,7 +4,7 @@ import datetime as dt
 from collections.abc import Collection
 from decimal import Decimal
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from events.models import Season
 from events.selectors import season_rules
@@ -73,7 +73,14 @@ def wsop_result_record(
     tips: Decimal,
     declined: Membership | None = None,
     actor: Actor,
+    once: str | None = None,
 ) -> WsopResult:
+    """``once``: the form's one-time key; the same form sent again returns the first record (``replayed``)."""
+    if once:
+        existing = WsopResult.objects.filter(form_key=once).first()
+        if existing is not None:
+            existing.replayed = True  # type: ignore[attr-defined]  # read by the view
+            return existing
     if tips < 0 or gross < 0:
         raise WsopError("Winnings and tips cannot be negative.")
     if tips > gross:
@@ -105,14 +112,27 @@ def wsop_result_record(
             )
     if WsopResult.objects.filter(season=season, representative=representative).exists():
         raise WsopError(f"Winnings of {representative.person} are recorded already for {season}.")
-    result = WsopResult.objects.create(
-        season=season,
-        representative=representative,
-        gross=gross,
-        tips=tips,
-        declined=declined,
-        recorded_by=actor_signed_in(actor),
-    )
+    try:
+        with transaction.atomic():
+            result = WsopResult.objects.create(
+                season=season,
+                representative=representative,
+                gross=gross,
+                tips=tips,
+                declined=declined,
+                recorded_by=actor_signed_in(actor),
+                form_key=once or None,
+            )
+    except IntegrityError:
+        # A parallel request committed first: the same form (show it), or the same representative's winnings.
+        first = WsopResult.objects.filter(form_key=once).first() if once else None
+        if first is None:
+            raise WsopError(
+                f"Winnings of {representative.person} are recorded already for {season}."
+            ) from None
+        first.replayed = True  # type: ignore[attr-defined]
+        return first
+    result.replayed = False  # type: ignore[attr-defined]
     audit_record(
         actor=actor,
         action="finance.wsop_result",

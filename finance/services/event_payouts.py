@@ -24,6 +24,7 @@ def event_payout_post(*, event: Event, actor: Actor) -> Transaction:
     prefix = event_payout_key(event=event)
     existing = posted_under_key(prefix=prefix)
     if existing is not None:
+        existing.replayed = True  # type: ignore[attr-defined]  # read by the view
         return existing
     lines = event_payout_lines(event=event)
     if not lines:
@@ -45,7 +46,7 @@ def event_payout_post(*, event: Event, actor: Actor) -> Transaction:
         )
     total = sum((line.amount for line in lines), ZERO)
     entries.append(EntryLine(Account.CASH, -total, memo=f"Cash prizes, event {event.number}"))
-    return transaction_post(
+    txn = transaction_post(
         date=event.date,
         kind=Transaction.Kind.PAYOUT,
         memo=f"Event {event.number} payouts ({event.season})",
@@ -53,3 +54,5 @@ def event_payout_post(*, event: Event, actor: Actor) -> Transaction:
         actor=actor,
         key=next_key(prefix=prefix),
     )
+    txn.replayed = False  # type: ignore[attr-defined]
+    return txn

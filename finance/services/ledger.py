@@ -11,10 +11,13 @@ from decimal import Decimal
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 
-from finance.models import Account, Entry, Transaction
-from ncpc.audit import Actor, actor_user, audit_record
+from events.models import Season
+from finance.models import Account, ClosedMonth, Entry, Transaction
+from ncpc.audit import Actor, actor_signed_in, actor_user, audit_record
+from ncpc.clock import club_today
 from ncpc.errors import ConcurrentChange, NcpcError
-from ncpc.money import ZERO, quantize
+from ncpc.forms import DEFAULT_MONEY_LIMIT
+from ncpc.money import ZERO, money_str, quantize
 
 
 class LedgerError(NcpcError):
@@ -27,6 +30,18 @@ class UnbalancedTransaction(LedgerError):
 
 class AlreadyReversed(LedgerError):
     pass
+
+
+class MonthClosed(LedgerError):
+    pass
+
+
+class KeyUsed(ConcurrentChange):
+    """A posting under this idempotency key exists (perhaps committed a moment ago by a parallel request)."""
+
+
+class NotTheTreasurersAlone(LedgerError):
+    """Money would leave the WSOP escrow or reach an expense without a check approved by the officers (§4.7)."""
 
 
 # code, name, kind, position: the accounts the club's books need.
@@ -42,6 +57,15 @@ STANDARD_ACCOUNTS = (
     (Account.OPENING, "Opening balances", Account.Kind.EQUITY, 30),
 )
 ASSET_CODES = (Account.CHECKING, Account.ESCROW, Account.CASH)
+EXPENSE_CODES = (Account.PAYOUTS, Account.WSOP_EXPENSES, Account.SUPPLIES)
+# SPEC §15.6: what the Treasurer moves alone, besides payments and event payouts: the club's own cash box and
+# checking account, either way (a deposit, cash drawn for the night's prizes).
+TRANSFER_CODES = (Account.CASH, Account.CHECKING)
+
+
+def form_posting_key(once: str) -> str:
+    """The ledger key of a form's posting (``ncpc.forms.BooksOnceForm``)."""
+    return f"form:{once}"
 
 
 @dataclass(frozen=True)
@@ -64,6 +88,62 @@ def entries_balance(*, lines: Sequence[EntryLine]) -> None:
     total = sum((line.amount for line in lines), ZERO)
     if total != 0:
         raise UnbalancedTransaction(f"The entries add up to {total}, not zero; nothing was posted.")
+
+
+def movement_refusal(*, lines: Sequence[EntryLine]) -> str | None:
+    """Why the Treasurer may not post these lines alone (SPEC §15.6), or None. Pure. Money leaving the WSOP
+    escrow (a credit to it) or reaching an expense (a debit to one) needs a check approved by the officers."""
+    for line in lines:
+        if line.account_code == Account.ESCROW and line.amount < 0:
+            return "Money leaves the WSOP escrow only by a check approved by three officers (§4.7)."
+        if line.account_code in EXPENSE_CODES and line.amount > 0:
+            return "An expense is paid only by a check approved by three officers (§4.7)."
+    return None
+
+
+def month_first(day: dt.date) -> dt.date:
+    return day.replace(day=1)
+
+
+def month_closed(*, day: dt.date) -> ClosedMonth | None:
+    return ClosedMonth.objects.filter(month=month_first(day)).first()
+
+
+def month_open_check(*, day: dt.date) -> None:
+    """SPEC §15.6: no entry dated inside a month whose report was closed."""
+    closed = month_closed(day=day)
+    if closed is not None:
+        raise MonthClosed(
+            f"{day:%B %Y} is closed (its report was presented): nothing can be dated in it any more. "
+            "Post the correction dated today.",
+            field="date",
+        )
+
+
+def money_limit_on(*, day: dt.date) -> Decimal:
+    """The season's largest single amount (``Season.money_limit``) on that day; the default between seasons."""
+    limit = Season.objects.filter(start__lte=day, end__gte=day).values_list("money_limit", flat=True).first()
+    return limit if limit is not None else DEFAULT_MONEY_LIMIT
+
+
+def amount_check(*, amount: Decimal | None, day: dt.date, what: str = "The amount") -> Decimal:
+    """A typed amount the club books: positive, in cents, not above the season's limit."""
+    if amount is None or not isinstance(amount, Decimal) or not amount.is_finite():
+        raise LedgerError(f"{what} must be an amount of money.", field="amount")
+    if amount <= 0 or quantize(amount) != amount:
+        raise LedgerError(f"{what} must be a positive amount in cents.", field="amount")
+    limit = money_limit_on(day=day)
+    if amount > limit:
+        raise LedgerError(
+            f"${money_str(amount)} is more than the club's limit of ${money_str(limit)} for one amount.",
+            field="amount",
+        )
+    return amount
+
+
+def date_not_future_check(*, day: dt.date) -> None:
+    if day > club_today():
+        raise LedgerError("The date cannot be after today.", field="date")
 
 
 def accounts_ensure() -> dict[str, Account]:
@@ -105,8 +185,12 @@ def transaction_post(
     key: str | None = None,
     reverses: Transaction | None = None,
     reason: str = "",
+    restoring: bool = False,
 ) -> Transaction:
+    """``restoring``: a season file is being restored (history of record), so a closed month takes it."""
     entries_balance(lines=lines)
+    if not restoring:
+        month_open_check(day=date)
     accounts = accounts_ensure()
     missing = {line.account_code for line in lines} - set(accounts)
     if missing:
@@ -124,9 +208,7 @@ def transaction_post(
                 created_by=user,
             )
     except IntegrityError:
-        raise ConcurrentChange(
-            "This was posted already (perhaps by another officer); reload the page."
-        ) from None
+        raise KeyUsed("This was posted already (perhaps by another officer); reload the page.") from None
     Entry.objects.bulk_create(
         Entry(
             transaction=txn,
@@ -150,7 +232,11 @@ def transaction_post(
 
 @transaction.atomic
 def transaction_reverse(*, txn: Transaction, date: dt.date, reason: str, actor: Actor) -> Transaction:
-    """Post the mirror image of ``txn``; both stay in the books. A transaction is reversed at most once."""
+    """Post the mirror image of ``txn``; both stay in the books. A transaction is reversed at most once.
+
+    The officers' pages date a reversal today (SPEC §15.6), so it shows in the month it happens. A reversal
+    may not take money out of the WSOP escrow or put it into an expense (undoing the escrow move needs a check).
+    """
     reason = (reason or "").strip()
     if not reason:
         raise LedgerError("Say why the transaction is reversed.", field="reason")
@@ -165,6 +251,9 @@ def transaction_reverse(*, txn: Transaction, date: dt.date, reason: str, actor: 
         EntryLine(account_code=e.account.code, amount=-e.amount, membership_id=e.membership_id, memo=e.memo)
         for e in txn.entries.select_related("account")
     ]
+    refusal = movement_refusal(lines=lines)
+    if refusal is not None:
+        raise NotTheTreasurersAlone(refusal)
     return transaction_post(
         date=date,
         kind=Transaction.Kind.REVERSAL,
@@ -203,21 +292,69 @@ def next_key(*, prefix: str) -> str:
 
 @transaction.atomic
 def transfer_post(
-    *, date: dt.date, from_code: str, to_code: str, amount: Decimal, memo: str, actor: Actor
+    *,
+    date: dt.date,
+    from_code: str,
+    to_code: str,
+    amount: Decimal,
+    memo: str,
+    actor: Actor,
+    once: str | None = None,
 ) -> Transaction:
-    """Money moved between two accounts: a bank deposit of the cash box, cash drawn for payouts, other
-    income received, an opening balance."""
+    """Money moved between the club's cash box and its checking account (a deposit, cash drawn for prizes):
+    the only movement the Treasurer makes alone besides payments and payouts (SPEC §15.6). ``once``: the form's
+    one-time key; the same form sent again returns the first posting (``replayed`` set on it)."""
+    if once:
+        existing = Transaction.objects.filter(key=form_posting_key(once)).first()
+        if existing is not None:
+            existing.replayed = True  # type: ignore[attr-defined]  # read by the view
+            return existing
+    if from_code not in TRANSFER_CODES or to_code not in TRANSFER_CODES:
+        raise NotTheTreasurersAlone(
+            "A transfer moves money between the cash box and club checking only; anything else is paid by a "
+            "check approved by three officers (§4.7).",
+            field="to_account",
+        )
     if from_code == to_code:
         raise LedgerError("Pick two different accounts.", field="to_account")
-    if amount is None or amount <= 0:
-        raise LedgerError("The amount must be positive.", field="amount")
+    amount_check(amount=amount, day=date)
+    date_not_future_check(day=date)
     if not memo.strip():
         raise LedgerError("Say what the money is for.", field="memo")
-    kind = Transaction.Kind.OPENING if from_code == Account.OPENING else Transaction.Kind.TRANSFER
-    return transaction_post(
-        date=date,
-        kind=kind,
-        memo=memo.strip(),
-        lines=[EntryLine(to_code, amount), EntryLine(from_code, -amount)],
-        actor=actor,
+    try:
+        txn = transaction_post(
+            date=date,
+            kind=Transaction.Kind.TRANSFER,
+            memo=memo.strip(),
+            lines=[EntryLine(to_code, amount), EntryLine(from_code, -amount)],
+            actor=actor,
+            key=form_posting_key(once) if once else None,
+        )
+    except KeyUsed:
+        if not once:
+            raise
+        txn = Transaction.objects.get(key=form_posting_key(once))
+        txn.replayed = True  # type: ignore[attr-defined]
+        return txn
+    txn.replayed = False  # type: ignore[attr-defined]
+    return txn
+
+
+@transaction.atomic
+def month_close(*, day: dt.date, actor: Actor) -> ClosedMonth:
+    """The Treasurer presented the month's report (§3.6.3): close the month. Closing twice changes nothing.
+    Only a month that is over can be closed."""
+    first = month_first(day)
+    if first >= month_first(club_today()):
+        raise LedgerError(f"{first:%B %Y} is not over yet; it can be closed once it is.")
+    closed, created = ClosedMonth.objects.get_or_create(
+        month=first, defaults={"closed_by": actor_signed_in(actor)}
     )
+    if created:
+        audit_record(
+            actor=actor,
+            action="finance.month.close",
+            summary=f"Closed {first:%B %Y}: the treasurer's report was presented",
+            target=closed,
+        )
+    return closed

@@ -9,11 +9,19 @@ from events.services.attendance import attendance_after_payment
 from finance.models import Account, LateFeeWaiver, Payment, Transaction
 from finance.selectors import dues_account
 from finance.services.dues import LATE_FEE
-from finance.services.ledger import EntryLine, LedgerError, transaction_post, transaction_reverse
+from finance.services.ledger import (
+    EntryLine,
+    KeyUsed,
+    LedgerError,
+    amount_check,
+    date_not_future_check,
+    form_posting_key,
+    transaction_post,
+    transaction_reverse,
+)
 from members.models import Membership
 from ncpc.audit import Actor, actor_signed_in, audit_record
 from ncpc.errors import NcpcError
-from ncpc.money import quantize
 
 
 class PaymentError(NcpcError):
@@ -23,13 +31,40 @@ class PaymentError(NcpcError):
 METHOD_ACCOUNT: dict[str, str] = {Payment.Method.CASH: Account.CASH, Payment.Method.CHECK: Account.CHECKING}
 
 
+def payment_by_form(*, once: str) -> Payment | None:
+    """The payment a form with this one-time key recorded, if any."""
+    return (
+        Payment.objects.filter(transaction__key=form_posting_key(once))
+        .select_related("membership__person")
+        .first()
+    )
+
+
 @transaction.atomic
 def payment_record(
-    *, membership: Membership, date: dt.date, amount: Decimal, method: str, reference: str = "", actor: Actor
+    *,
+    membership: Membership,
+    date: dt.date,
+    amount: Decimal,
+    method: str,
+    reference: str = "",
+    actor: Actor,
+    once: str | None = None,
+    restoring: bool = False,
 ) -> Payment:
-    """Cash goes to the cash box, a check to club checking; the credit is dues and fees received."""
-    if amount is None or amount <= 0 or quantize(amount) != amount:
-        raise PaymentError("A payment is a positive amount in cents.", field="amount")
+    """Cash goes to the cash box, a check to club checking; the credit is dues and fees received.
+
+    ``restoring``: the payment comes from a season file being restored (``import_season``), the season's
+    record: it may be dated after today's club date or inside a closed month; nothing else is relaxed.
+
+    ``once``: the one-time key of the form; the same form sent again (a double click, a retry after a dropped
+    connection, a parallel submit) records nothing and returns the first payment, with ``replayed`` set."""
+    if once:
+        existing = payment_by_form(once=once)
+        if existing is not None:
+            existing.replayed = True  # type: ignore[attr-defined]  # read by the view
+            existing.seats_changed = []  # type: ignore[attr-defined]
+            return existing
     if method not in METHOD_ACCOUNT:
         raise PaymentError("A payment is made in cash or by check.", field="method")
     season = membership.season
@@ -38,17 +73,36 @@ def payment_record(
             f"The date must fall in {season} ({season.start:%b %-d, %Y} – {season.end:%b %-d, %Y}).",
             field="date",
         )
+    try:
+        amount_check(amount=amount, day=date, what="A payment")
+        if not restoring:
+            date_not_future_check(day=date)
+    except LedgerError as exc:
+        raise PaymentError(str(exc), field=exc.field) from None
     person = membership.person
-    txn = transaction_post(
-        date=date,
-        kind=Transaction.Kind.PAYMENT,
-        memo=f"{person} paid {amount} ({method}{' ' + reference if reference else ''})",
-        lines=[
-            EntryLine(METHOD_ACCOUNT[method], amount, membership_id=membership.pk),
-            EntryLine(Account.DUES, -amount, membership_id=membership.pk, memo=f"Dues and fees, {season}"),
-        ],
-        actor=actor,
-    )
+    try:
+        txn = transaction_post(
+            date=date,
+            kind=Transaction.Kind.PAYMENT,
+            memo=f"{person} paid {amount} ({method}{' ' + reference if reference else ''})",
+            lines=[
+                EntryLine(METHOD_ACCOUNT[method], amount, membership_id=membership.pk),
+                EntryLine(
+                    Account.DUES, -amount, membership_id=membership.pk, memo=f"Dues and fees, {season}"
+                ),
+            ],
+            actor=actor,
+            key=form_posting_key(once) if once else None,
+            restoring=restoring,
+        )
+    except KeyUsed:
+        # A parallel request with the same form committed first (its insert made this one wait): show that one.
+        first = payment_by_form(once=once) if once else None
+        if first is None:
+            raise
+        first.replayed = True  # type: ignore[attr-defined]
+        first.seats_changed = []  # type: ignore[attr-defined]
+        return first
     payment = Payment.objects.create(
         membership=membership, date=date, amount=amount, method=method, reference=reference, transaction=txn
     )
@@ -59,6 +113,7 @@ def payment_record(
         target=payment,
     )
 
+    payment.replayed = False  # type: ignore[attr-defined]
     # Seats at open events that this payment puts back in good standing (shown on the receipt's message).
     payment.seats_changed = attendance_after_payment(  # type: ignore[attr-defined]  # read by the view
         membership=membership, actor=actor
@@ -68,7 +123,8 @@ def payment_record(
 
 @transaction.atomic
 def payment_reverse(*, payment: Payment, date: dt.date, reason: str, actor: Actor) -> Transaction:
-    """A payment recorded by mistake (or a bounced check) is reversed; both stay on the statement."""
+    """A payment recorded by mistake (or a bounced check) is reversed; both stay on the statement, the receipt
+    marked "reversed". The pages date it today (SPEC §15.6)."""
     try:
         return transaction_reverse(txn=payment.transaction, date=date, reason=reason, actor=actor)
     except LedgerError as exc:

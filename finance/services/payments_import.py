@@ -9,11 +9,12 @@ from decimal import Decimal
 from django.db import transaction
 
 from events.services.attendance import attendance_after_payment
-from finance.models import Account, Entry, Payment, Transaction
-from finance.services.ledger import accounts_ensure
+from finance.models import Account, ClosedMonth, Entry, Payment, Transaction
+from finance.services.ledger import accounts_ensure, month_first
 from finance.services.payments import METHOD_ACCOUNT, PaymentError
 from members.models import Membership
 from ncpc.audit import Actor, actor_user, audit_record, audit_record_many
+from ncpc.clock import club_today
 from ncpc.money import quantize
 
 BATCH = 1000
@@ -29,15 +30,30 @@ class PaymentLine:
     line: int = 0  # the spreadsheet's line, named in a refusal
 
 
-def payment_line_problem(*, line: PaymentLine) -> str | None:
-    """What ``payment_record`` would refuse in this payment, or None."""
+def closed_months() -> set[dt.date]:
+    """The first days of the months whose report was closed (read once for a whole file)."""
+    return set(ClosedMonth.objects.values_list("month", flat=True))
+
+
+def payment_line_problem(*, line: PaymentLine, closed: set[dt.date] | None = None) -> str | None:
+    """What ``payment_record`` would refuse in this payment, or None: the amount (positive, in cents, not above
+    the season's limit), the method, a date in the season, not after today and not in a closed month
+    (SPEC §15.6). ``closed``: ``closed_months()``, when the caller checks many lines."""
     if line.amount is None or line.amount <= 0 or quantize(line.amount) != line.amount:
         return "A payment is a positive amount in cents."
     if line.method not in METHOD_ACCOUNT:
         return "A payment is made in cash or by check."
     season = line.membership.season
+    if line.amount > season.money_limit:
+        return (
+            f"${line.amount:,.2f} is more than the club's limit of ${season.money_limit:,.2f} for one amount."
+        )
     if not season.start <= line.date <= season.end:
         return f"The date must fall in {season} ({season.start:%b %-d, %Y} – {season.end:%b %-d, %Y})."
+    if line.date > club_today():
+        return "The date cannot be after today."
+    if month_first(line.date) in (closed if closed is not None else closed_months()):
+        return f"{line.date:%B %Y} is closed (its report was presented): nothing can be dated in it any more."
     return None
 
 
@@ -46,8 +62,9 @@ def payments_record_many(*, lines: Sequence[PaymentLine], actor: Actor, source: 
     """Record every payment or none: each a ledger transaction (cash box or checking against dues received),
     a payment and an audit row, as ``payment_record`` writes them; then each member's seats at open events
     are checked again once (a payment may restore good standing). ``source`` names the file in the audit."""
+    closed = closed_months()
     for line in lines:
-        problem = payment_line_problem(line=line)
+        problem = payment_line_problem(line=line, closed=closed)
         if problem:
             raise PaymentError(f"Line {line.line}: {problem}")
     if not lines:

@@ -3,7 +3,7 @@
 
 import datetime as dt
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from events.models import Season
 from members.models import Person, Vote
@@ -66,8 +66,15 @@ def vote_record(
     season: Season | None = None,
     person: Person | None = None,
     actor: Actor = None,
+    once: str | None = None,
 ) -> Vote:
-    """Record the outcome of a vote held by the club (any kind), with its audit row."""
+    """Record the outcome of a vote held by the club (any kind), with its audit row. ``once``: the form's
+    one-time key; the same form sent again records nothing and returns the first vote (``replayed`` set)."""
+    if once:
+        existing = Vote.objects.filter(form_key=once).first()
+        if existing is not None:
+            existing.replayed = True  # type: ignore[attr-defined]  # read by the view
+            return existing
     problems = vote_counts_problems(yes=yes, no=no, abstain=abstain, members_eligible=members_eligible)
     if problems:
         raise NcpcError(" ".join(problems))
@@ -83,7 +90,17 @@ def vote_record(
         person=person,
         actor=actor,
     )
-    vote.save()
+    vote.form_key = once or None
+    try:
+        with transaction.atomic():
+            vote.save()
+    except IntegrityError:
+        first = Vote.objects.filter(form_key=once).first() if once else None
+        if first is None:
+            raise
+        first.replayed = True  # type: ignore[attr-defined]
+        return first
+    vote.replayed = False  # type: ignore[attr-defined]
     audit_record(
         actor=actor,
         action="member.vote",

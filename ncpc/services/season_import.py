@@ -140,6 +140,7 @@ def _write(*, season: Season, parsed: SeasonFile, actor: Actor) -> None:
             method=p.method,
             reference=p.reference,
             actor=actor,
+            restoring=True,
         )
 
     problems = []

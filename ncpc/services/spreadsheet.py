@@ -26,7 +26,12 @@ from django.utils import timezone
 from events.models import Season
 from events.selectors import season_rules
 from finance.models import Payment
-from finance.services.payments_import import PaymentLine, payments_record_many
+from finance.services.payments_import import (
+    PaymentLine,
+    closed_months,
+    payment_line_problem,
+    payments_record_many,
+)
 from members.models import Membership, Person
 from members.services.admission import age_on
 from members.services.people import date_of_birth_problem
@@ -175,7 +180,10 @@ def members_sheet_read(*, text: str, season: Season) -> Sheet:
 
 def payments_sheet_read(*, text: str, season: Season) -> Sheet:
     rows, problems = _read_csv(text, columns=PAYMENT_COLUMNS, required=PAYMENT_REQUIRED)
-    seats = {m.person.key: m for m in Membership.objects.filter(season=season).select_related("person")}
+    seats = {
+        m.person.key: m for m in Membership.objects.filter(season=season).select_related("person", "season")
+    }
+    closed = closed_months()
     for row in rows:
         v = row.values
         if v.get("member") not in seats:
@@ -194,6 +202,19 @@ def payments_sheet_read(*, text: str, season: Season) -> Sheet:
         _lengths(row, Payment, ("reference",))
         if v.get("method", "").lower() not in ("cash", "check"):
             row.errors.append(f"method {v.get('method')!r} must be cash or check.")
+        if not row.errors and day is not None:
+            # The rules a payment recorded by hand follows (season limit, not after today, no closed month).
+            problem = payment_line_problem(
+                line=PaymentLine(
+                    membership=seats[v["member"]],
+                    date=day,
+                    amount=amount,
+                    method=v["method"].lower(),
+                ),
+                closed=closed,
+            )
+            if problem:
+                row.errors.append(problem)
         if not row.errors:
             row.action = f"Payment of {v['amount']} from {v['member']} on {v['date']}"
     return Sheet(kind="payments", rows=rows, errors=problems)

@@ -2,10 +2,12 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
+import time_machine
 
 from finance.selectors import amount_owed
 from finance.services.payments import payment_record
 from members.services.standing import rules_signature_record
+from tests.factories import once
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +27,16 @@ def test_the_attendance_page_says_what_a_member_owes_at_the_door(client, season,
     assert f'href="/finance/payments/?member={membership.pk}"' in html
 
 
-def test_paying_what_is_owed_at_the_door_makes_the_member_good_to_play(season, member, treasurer):
+@pytest.fixture
+def december_event(today):
+    """The clock at the December event: a payment is never dated after today."""
+    with time_machine.travel(dt.datetime(2026, 12, 12, 20, 0, tzinfo=dt.UTC), tick=False):
+        yield DECEMBER_EVENT
+
+
+def test_paying_what_is_owed_at_the_door_makes_the_member_good_to_play(
+    season, member, treasurer, december_event
+):
     from finance.selectors import good_standing
 
     membership = member.person.memberships.get()
@@ -64,7 +75,9 @@ def _listed_unpaid(season, member):
     return membership, event, seat
 
 
-def test_recording_the_door_payment_puts_the_member_back_in_the_seat_list(client, season, member, treasurer):
+def test_recording_the_door_payment_puts_the_member_back_in_the_seat_list(
+    client, season, member, treasurer, december_event
+):
     from events.models import Attendance
     from ncpc.models import AuditEntry
 
@@ -73,7 +86,13 @@ def test_recording_the_door_payment_puts_the_member_back_in_the_seat_list(client
     client.force_login(treasurer)
     response = client.post(
         "/finance/payments/",
-        {"membership": membership.pk, "date": "2026-12-12", "amount": "510.00", "method": "cash"},
+        {
+            "membership": membership.pk,
+            "date": "2026-12-12",
+            "amount": "510.00",
+            "method": "cash",
+            "once": once(),
+        },
         follow=True,
     )
     seat.refresh_from_db()
@@ -85,7 +104,9 @@ def test_recording_the_door_payment_puts_the_member_back_in_the_seat_list(client
     assert "Seat list of event 5 (Dec 12)" in response.content.decode()
 
 
-def test_a_payment_that_does_not_cover_the_dues_leaves_the_seat_as_it_was(season, member, treasurer):
+def test_a_payment_that_does_not_cover_the_dues_leaves_the_seat_as_it_was(
+    season, member, treasurer, december_event
+):
     from events.models import Attendance
 
     membership, event, seat = _listed_unpaid(season, member)
@@ -102,7 +123,7 @@ def test_a_payment_that_does_not_cover_the_dues_leaves_the_seat_as_it_was(season
     assert payment.seats_changed == []
 
 
-def test_a_payment_leaves_the_seats_of_a_final_event_alone(season, member, treasurer):
+def test_a_payment_leaves_the_seats_of_a_final_event_alone(season, member, treasurer, december_event):
     from events.models import Attendance, Event
 
     membership, event, seat = _listed_unpaid(season, member)

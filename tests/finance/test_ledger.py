@@ -97,10 +97,10 @@ def test_a_reversal_keeps_the_original_and_records_who_when_and_why(treasurer):
 def test_a_transaction_is_reversed_at_most_once_and_only_with_a_reason(treasurer):
     txn = transfer_post(
         date=dt.date(2026, 9, 1),
-        from_code=Account.OPENING,
-        to_code=Account.CHECKING,
+        from_code=Account.CHECKING,
+        to_code=Account.CASH,
         amount=D("100.00"),
-        memo="Opening",
+        memo="Cash for prizes",
         actor=treasurer,
     )
     with pytest.raises(LedgerError, match="Say why"):

@@ -140,7 +140,7 @@ def test_the_wsop_money_moves_to_escrow_once(season, treasurer):
     assert account_balance(account=account_get(Account.CHECKING)) == D("-4400.00")
 
 
-def test_a_check_needs_two_different_officers_and_one_officer_approving_twice_does_nothing(
+def test_a_check_is_issued_by_the_third_officers_approval_and_one_officer_approving_twice_does_nothing_4_7(
     season, treasurer, president, vice_president, member
 ):
     check = disbursement_create(
@@ -150,6 +150,8 @@ def test_a_check_needs_two_different_officers_and_one_officer_approving_twice_do
         memo="Cards for events 5–8",
         from_code=Account.CHECKING,
         to_code=Account.SUPPLIES,
+        check_number="1001",
+        signers=(president.person, treasurer.person),
         actor=treasurer,
     )
     disbursement_approve(disbursement=check, actor=treasurer, on=day("2026-11-20"))
@@ -160,8 +162,13 @@ def test_a_check_needs_two_different_officers_and_one_officer_approving_twice_do
     with pytest.raises(NotAllowed):
         disbursement_approve(disbursement=check, actor=member, on=day("2026-11-20"))
     check = disbursement_approve(disbursement=check, actor=vice_president, on=day("2026-11-21"))
+    assert check.status == Disbursement.Status.PENDING  # two approvals are not a quorum of three
+    assert account_balance(account=account_get(Account.CHECKING)) == D("0.00")
+    check = disbursement_approve(disbursement=check, actor=president, on=day("2026-11-22"))
     assert check.status == Disbursement.Status.ISSUED
+    assert check.issued_on == day("2026-11-22")
     assert account_balance(account=account_get(Account.CHECKING)) == D("-48.00")
+    assert (check.signer_1, check.signer_2) == (president.person, treasurer.person)
     disbursement_approve(disbursement=check, actor=president, on=day("2026-11-22"))
     assert Transaction.objects.filter(kind=Transaction.Kind.CHECK).count() == 1
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from events.models import Season
 from finance.models import Account, Payment, Transaction
 from finance.services.escrow import wsop_result_record
-from tests.factories import MembershipFactory
+from tests.factories import MembershipFactory, once
 from tests.finance.factories import pay
 
 pytestmark = pytest.mark.django_db
@@ -87,6 +87,7 @@ def test_the_treasurer_records_a_payment_and_gets_a_receipt(client, treasurer, m
             "amount": "110.00",
             "method": "check",
             "reference": "1044",
+            "once": once(),
         },
     )
     payment = Payment.objects.get()
@@ -113,9 +114,13 @@ def test_the_treasurer_reverses_a_payment_with_a_reason_and_history_stays(client
     payment = pay(membership=own_seat(member), day="2026-08-22", amount="110.00", actor=treasurer)
     url = reverse("finance:payment_reverse", args=[payment.pk])
     assert client.get(url).status_code == 200  # asks for confirmation first
-    client.post(url, {"date": "2026-11-29", "reason": "Recorded for the wrong member"})
+    client.post(url, {"reason": "Recorded for the wrong member"})
     assert Transaction.objects.count() == 2
-    assert Transaction.objects.get(reverses=payment.transaction).reason == "Recorded for the wrong member"
+    reversal = Transaction.objects.get(reverses=payment.transaction)
+    assert reversal.reason == "Recorded for the wrong member"
+    assert reversal.date == dt.date(2026, 11, 29)  # dated today (SPEC §15.6), not the payment's day
+    statement = client.get(reverse("finance:statement", args=[own_seat(member).pk])).content.decode()
+    assert "reversed Nov 29, 2026" in statement
 
 
 def test_the_treasurer_waives_a_late_fee(client, treasurer, member):
@@ -188,7 +193,9 @@ def test_every_treasurer_page_renders(client, treasurer, name):
     assert client.get(reverse(name)).status_code == 200
 
 
-def test_a_vice_president_approves_a_check_on_the_checks_page(client, treasurer, vice_president):
+def test_a_vice_president_approves_a_check_on_the_checks_page_and_the_third_approval_issues_it(
+    client, treasurer, president, vice_president
+):
     from finance.models import Account, Disbursement
     from finance.services.checks import disbursement_approve, disbursement_create
 
@@ -199,13 +206,19 @@ def test_a_vice_president_approves_a_check_on_the_checks_page(client, treasurer,
         memo="Cards",
         from_code=Account.CHECKING,
         to_code=Account.SUPPLIES,
+        check_number="1001",
+        signers=(treasurer.person, president.person),
         actor=treasurer,
     )
     disbursement_approve(disbursement=check, actor=treasurer, on=dt.date(2026, 11, 29))
+    disbursement_approve(disbursement=check, actor=president, on=dt.date(2026, 11, 29))
     client.force_login(vice_president)
+    home = client.get("/").content.decode()
+    assert "Checks awaiting your approval" in home and "Card Shop" in home
     assert client.get(reverse("finance:checks")).status_code == 200
     client.post(reverse("finance:check_approve", args=[check.pk]))
     assert Disbursement.objects.get().status == Disbursement.Status.ISSUED
+    assert "Checks awaiting your approval" not in client.get("/").content.decode()
 
 
 def test_the_wsop_page_shows_the_seasons_shares_of_winnings(client, treasurer, season, monkeypatch):

@@ -10,6 +10,7 @@ from events.models import Season
 from members.models import Ballot, BallotCount, BallotParticipation, RuleChange, Ruling, Vote
 from members.services.ballots import ballot_open, rule_change_accept, rule_change_submit
 from members.services.elections import election_create, nomination_record
+from tests.factories import once
 from tests.members.factories import seats_fill
 
 MARCH, APRIL = dt.date(2027, 3, 27), dt.date(2027, 4, 24)
@@ -177,6 +178,7 @@ def test_the_president_records_a_two_events_in_one_month_vote(client, president,
             "yes": 2,
             "no": 2,
             "abstain": 0,
+            "once": once(),
         },
     )
     vote = Vote.objects.get()

@@ -176,7 +176,7 @@ def test_a_member_paid_in_full_by_the_january_event_cannot_be_removed_for_unpaid
     # $510 = the whole dues schedule of §2.8 (110 + 4 × 100), paid before the December event.
     payment_record(
         membership=club[4],
-        date=dt.date(2026, 12, 1),
+        date=dt.date(2026, 11, 29),
         amount=Decimal("510.00"),
         method="check",
         actor=treasurer,

@@ -5,10 +5,11 @@ import datetime as dt
 
 
 def payments_csv(*, keys: list[str], rows: int, start: dt.date) -> str:
-    """``rows`` payments spread over the members ``keys`` and the season's first 300 days."""
+    """``rows`` payments spread over the members ``keys`` and the season's first 100 days (none after today:
+    a payment cannot be dated in the future)."""
     lines = ["member,date,amount,method,reference"]
     for n in range(rows):
-        day = start + dt.timedelta(days=n % 300)
+        day = start + dt.timedelta(days=n % 100)
         method = "check" if n % 3 == 0 else "cash"
         reference = f"#{1000 + n}" if method == "check" else ""
         lines.append(f"{keys[n % len(keys)]},{day},{10 + n % 90}.{n % 100:02d},{method},{reference}")

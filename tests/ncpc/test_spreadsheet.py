@@ -235,3 +235,32 @@ def test_a_5000_row_members_spreadsheet_previews_and_imports_in_under_10_seconds
     assert Membership.objects.filter(season=big).count() == 5000
     assert Person.objects.get(key="imp04999").email == "imp04999@example.org"
     assert took < 10, f"took {took:.1f} s"
+
+
+def test_spec_15_6_a_payments_sheet_follows_the_rules_of_a_payment_recorded_by_hand(db, season, today):
+    """Closed months, the season's limit and no date after today hold for imported payments too."""
+    import datetime as dt
+
+    from django.contrib.auth import get_user_model
+
+    from finance.models import ClosedMonth
+    from ncpc.services.spreadsheet import payments_sheet_read
+    from tests.factories import MembershipFactory
+
+    MembershipFactory(season=season, person__key="zed")
+    ClosedMonth.objects.create(
+        month=dt.date(2026, 9, 1), closed_by=get_user_model().objects.create(username="treasurer-x")
+    )
+    sheet = payments_sheet_read(
+        text="member,date,amount,method\n"
+        "zed,2026-09-10,100.00,cash\n"
+        "zed,2026-12-20,100.00,cash\n"
+        "zed,2026-10-01,10000.01,cash\n"
+        "zed,2026-10-01,100.00,cash\n",
+        season=season,
+    )
+    errors = [" ".join(row.errors) for row in sheet.rows]
+    assert "September 2026 is closed" in errors[0]
+    assert "cannot be after today" in errors[1]
+    assert "more than the club's limit of $10,000.00" in errors[2]
+    assert errors[3] == ""

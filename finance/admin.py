@@ -1,0 +1,93 @@
+"""Finance records in the Django admin, read-only: money changes only through the club's pages and commands
+(which audit them), and the ledger is append-only in the database as well (finance migration 0003)."""
+
+from django.contrib import admin
+
+from finance.models import (
+    Account,
+    ClosedMonth,
+    Disbursement,
+    DisbursementApproval,
+    DuesReminder,
+    Entry,
+    LateFeeWaiver,
+    Payment,
+    Transaction,
+    WsopResult,
+)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    can_delete = False
+    fields = ("account", "amount", "membership", "memo")
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Transaction)
+class TransactionAdmin(ReadOnlyAdmin):
+    list_display = ("pk", "date", "kind", "memo", "reverses", "created_by", "created_at")
+    list_filter = ("kind",)
+    search_fields = ("memo", "key")
+    date_hierarchy = "date"
+    inlines = [EntryInline]
+
+
+@admin.register(Entry)
+class EntryAdmin(ReadOnlyAdmin):
+    list_display = ("transaction", "account", "amount", "membership", "memo")
+    list_filter = ("account",)
+    list_select_related = ("transaction", "account", "membership__person")
+
+
+@admin.register(Payment)
+class PaymentAdmin(ReadOnlyAdmin):
+    list_display = ("pk", "date", "membership", "amount", "method", "reference", "transaction")
+    list_select_related = ("membership__person", "membership__season", "transaction")
+    date_hierarchy = "date"
+
+
+class ApprovalInline(admin.TabularInline):
+    model = DisbursementApproval
+    extra = 0
+    can_delete = False
+    fields = ("officer", "office", "user", "at")
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Disbursement)
+class DisbursementAdmin(ReadOnlyAdmin):
+    list_display = ("date", "check_number", "payee", "amount", "from_account", "to_account", "status")
+    list_filter = ("status", "from_account")
+    inlines = [ApprovalInline]
+
+
+admin.site.register(Account, ReadOnlyAdmin)
+admin.site.register(ClosedMonth, ReadOnlyAdmin)
+admin.site.register(LateFeeWaiver, ReadOnlyAdmin)
+admin.site.register(WsopResult, ReadOnlyAdmin)
+admin.site.register(DuesReminder, ReadOnlyAdmin)
