@@ -15,7 +15,16 @@ from events.rules import SeasonRules
 from events.selectors import season_events, season_for_date, season_rules
 from events.services.event_fund import WsopAllocation, WsopTableMissing, wsop_allocation
 from finance.models import Account, Entry, LateFeeWaiver, Payment, Transaction
+from finance.services.categories import (
+    CATEGORIES,
+    CREDIT,
+    CategoryAmount,
+    category_totals,
+    payment_categories,
+)
 from finance.services.dues import (
+    ADMIN_FEE,
+    DUES,
     LATE_FEE,
     WAIVER,
     AccountTerms,
@@ -344,6 +353,11 @@ class MemberDuesRow:
     balance: Decimal
     good_standing: bool
 
+    @property
+    def credit(self) -> Decimal:
+        """What the member paid ahead (zero when they owe or are paid up)."""
+        return -self.balance if self.balance < 0 else ZERO
+
 
 @dataclass(frozen=True)
 class MonthlyReport:
@@ -362,6 +376,128 @@ class MonthlyReport:
     escrow_balance: Decimal
     wsop_allocation: WsopAllocation | None  # None when the WSOP table has no row
     wsop_posted: Transaction | None  # the escrow transaction
+    # Income and expenses by category, for the month and the season to date (§3.6.3).
+    income: list["CategoryRow"]
+    expenses: list["CategoryRow"]
+    season_start: dt.date | None
+
+    @property
+    def owing(self) -> list[MemberDuesRow]:
+        """Members who owe something on the report's date (the outstanding fees)."""
+        return [row for row in self.members if row.balance > 0]
+
+    @property
+    def credits(self) -> list[MemberDuesRow]:
+        """Members who paid ahead: a credit, never a negative amount owed (SPEC §15.1)."""
+        return [row for row in self.members if row.balance < 0]
+
+    @property
+    def owing_totals(self) -> "MemberDuesRow | None":
+        """The outstanding table's total row: each figure the sum of its column."""
+        rows = self.owing
+        if not rows:
+            return None
+        return MemberDuesRow(
+            membership=rows[0].membership,
+            name="Total outstanding",
+            charged=money_total(r.charged for r in rows),
+            paid=money_total(r.paid for r in rows),
+            late_fees=money_total(r.late_fees for r in rows),
+            balance=money_total(r.balance for r in rows),
+            good_standing=False,
+        )
+
+    @property
+    def credit_total(self) -> Decimal:
+        return money_total(-r.balance for r in self.credits)
+
+    @property
+    def income_total(self) -> "CategoryRow":
+        return _category_sum("Total income", self.income)
+
+    @property
+    def expense_total(self) -> "CategoryRow":
+        return _category_sum("Total expenses", self.expenses)
+
+
+@dataclass(frozen=True)
+class CategoryRow:
+    label: str
+    month: Decimal
+    season: Decimal
+
+
+def _category_sum(label: str, rows: list[CategoryRow]) -> CategoryRow:
+    return CategoryRow(label, money_total(r.month for r in rows), money_total(r.season for r in rows))
+
+
+CATEGORY_LABELS = {
+    ADMIN_FEE: "Admin fees",
+    DUES: "Dues",
+    LATE_FEE: "Late fees",
+    CREDIT: "Paid ahead (credit on account)",
+}
+
+
+def _ledger_by_account(
+    *, kinds: tuple[str, ...], start: dt.date, end: dt.date, season_start: dt.date
+) -> dict:
+    """Per account of these kinds: (month, season to date) sums of its entries, debit-positive."""
+    return {
+        row["account"]: (quantize(row["month"]), quantize(row["season"]))
+        for row in Entry.objects.filter(account__kind__in=kinds)
+        .values("account")
+        .annotate(
+            month=Sum("amount", filter=Q(transaction__date__gte=start, transaction__date__lte=end)),
+            season=Sum("amount", filter=Q(transaction__date__gte=season_start, transaction__date__lte=end)),
+        )
+    }
+
+
+def _report_categories(
+    *,
+    accounts: list["DuesAccount"],
+    rules: SeasonRules | None,
+    start: dt.date,
+    end: dt.date,
+    season_start: dt.date,
+) -> tuple[list[CategoryRow], list[CategoryRow]]:
+    """Income (members' money by what it paid for, then other income accounts) and expenses (by account)."""
+    amounts: list[CategoryAmount] = []
+    for account in accounts:
+        included = ZERO
+        if rules is not None and account.terms.first_event <= 1:
+            included = rules.admin_fee
+        amounts += payment_categories(
+            charges=account.charges, payments=account.payments, admin_fee_in_first_dues=included
+        )
+    month = category_totals(amounts, start=start, end=end)
+    season = category_totals(amounts, start=season_start, end=end)
+    income = [
+        CategoryRow(CATEGORY_LABELS[c], quantize(month[c]), quantize(season[c]))
+        for c in CATEGORIES
+        if month[c] or season[c] or c != CREDIT
+    ]
+    saved = {a.pk: a for a in Account.objects.filter(kind__in=[Account.Kind.INCOME, Account.Kind.EXPENSE])}
+    sums = _ledger_by_account(
+        kinds=(Account.Kind.INCOME, Account.Kind.EXPENSE), start=start, end=end, season_start=season_start
+    )
+    expenses = []
+    for pk, ledger_account in sorted(saved.items(), key=lambda item: (item[1].position, item[1].name)):
+        m, s = sums.get(pk, (ZERO, ZERO))
+        if ledger_account.code == Account.DUES:
+            # Members' money of another season dated in this one (rare): shown, so that the totals agree
+            # with the ledger.
+            other_m, other_s = -m - money_total(month.values()), -s - money_total(season.values())
+            if other_m or other_s:
+                income.append(CategoryRow("Dues and fees of other seasons", other_m, other_s))
+        elif ledger_account.kind == Account.Kind.INCOME and (m or s):
+            income.append(
+                CategoryRow(ledger_account.name, -m, -s)
+            )  # income is a credit: negative in the ledger
+        elif ledger_account.kind == Account.Kind.EXPENSE:
+            expenses.append(CategoryRow(ledger_account.name, m, s))
+    return income, expenses
 
 
 @computed(lambda *, year, month, today: f"{year}-{month}:{today}")
@@ -396,6 +532,8 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     season = season_for_date(as_of) or season_for_date(start)
     members: list[MemberDuesRow] = []
     allocation = posted = None
+    income: list[CategoryRow] = []
+    expenses: list[CategoryRow] = []
     if season is not None:
         rules = season_rules(season)
         memberships = season_memberships(season=season)
@@ -422,6 +560,9 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
         except WsopTableMissing:
             allocation = None
         posted = posted_under_key(prefix=escrow_key(season=season))
+        income, expenses = _report_categories(
+            accounts=dues_accounts, rules=rules, start=start, end=end, season_start=season.start
+        )
     escrow = next(r for r in rows if r.account.code == Account.ESCROW)
     return MonthlyReport(
         year=year,
@@ -439,6 +580,9 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
         escrow_balance=escrow.closing,
         wsop_allocation=allocation,
         wsop_posted=posted,
+        income=income,
+        expenses=expenses,
+        season_start=season.start if season is not None else None,
     )
 
 
