@@ -38,6 +38,7 @@ from finance.services.dues import (
     statement_lines,
 )
 from finance.services.escrow import escrow_key, season_member_count
+from finance.services.forecast import DuesOutlook, dues_outlook
 from finance.services.ledger import ASSET_CODES, accounts_standard, posted_under_key
 from finance.services.payouts import PayoutLine, payout_lines
 from members import selectors as members_selectors
@@ -441,17 +442,30 @@ CATEGORY_LABELS = {
 
 def _ledger_by_account(
     *, kinds: tuple[str, ...], start: dt.date, end: dt.date, season_start: dt.date
-) -> dict:
-    """Per account of these kinds: (month, season to date) sums of its entries, debit-positive."""
-    return {
-        row["account"]: (quantize(row["month"]), quantize(row["season"]))
-        for row in Entry.objects.filter(account__kind__in=kinds)
-        .values("account")
+) -> list[tuple[Account, Decimal, Decimal]]:
+    """Per account of these kinds with entries: (account, month sum, season-to-date sum), debit-positive."""
+    rows = (
+        Entry.objects.filter(account__kind__in=kinds)
+        .values("account", "account__code", "account__name", "account__kind", "account__position")
         .annotate(
             month=Sum("amount", filter=Q(transaction__date__gte=start, transaction__date__lte=end)),
             season=Sum("amount", filter=Q(transaction__date__gte=season_start, transaction__date__lte=end)),
         )
-    }
+    )
+    return [
+        (
+            Account(
+                pk=row["account"],
+                code=row["account__code"],
+                name=row["account__name"],
+                kind=row["account__kind"],
+                position=row["account__position"],
+            ),
+            quantize(row["month"]),
+            quantize(row["season"]),
+        )
+        for row in rows
+    ]
 
 
 def _report_categories(
@@ -461,6 +475,7 @@ def _report_categories(
     start: dt.date,
     end: dt.date,
     season_start: dt.date,
+    standard: dict[str, Account],
 ) -> tuple[list[CategoryRow], list[CategoryRow]]:
     """Income (members' money by what it paid for, then other income accounts) and expenses (by account)."""
     amounts: list[CategoryAmount] = []
@@ -478,13 +493,17 @@ def _report_categories(
         for c in CATEGORIES
         if month[c] or season[c] or c != CREDIT
     ]
-    saved = {a.pk: a for a in Account.objects.filter(kind__in=[Account.Kind.INCOME, Account.Kind.EXPENSE])}
-    sums = _ledger_by_account(
+    posted = _ledger_by_account(
         kinds=(Account.Kind.INCOME, Account.Kind.EXPENSE), start=start, end=end, season_start=season_start
     )
+    sums = {a.code: (m, s) for a, m, s in posted}
+    # The standard accounts (shown at zero when nothing was posted to them), then any other with entries.
+    listed = list(standard.values()) + [a for a, _m, _s in posted if a.code not in standard]
     expenses = []
-    for pk, ledger_account in sorted(saved.items(), key=lambda item: (item[1].position, item[1].name)):
-        m, s = sums.get(pk, (ZERO, ZERO))
+    for ledger_account in sorted(listed, key=lambda a: (a.position, a.name)):
+        if ledger_account.kind not in (Account.Kind.INCOME, Account.Kind.EXPENSE):
+            continue
+        m, s = sums.get(ledger_account.code, (ZERO, ZERO))
         if ledger_account.code == Account.DUES:
             # Members' money of another season dated in this one (rare): shown, so that the totals agree
             # with the ledger.
@@ -492,9 +511,8 @@ def _report_categories(
             if other_m or other_s:
                 income.append(CategoryRow("Dues and fees of other seasons", other_m, other_s))
         elif ledger_account.kind == Account.Kind.INCOME and (m or s):
-            income.append(
-                CategoryRow(ledger_account.name, -m, -s)
-            )  # income is a credit: negative in the ledger
+            # Income is a credit: negative in the ledger.
+            income.append(CategoryRow(ledger_account.name, -m, -s))
         elif ledger_account.kind == Account.Kind.EXPENSE:
             expenses.append(CategoryRow(ledger_account.name, m, s))
     return income, expenses
@@ -561,7 +579,12 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
             allocation = None
         posted = posted_under_key(prefix=escrow_key(season=season))
         income, expenses = _report_categories(
-            accounts=dues_accounts, rules=rules, start=start, end=end, season_start=season.start
+            accounts=dues_accounts,
+            rules=rules,
+            start=start,
+            end=end,
+            season_start=season.start,
+            standard=accounts,
         )
     escrow = next(r for r in rows if r.account.code == Account.ESCROW)
     return MonthlyReport(
@@ -583,6 +606,17 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
         income=income,
         expenses=expenses,
         season_start=season.start if season is not None else None,
+    )
+
+
+def account_outlook(
+    *, account: DuesAccount, on: dt.date, events: Iterable[Event] | None = None
+) -> DuesOutlook:
+    """What the seat owes on ``on`` and next (``finance.services.forecast``). ``events``: the season's, when the
+    caller has read them."""
+    dates = event_dates(season=account.holder.season, events=events)
+    return dues_outlook(
+        charges=account.charges, payments=account.payments, event_dates=list(dates.values()), on=on
     )
 
 

@@ -18,6 +18,7 @@ from finance import forms, report_files
 from finance.models import Disbursement, DuesReminder, LateFeeWaiver, Payment, Transaction, WsopResult
 from finance.selectors import (
     account_balances,
+    account_outlook,
     dues_account,
     event_payout_lines,
     good_standing,
@@ -114,6 +115,7 @@ def _statement(request, membership):
         "membership": membership,
         "account": account,
         "status": account.status(on=on),
+        "outlook": account_outlook(account=account, on=on),
         "on": on,
         "lines": account.statement(on=on),
         "upcoming": [c for c in account.charges if c.date > on and c.kind != LATE_FEE],

@@ -6,6 +6,7 @@ import datetime as dt
 
 from django.http import Http404, HttpResponse
 from django.utils import timezone
+from django.views.decorators.http import require_safe
 
 from events.models import Event
 from events.selectors import event_by_name, season_rules
@@ -95,6 +96,7 @@ def event_sheet_pdf(*, event: Event, printed: dt.datetime) -> HttpResponse:
 
 
 @require(Action.VIEW_CLUB)
+@require_safe
 def event_sheet(request, season: str, number: int):
     event = event_by_name(season_name=season, number=number)
     if event is None:

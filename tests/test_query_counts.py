@@ -38,8 +38,9 @@ PAGES = [
     # roster).
     ("/events/2026-27/4/", TARGET),
     # monthly report: 3 + accounts, one grouped sum of the month's entries, season, its events (dates),
-    # memberships, payments, waivers, dues schedule, suspensions, WSOP table, the escrow posting = 14.
-    ("/finance/reports/2026/11/", 14),
+    # memberships, payments, waivers, dues schedule, suspensions, WSOP table, the escrow posting, and one
+    # grouped sum of the income and expense accounts (income and expenses by category) = 15.
+    ("/finance/reports/2026/11/", 15),
     # JSON report: 3 + season, events, placings, memberships, tie-breaks, WSOP table, payout table, payments,
     # waivers, dues schedule, suspensions, WSOP results = 15.
     ("/api/v1/seasons/2026-27/report", TARGET),
