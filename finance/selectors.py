@@ -15,7 +15,16 @@ from events.rules import SeasonRules
 from events.selectors import season_events, season_for_date, season_rules
 from events.services.event_fund import WsopAllocation, WsopTableMissing, wsop_allocation
 from finance.models import Account, ClosedMonth, Disbursement, Entry, LateFeeWaiver, Payment, Transaction
+from finance.services.categories import (
+    CATEGORIES,
+    CREDIT,
+    CategoryAmount,
+    category_totals,
+    payment_categories,
+)
 from finance.services.dues import (
+    ADMIN_FEE,
+    DUES,
     LATE_FEE,
     WAIVER,
     AccountTerms,
@@ -29,6 +38,7 @@ from finance.services.dues import (
     statement_lines,
 )
 from finance.services.escrow import escrow_key, season_member_count
+from finance.services.forecast import DuesOutlook, dues_outlook
 from finance.services.ledger import ASSET_CODES, accounts_standard, posted_under_key
 from finance.services.payouts import PayoutLine, payout_lines
 from members import selectors as members_selectors
@@ -363,6 +373,11 @@ class MemberDuesRow:
     balance: Decimal
     good_standing: bool
 
+    @property
+    def credit(self) -> Decimal:
+        """What the member paid ahead (zero when they owe or are paid up)."""
+        return -self.balance if self.balance < 0 else ZERO
+
 
 @dataclass(frozen=True)
 class MonthlyReport:
@@ -381,7 +396,117 @@ class MonthlyReport:
     escrow_balance: Decimal
     wsop_allocation: WsopAllocation | None  # None when the WSOP table has no row
     wsop_posted: Transaction | None  # the escrow transaction
+    # Income and expenses by category, for the month and the season to date (§3.6.3).
+    income: list["CategoryRow"]
+    expenses: list["CategoryRow"]
+    season_start: dt.date | None
     closed: ClosedMonth | None = None  # the month was closed when its report was presented (SPEC §15.6)
+
+    @property
+    def owing(self) -> list[MemberDuesRow]:
+        """Members who owe something on the report's date (the outstanding fees)."""
+        return [row for row in self.members if row.balance > 0]
+
+    @property
+    def credits(self) -> list[MemberDuesRow]:
+        """Members who paid ahead: a credit, never a negative amount owed (SPEC §15.1)."""
+        return [row for row in self.members if row.balance < 0]
+
+    @property
+    def owing_totals(self) -> "MemberDuesRow | None":
+        """The outstanding table's total row: each figure the sum of its column."""
+        rows = self.owing
+        if not rows:
+            return None
+        return MemberDuesRow(
+            membership=rows[0].membership,
+            name="Total outstanding",
+            charged=money_total(r.charged for r in rows),
+            paid=money_total(r.paid for r in rows),
+            late_fees=money_total(r.late_fees for r in rows),
+            balance=money_total(r.balance for r in rows),
+            good_standing=False,
+        )
+
+    @property
+    def credit_total(self) -> Decimal:
+        return money_total(-r.balance for r in self.credits)
+
+    @property
+    def income_total(self) -> "CategoryRow":
+        return _category_sum("Total income", self.income)
+
+    @property
+    def expense_total(self) -> "CategoryRow":
+        return _category_sum("Total expenses", self.expenses)
+
+
+@dataclass(frozen=True)
+class CategoryRow:
+    label: str
+    month: Decimal
+    season: Decimal
+
+
+def _category_sum(label: str, rows: list[CategoryRow]) -> CategoryRow:
+    return CategoryRow(label, money_total(r.month for r in rows), money_total(r.season for r in rows))
+
+
+CATEGORY_LABELS = {
+    ADMIN_FEE: "Admin fees",
+    DUES: "Dues",
+    LATE_FEE: "Late fees",
+    CREDIT: "Paid ahead (credit on account)",
+}
+
+
+def _report_categories(
+    *,
+    accounts: list["DuesAccount"],
+    rules: SeasonRules | None,
+    start: dt.date,
+    end: dt.date,
+    season_start: dt.date,
+    standard: dict[str, Account],
+    posted: list[tuple[Account, Decimal, Decimal]],
+) -> tuple[list[CategoryRow], list[CategoryRow]]:
+    """Income (members' money by what it paid for, then other income accounts) and expenses (by account).
+    ``posted``: the income and expense accounts with entries, with their month and season-to-date sums."""
+    amounts: list[CategoryAmount] = []
+    for account in accounts:
+        included = ZERO
+        if rules is not None and account.terms.first_event <= 1:
+            included = rules.admin_fee
+        amounts += payment_categories(
+            charges=account.charges, payments=account.payments, admin_fee_in_first_dues=included
+        )
+    month = category_totals(amounts, start=start, end=end)
+    season = category_totals(amounts, start=season_start, end=end)
+    income = [
+        CategoryRow(CATEGORY_LABELS[c], quantize(month[c]), quantize(season[c]))
+        for c in CATEGORIES
+        if month[c] or season[c] or c != CREDIT
+    ]
+    sums = {a.code: (m, s) for a, m, s in posted}
+    # The standard accounts (shown at zero when nothing was posted to them), then any other with entries.
+    listed = list(standard.values()) + [a for a, _m, _s in posted if a.code not in standard]
+    expenses = []
+    for ledger_account in sorted(listed, key=lambda a: (a.position, a.name)):
+        if ledger_account.kind not in (Account.Kind.INCOME, Account.Kind.EXPENSE):
+            continue
+        m, s = sums.get(ledger_account.code, (ZERO, ZERO))
+        if ledger_account.code == Account.DUES:
+            # Members' money of another season dated in this one (rare): shown, so that the totals agree
+            # with the ledger.
+            other_m, other_s = -m - money_total(month.values()), -s - money_total(season.values())
+            if other_m or other_s:
+                income.append(CategoryRow("Dues and fees of other seasons", other_m, other_s))
+        elif ledger_account.kind == Account.Kind.INCOME and (m or s):
+            # Income is a credit: negative in the ledger.
+            income.append(CategoryRow(ledger_account.name, -m, -s))
+        elif ledger_account.kind == Account.Kind.EXPENSE:
+            expenses.append(CategoryRow(ledger_account.name, m, s))
+    return income, expenses
 
 
 @computed(lambda *, year, month, today: f"{year}-{month}:{today}")
@@ -392,11 +517,15 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     end = dt.date(year, month, calendar.monthrange(year, month)[1])
     as_of = min(end, today)
     accounts = accounts_standard()
+    season = season_for_date(as_of) or season_for_date(start)
+    # One grouped read of every account: the asset accounts' month, and every account's month and season to
+    # date (income and expenses by category).
+    season_start = season.start if season is not None else start
     sums = {
-        row["account"]: row
-        for row in Entry.objects.filter(account__in=[accounts[code].pk for code in ASSET_CODES])
-        .values("account")
-        .annotate(
+        row["account__code"]: row
+        for row in Entry.objects.values(
+            "account", "account__code", "account__name", "account__kind", "account__position"
+        ).annotate(
             opening=Sum("amount", filter=Q(transaction__date__lt=start)),
             receipts=Sum(
                 "amount", filter=Q(transaction__date__gte=start, transaction__date__lte=end, amount__gt=0)
@@ -404,18 +533,36 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
             payments=Sum(
                 "amount", filter=Q(transaction__date__gte=start, transaction__date__lte=end, amount__lt=0)
             ),
+            month=Sum("amount", filter=Q(transaction__date__gte=start, transaction__date__lte=end)),
+            season=Sum("amount", filter=Q(transaction__date__gte=season_start, transaction__date__lte=end)),
         )
     }
     rows: list[AccountMonth] = []
     for code in ASSET_CODES:
         account = accounts[code]
-        found = sums.get(account.pk, {})
+        found = sums.get(code, {})
         opening, receipts, payments = (quantize(found.get(k)) for k in ("opening", "receipts", "payments"))
         rows.append(AccountMonth(account, opening, receipts, -payments, opening + receipts + payments))
+    ledger_sums = [
+        (
+            Account(
+                pk=row["account"],
+                code=row["account__code"],
+                name=row["account__name"],
+                kind=row["account__kind"],
+                position=row["account__position"],
+            ),
+            quantize(row["month"]),
+            quantize(row["season"]),
+        )
+        for row in sums.values()
+        if row["account__kind"] in (Account.Kind.INCOME, Account.Kind.EXPENSE)
+    ]
 
-    season = season_for_date(as_of) or season_for_date(start)
     members: list[MemberDuesRow] = []
     allocation = posted = None
+    income: list[CategoryRow] = []
+    expenses: list[CategoryRow] = []
     if season is not None:
         rules = season_rules(season)
         memberships = season_memberships(season=season)
@@ -442,6 +589,15 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
         except WsopTableMissing:
             allocation = None
         posted = posted_under_key(prefix=escrow_key(season=season))
+        income, expenses = _report_categories(
+            accounts=dues_accounts,
+            rules=rules,
+            start=start,
+            end=end,
+            season_start=season.start,
+            standard=accounts,
+            posted=ledger_sums,
+        )
     escrow = next(r for r in rows if r.account.code == Account.ESCROW)
     return MonthlyReport(
         year=year,
@@ -460,6 +616,20 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
         wsop_allocation=allocation,
         wsop_posted=posted,
         closed=closed_month(year=year, month=month),
+        income=income,
+        expenses=expenses,
+        season_start=season.start if season is not None else None,
+    )
+
+
+def account_outlook(
+    *, account: DuesAccount, on: dt.date, events: Iterable[Event] | None = None
+) -> DuesOutlook:
+    """What the seat owes on ``on`` and next (``finance.services.forecast``). ``events``: the season's, when the
+    caller has read them."""
+    dates = event_dates(season=account.holder.season, events=events)
+    return dues_outlook(
+        charges=account.charges, payments=account.payments, event_dates=list(dates.values()), on=on
     )
 
 

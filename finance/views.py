@@ -1,6 +1,5 @@
 """Money pages: thin views over finance.services and finance.selectors."""
 
-import csv
 import datetime as dt
 from functools import wraps
 
@@ -8,16 +7,18 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from events.models import Event
 from events.selectors import current_season, season_rules
-from finance import forms
+from finance import forms, report_files
 from finance.models import Disbursement, DuesReminder, LateFeeWaiver, Payment, Transaction, WsopResult
 from finance.selectors import (
     account_balances,
+    account_outlook,
     dues_account,
     event_payout_lines,
     good_standing,
@@ -47,7 +48,7 @@ from finance.services.payments import late_fee_waive, payment_record
 from finance.services.payments import payment_reverse as reverse_payment
 from finance.services.reminders import dues_reminders_send
 from members.models import Membership
-from members.selectors import officer_holders
+from members.selectors import officer_holders, season_memberships
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.feedback import error_show
@@ -122,6 +123,7 @@ def _statement(request, membership):
         "membership": membership,
         "account": account,
         "status": account.status(on=on),
+        "outlook": account_outlook(account=account, on=on),
         "on": on,
         "lines": account.statement(on=on),
         "upcoming": [c for c in account.charges if c.date > on and c.kind != LATE_FEE],
@@ -352,6 +354,7 @@ def payouts(request):
     if season is not None:
         events = list(season.events.all())
         last = max((e.number for e in events), default=0)
+        names = {m.pk: m.person.full_name for m in season_memberships(season=season)}
         for event in events:
             try:
                 lines, error = event_payout_lines(event=event), ""
@@ -366,6 +369,7 @@ def payouts(request):
                     "posted": posted,
                     "total": sum(line.amount for line in lines),
                     "reminders": event_reminders(event_number=event.number, last_event_number=last),
+                    "pairs": [(line, names.get(line.membership_id or 0, line.member_key)) for line in lines],
                 }
             )
     return render(request, "finance/payouts.html", {"season": season, "rows": rows})
@@ -573,12 +577,20 @@ def report(request, year, month):
         raise Http404("No such month.")
     data = monthly_report(year=year, month=month, today=club_today())
     full = user_can(request.user, Action.TREASURER_REPORT)
-    own = None
+    own = []
     if not full:
         # The reader's own seat: the row whose holder is this login (the report has read the people already).
         own = [row for row in data.members if row.membership.person.user_id == request.user.pk]
-    if request.GET.get("format") == "csv":
-        return _report_csv(data, full=full, own=own)
+    fmt = request.GET.get("format")
+    if fmt == "csv":
+        response = report_files.report_csv(data, table=request.GET.get("table", "fees"), full=full, own=own)
+        if response is None:
+            raise Http404("No such table in this report.")
+        return response
+    if fmt == "xlsx":
+        return report_files.report_xlsx(data, full=full, own=own)
+    if fmt == "pdf":
+        return report_files.report_pdf(data, full=full, own=own, printed=timezone.localtime())
     first = dt.date(year, month, 1)
     prev = (first - dt.timedelta(days=1)).replace(day=1)
     nxt = (first + dt.timedelta(days=32)).replace(day=1)
@@ -593,6 +605,8 @@ def report(request, year, month):
             "next": nxt,
             "closed": data.closed,
             "may_close": user_can(request.user, Action.MANAGE_LEDGER) and nxt <= club_today(),
+            "printed": timezone.localtime(),
+            "csv_tables": report_files.csv_tables(full=full),
         },
     )
 
@@ -613,35 +627,3 @@ def report_close(request, year, month):
             request, f"{first:%B %Y} is closed: no entry can be dated in it; corrections are dated today."
         )
     return redirect("finance:report", year=year, month=month)
-
-
-def _report_csv(data, *, full, own):
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = (
-        f'attachment; filename="ncpc-treasurer-{data.year}-{data.month:02d}.csv"'
-    )
-    out = csv.writer(response)
-    out.writerow([f"NCPC treasurer's report {data.start:%B %Y}", f"dues as of {data.as_of}"])
-    out.writerow([])
-    out.writerow(["account", "opening", "receipts", "payments", "closing"])
-    for row in data.accounts:
-        out.writerow([row.account.name, row.opening, row.receipts, row.payments, row.closing])
-    out.writerow([])
-    out.writerow(["member", "charged", "paid", "late_fees", "balance", "good_standing"])
-    for row in data.members if full else own or []:
-        out.writerow(
-            [
-                row.name,
-                row.charged,
-                row.paid,
-                row.late_fees,
-                row.balance,
-                "yes" if row.good_standing else "no",
-            ]
-        )
-    out.writerow(["all members", data.charged, data.paid, data.late_fees, data.outstanding, ""])
-    out.writerow([])
-    out.writerow(["WSOP escrow balance", data.escrow_balance])
-    if data.wsop_allocation is not None:
-        out.writerow(["WSOP allocation (entries + expenses)", data.wsop_allocation.escrow])
-    return response

@@ -7,7 +7,7 @@ None when it has nothing to show this user.
 from django.template.loader import render_to_string
 
 from events.selectors import next_event, season_events, season_rules
-from finance.selectors import checks_awaiting, dues_account, good_standing
+from finance.selectors import account_outlook, checks_awaiting, dues_account, good_standing
 from finance.services.dues import LATE_FEE
 from members.governance_selectors import ballots_waiting_for
 from members.selectors import season_memberships
@@ -67,6 +67,7 @@ def my_dues_panel(*, request, season, events, memberships, rules) -> dict | None
         "order": 20,
         "context": {
             "status": account.status(on=on),
+            "outlook": account_outlook(account=account, on=on, events=events),
             "good_standing": good_standing(membership=membership, on=on, account=account),
             "next_charge": upcoming[0] if upcoming else None,
         },

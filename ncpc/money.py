@@ -51,3 +51,11 @@ def money_str(value: Decimal) -> str:
 def percent_str(value: Decimal | int | str) -> str:
     """A percentage as people write it: ``Decimal("1.00")`` → ``1%``, ``Decimal("2.50")`` → ``2.5%``."""
     return f"{Decimal(value).normalize():f}%"
+
+
+def money_display(value: Decimal | None) -> str:
+    """An amount as pages and files show it: $1,234.50, a negative one as −$12.00 (one minus sign)."""
+    if value is None:
+        return ""
+    amount = quantize(value)
+    return f"{'−' if amount < 0 else ''}${abs(amount):,.2f}"

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from members import views as members_views
-from ncpc import import_views, mail_views, views
+from ncpc import import_views, mail_views, sheets, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -20,6 +20,7 @@ urlpatterns = [
     path("members/", include("members.urls")),
     # Members opens a season (it carries the seats over), so the form posts here rather than to events.
     path("events/seasons/new/", members_views.season_new, name="season_new"),
+    path("events/<str:season>/<int:number>/sheet.pdf", sheets.event_sheet, name="event_sheet"),
     path("events/", include("events.urls")),
     path("finance/", include("finance.urls")),
     path("standings/", include("standings.urls")),

@@ -1,10 +1,10 @@
 import calendar
-import csv
 import datetime as dt
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_POST
 
@@ -16,7 +16,7 @@ from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.permissions import Action, club_page, require, user_can, user_person
-from standings import selectors
+from standings import report_files, selectors
 from standings.forms import DeclineForm, TieBreakForm, WithdrawDeclineForm
 from standings.html import RACE_BADGES, WSOP_BADGES, chart_svg, standings_rows_html
 from standings.models import WsopDecline
@@ -119,7 +119,9 @@ def points_report(request, season, year, month):
         raise Http404("That month is not in the season.")
     standings = selectors.season_standings(season=season, through=last)
     if request.GET.get("format") == "csv":
-        return _points_report_csv(standings, year=year, month=month)
+        return report_files.points_csv(standings, year=year, month=month)
+    if request.GET.get("format") == "pdf":
+        return report_files.points_pdf(standings, year=year, month=month, printed=timezone.localtime())
     months = []
     day = season.start
     while day <= season.end:
@@ -139,31 +141,6 @@ def points_report(request, season, year, month):
             "chart_html": chart_svg(_chart(standings)),
         },
     )
-
-
-def _points_report_csv(standings, *, year: int, month: int) -> HttpResponse:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = (
-        f'attachment; filename="ncpc-points-{standings.season.name}-{year:04d}-{month:02d}.csv"'
-    )
-    writer = csv.writer(response)
-    numbers = standings.event_numbers
-    writer.writerow(
-        ["rank", "member", "name", *[f"event {n}" for n in numbers], "points", "events played", "wsop"]
-    )
-    for row in standings.rows:
-        writer.writerow(
-            [
-                row.rank_label,
-                row.key,
-                row.person.full_name,
-                *[row.per_event.get(n, "") for n in numbers],
-                row.points,
-                row.events_played,
-                row.wsop,
-            ]
-        )
-    return response
 
 
 @require(Action.RECORD_TIE_BREAKS)

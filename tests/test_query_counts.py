@@ -39,7 +39,7 @@ PAGES = [
     ("/events/2026-27/4/", TARGET),
     # monthly report: 3 + accounts, one grouped sum of the month's entries, season, its events (dates),
     # memberships, payments, waivers, dues schedule, suspensions, WSOP table, the escrow posting, whether the
-    # month is closed = 15.
+    # month is closed = 15 (the grouped sum also gives income and expenses by category).
     ("/finance/reports/2026/11/", 15),
     # JSON report: 3 + season, events, placings, memberships, tie-breaks, WSOP table, payout table, payments,
     # waivers, dues schedule, suspensions, WSOP results = 15.

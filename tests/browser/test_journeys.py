@@ -171,10 +171,12 @@ def test_a_member_on_a_phone_sees_the_standings_and_their_own_dues_but_not_anoth
     night_play(season.events.get(number=1), order_out=[other])  # Ann wins, Vera is 2nd
 
     login(phone, live_server, "member1")
-    # Home page: $410 paid covers events 1–4; the next installment is $100 at event 5 (Dec 12).
+    # Home page: $410 paid covers events 1–4; the next installment is $100 at event 5 (Dec 12), and unpaid that
+    # day it brings the $25 late fee (§2.10).
     dues = phone.locator(".card").filter(has=phone.get_by_text("My dues", exact=True))
-    expect(dues).to_contain_text("$0.00")
-    expect(dues).to_contain_text("Next: $100.00 on Dec 12")
+    expect(dues).to_contain_text("Paid up")
+    expect(dues).to_contain_text("To play on Dec 12: pay $100.00 by then")
+    expect(dues).to_contain_text("A $25.00 late fee is charged on Dec 12 unless $100.00 is paid by then")
 
     phone.goto(f"{live_server.url}/standings/{season.name}/")
     me = phone.locator("tr.row-me")
@@ -188,7 +190,7 @@ def test_a_member_on_a_phone_sees_the_standings_and_their_own_dues_but_not_anoth
     phone.goto(f"{live_server.url}/finance/me/")
     expect(phone.get_by_role("heading", name="My dues")).to_be_visible()
     expect(phone.locator(".card-body").filter(has=phone.get_by_text("Paid", exact=True))).to_contain_text(
-        "410.00"
+        "$410.00"
     )
     expect(phone.get_by_role("listitem").filter(has_text="Aug 1, 2026")).to_contain_text("410.00 (Cash)")
     response = phone.goto(f"{live_server.url}/finance/members/{other.pk}/")

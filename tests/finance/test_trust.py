@@ -215,9 +215,13 @@ def test_the_check_form_sent_twice_writes_one_check_and_check_numbers_are_unique
 
 
 def test_the_wsop_winnings_form_and_the_club_vote_form_sent_twice_record_once(
-    client, treasurer, president, season
+    client, treasurer, president, season, monkeypatch
 ):
     representative = MembershipFactory(season=season)
+    # Winnings are recorded only for a member who goes (SPEC §15.3): this one qualified.
+    monkeypatch.setattr(
+        "finance.hooks.wsop_statuses.answer", lambda *, season: {representative.pk: "qualified"}
+    )
     client.force_login(treasurer)
     data = {"representative": representative.pk, "gross": "$3,600", "tips": "50", "once": once()}
     client.post(reverse("finance:wsop_result"), data)

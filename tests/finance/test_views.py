@@ -157,7 +157,7 @@ def test_a_member_sees_club_totals_but_not_other_members_dues_in_the_report(memb
     MembershipFactory(season=season, person__first_name="Ned", person__last_name="Never")
     page = member_client.get(reverse("finance:report", args=[2026, 11])).content.decode()
     assert "Ned Never" not in page
-    assert "All members" in page
+    assert "Club totals" in page
     body = member_client.get(reverse("finance:report", args=[2026, 11]) + "?format=csv").content.decode()
     assert "Ned Never" not in body
 

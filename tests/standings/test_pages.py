@@ -157,12 +157,12 @@ def test_points_report_shows_the_standings_after_the_months_events(member_client
     url = reverse("standings:points_report", kwargs={"season": season.name, "year": 2026, "month": 8})
     html = member_client.get(url).content.decode()
     assert "E1" in html and "E2" not in html
-    csv_text = member_client.get(url + "?format=csv").content.decode()
+    csv_text = member_client.get(url + "?format=csv").content.decode("utf-8-sig")
     lines = csv_text.strip().splitlines()
     assert lines[0] == "rank,member,name,event 1,points,events played,wsop"
     assert lines[1].startswith("1,m01,M01 Test,10,10,1,qualified")
     sept = reverse("standings:points_report", kwargs={"season": season.name, "year": 2026, "month": 9})
-    lines = member_client.get(sept + "?format=csv").content.decode().strip().splitlines()
+    lines = member_client.get(sept + "?format=csv").content.decode("utf-8-sig").strip().splitlines()
     # After September every one of m01..m10 has 11 points (1st + 10th, 2nd + 9th, …): all share rank 1.
     assert lines[1].split(",")[0] == "T1"
 

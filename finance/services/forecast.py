@@ -1,0 +1,83 @@
+"""What a member owes next, before it is late (§2.6–2.10, SPEC §7): one calculator for the statement, the home
+panel and (later) reminders and the payment form. Pure: no ORM.
+
+A seat's charges (``finance.services.dues.dues_charges``) list the whole season: the dues installments on their
+events' dates, and the late fees that *would* be charged if nothing more were paid. So what lies ahead of a date
+is read off the same list.
+"""
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from finance.services.dues import ADMIN_FEE, DUES, LATE_FEE, WAIVER, Charge, MoneyIn
+from ncpc.money import ZERO
+
+_BASE = (DUES, ADMIN_FEE)
+
+
+@dataclass(frozen=True)
+class DuesOutlook:
+    on: dt.date
+    balance: Decimal  # as of ``on``: positive owes, negative paid ahead
+    next_event: dt.date | None  # the next event on or after ``on``
+    due_at_next_event: Decimal  # dues and fees that fall due from tomorrow through the next event
+    to_play: Decimal  # what must be paid by the next event's date (at the door counts) to play there
+    late_fee: Decimal  # the next late fee, if what is owed by its date stays unpaid (zero: none ahead)
+    late_fee_date: dt.date | None
+    avoid_late_fee: Decimal  # what must be paid by ``late_fee_date`` to avoid it
+
+    @property
+    def credit(self) -> Decimal:
+        return -self.balance if self.balance < 0 else ZERO
+
+
+def _sum(
+    items: Sequence[Charge], *, kinds: tuple[str, ...], through: dt.date, after: dt.date | None = None
+) -> Decimal:
+    return sum(
+        (
+            c.amount
+            for c in items
+            if c.kind in kinds and c.date <= through and (after is None or c.date > after)
+        ),
+        ZERO,
+    )
+
+
+def dues_outlook(
+    *, charges: Sequence[Charge], payments: Sequence[MoneyIn], event_dates: Sequence[dt.date], on: dt.date
+) -> DuesOutlook:
+    """The account on ``on`` and what lies ahead: the next event's charges, what the member must have paid to
+    play at it, and the next late fee with what avoids it."""
+    paid = sum((p.amount for p in payments if p.date <= on), ZERO)
+    late_so_far = _sum(charges, kinds=(LATE_FEE, WAIVER), through=on)
+    balance = _sum(charges, kinds=_BASE, through=on) + late_so_far - paid
+
+    upcoming = sorted(d for d in event_dates if d >= on)
+    next_event = upcoming[0] if upcoming else None
+    due_next = to_play = ZERO
+    if next_event is not None:
+        due_next = _sum(charges, kinds=_BASE, through=next_event, after=on)
+        # Good standing at the event: everything charged by its date is paid (§2.17). Paid now, no late fee
+        # falls before it; a late fee due earlier than the event is the outlook's late fee below.
+        to_play = max(_sum(charges, kinds=_BASE, through=next_event) + late_so_far - paid, ZERO)
+
+    fee = next((c for c in charges if c.kind == LATE_FEE and c.date > on), None)
+    late_fee, late_date, avoid = ZERO, None, ZERO
+    if fee is not None:
+        # A late fee is charged when dues or fees charged by its date are unpaid that day (§2.10).
+        owed_by_then = _sum(charges, kinds=_BASE, through=fee.date) - paid
+        if owed_by_then > 0:
+            late_fee, late_date, avoid = fee.amount, fee.date, owed_by_then
+    return DuesOutlook(
+        on=on,
+        balance=balance,
+        next_event=next_event,
+        due_at_next_event=due_next,
+        to_play=to_play,
+        late_fee=late_fee,
+        late_fee_date=late_date,
+        avoid_late_fee=avoid,
+    )

@@ -1,0 +1,25 @@
+from decimal import Decimal, InvalidOperation
+
+from django import template
+
+from ncpc.money import money_display
+
+register = template.Library()
+
+
+@register.filter
+def money(value) -> str:
+    """$1,234.50 (−$12.00 when negative); empty for no amount."""
+    if value is None or value == "":
+        return ""
+    try:
+        return money_display(Decimal(value))
+    except (InvalidOperation, TypeError, ValueError):
+        return ""
+
+
+@register.filter
+def credit(value) -> str:
+    """A credit on an account, given as the positive amount paid ahead: "credit $100.00"."""
+    text = money(value)
+    return f"credit {text}" if text else ""
