@@ -155,10 +155,16 @@ def test_the_treasurer_records_a_payment_and_finds_it_in_the_monthly_report(
 
     page.goto(f"{live_server.url}/finance/reports/2026/11/")
     expect(page.get_by_role("heading", name="Treasurer's report · November 2026")).to_be_visible()
-    row = page.locator("tr").filter(has_text="Ned Nolan")
-    cells = [c.strip() for c in row.locator("td").all_inner_texts()]
-    # Charged by Nov 29: events 1–4, $110 + 3 × $100; paid: this payment.
-    assert cells[:3] == ["Ned Nolan", "410.00", "410.00"]
+    # Charged by Nov 29: events 1–4, $110 + 3 × $100, and this payment paid it all: Ned owes nothing, and the
+    # month's income is his $10 admin fee and $400 of dues (§3.6.3).
+    expect(page.locator("tr").filter(has_text="Ned Nolan")).to_have_count(0)
+    dues = [
+        c.strip() for c in page.locator("tr").filter(has_text="Dues").first.locator("td").all_inner_texts()
+    ]
+    admin = [
+        c.strip() for c in page.locator("tr").filter(has_text="Admin fees").locator("td").all_inner_texts()
+    ]
+    assert dues[:2] == ["Dues", "$400.00"] and admin[:2] == ["Admin fees", "$10.00"]
 
 
 def test_a_member_on_a_phone_sees_the_standings_and_their_own_dues_but_not_anothers(
