@@ -187,17 +187,17 @@ def report_pdf(
                 for r in owing
             ]
             t = report.owing_totals
-            assert t is not None
-            rows.append(
-                [
-                    f"{t.name} ({len(owing)})",
-                    money(t.charged),
-                    money(t.late_fees),
-                    money(t.paid),
-                    money(t.balance),
-                    "",
-                ]
-            )
+            if t is not None:  # there are rows, so there is a total
+                rows.append(
+                    [
+                        f"{t.name} ({len(owing)})",
+                        money(t.charged),
+                        money(t.late_fees),
+                        money(t.paid),
+                        money(t.balance),
+                        "",
+                    ]
+                )
             pdf.grid(
                 ["Member", "Dues & fees", "Late fees", "Paid", "Owes", "Good standing"],
                 rows,
