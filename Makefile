@@ -19,9 +19,6 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 venv: $(STAMP)
 
-# Local use: debug on unless DJANGO_DEBUG is set (the settings default to off, as on a server).
-migrate demo run: export DJANGO_DEBUG := $(or $(DJANGO_DEBUG),1)
-
 migrate: venv
 	$(BIN)/python manage.py migrate --noinput
 
