@@ -9,8 +9,13 @@ from django.http import HttpResponse
 
 from events.models import Event
 from finance.models import Entry
-from finance.selectors import MemberDuesRow, MonthlyReport, event_payout_lines
-from members.selectors import season_memberships
+from finance.selectors import (
+    MemberDuesRow,
+    MonthlyReport,
+    event_payout_lines,
+    payout_member_names,
+    payout_paid_to,
+)
 from ncpc.downloads import Table, csv_response, xlsx_response
 from ncpc.errors import NcpcError
 from ncpc.money import money_display as money
@@ -85,7 +90,7 @@ def _ledger(report: MonthlyReport) -> Table:
 def _payouts(report: MonthlyReport) -> Table:
     rows: list = []
     if report.season is not None:
-        names = {m.pk: m.person.full_name for m in season_memberships(season=report.season)}
+        names = payout_member_names(season=report.season)
         events = Event.objects.filter(
             season=report.season, date__gte=report.start, date__lte=report.end, status=Event.Status.FINAL
         ).order_by("date", "number")
@@ -96,11 +101,9 @@ def _payouts(report: MonthlyReport) -> Table:
             except NcpcError:
                 lines = []
             for line in lines:
-                if line.paid_to == "substitute":
-                    who = f"{line.substitute_name} (substitute)"
-                else:
-                    who = names.get(line.membership_id or 0, line.member_key)
-                rows.append([event.number, event.date, line.place, who, line.amount])
+                rows.append(
+                    [event.number, event.date, line.place, payout_paid_to(line, names=names), line.amount]
+                )
     return Table("Payouts", ["event", "date", "place", "paid_to", "amount"], rows)
 
 

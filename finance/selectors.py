@@ -26,7 +26,6 @@ from finance.services.dues import (
     ADMIN_FEE,
     DUES,
     LATE_FEE,
-    WAIVER,
     AccountTerms,
     Charge,
     DuesStatus,
@@ -38,7 +37,7 @@ from finance.services.dues import (
     statement_lines,
 )
 from finance.services.escrow import escrow_key, season_member_count
-from finance.services.forecast import DuesOutlook, dues_outlook
+from finance.services.forecast import DuesOutlook, dues_outlook, to_play_at
 from finance.services.ledger import ASSET_CODES, accounts_standard, posted_under_key
 from finance.services.payouts import PayoutLine, payout_lines
 from members import selectors as members_selectors
@@ -307,6 +306,18 @@ def event_payout_lines(
         return []
     count = len(members_selectors.roster_for_event(season=event.season, event_number=event.number))
     return payout_lines(rules=rules or season_rules(event.season), member_count=count, placings=placings)
+
+
+def payout_member_names(*, season: Season) -> dict[int, str]:
+    """Membership id → the member's full name, for naming who a payout line pays (never a login name)."""
+    return {m.pk: m.person.full_name for m in season_memberships(season=season)}
+
+
+def payout_paid_to(line: PayoutLine, *, names: dict[int, str]) -> str:
+    """Who takes the prize, as a report prints it: the member, or the substitute who played the seat."""
+    if line.paid_to == "substitute":
+        return f"{line.substitute_name} (substitute)"
+    return names.get(line.membership_id or 0, line.member_key)
 
 
 def account_balances(*, on: dt.date | None = None) -> list[tuple]:
@@ -645,13 +656,4 @@ def amount_owed(*, membership: Membership, on: dt.date) -> Decimal:
     payment dated that day counts (SPEC §7), so paying the rest at the door avoids it.
     """
     account = dues_account(membership=membership)
-    charged = sum(
-        (
-            c.amount
-            for c in account.charges
-            if c.date < on or (c.date == on and c.kind not in (LATE_FEE, WAIVER))
-        ),
-        ZERO,
-    )
-    paid = sum((p.amount for p in account.payments if p.date <= on), ZERO)
-    return max(charged - paid, ZERO)
+    return to_play_at(charges=account.charges, payments=account.payments, on=on, event_date=on)

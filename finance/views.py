@@ -24,6 +24,7 @@ from finance.selectors import (
     good_standing,
     membership_payments,
     monthly_report,
+    payout_member_names,
     season_dues_accounts,
 )
 from finance.services.checks import approvals_needed, disbursement_approve, disbursement_create
@@ -48,7 +49,7 @@ from finance.services.payments import late_fee_waive, payment_record
 from finance.services.payments import payment_reverse as reverse_payment
 from finance.services.reminders import dues_reminders_send
 from members.models import Membership
-from members.selectors import officer_holders, season_memberships
+from members.selectors import officer_holders
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.feedback import error_show
@@ -354,7 +355,7 @@ def payouts(request):
     if season is not None:
         events = list(season.events.all())
         last = max((e.number for e in events), default=0)
-        names = {m.pk: m.person.full_name for m in season_memberships(season=season)}
+        names = payout_member_names(season=season)
         for event in events:
             try:
                 lines, error = event_payout_lines(event=event), ""

@@ -11,9 +11,9 @@ from django.views.decorators.http import require_safe
 from events.models import Event
 from events.selectors import event_by_name, season_rules
 from events.services.night import night_overview
-from finance.selectors import event_payout_lines
+from finance.selectors import event_payout_lines, payout_member_names, payout_paid_to
 from finance.services.payouts import payout_amounts
-from members.selectors import roster_for_event, season_memberships
+from members.selectors import roster_for_event
 from ncpc.errors import NcpcError
 from ncpc.money import money_display as money
 from ncpc.pdf import ClubPDF
@@ -78,13 +78,9 @@ def event_sheet_pdf(*, event: Event, printed: dt.datetime) -> HttpResponse:
     else:
         winners: dict[int, str] = {}
         if event.status == Event.Status.FINAL:
-            names = {m.pk: m.person.full_name for m in season_memberships(season=event.season)}
+            names = payout_member_names(season=event.season)
             for line in event_payout_lines(event=event, rules=rules):
-                winners[line.place] = (
-                    f"{line.substitute_name} (substitute)"
-                    if line.paid_to == "substitute"
-                    else names.get(line.membership_id or 0, line.member_key)
-                )
+                winners[line.place] = payout_paid_to(line, names=names)
         rows = [
             [str(place), money(amount), winners.get(place, "")]
             for place, amount in enumerate(amounts, start=1)

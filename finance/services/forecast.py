@@ -46,6 +46,21 @@ def _sum(
     )
 
 
+def to_play_at(
+    *, charges: Sequence[Charge], payments: Sequence[MoneyIn], on: dt.date, event_date: dt.date
+) -> Decimal:
+    """What must be paid by ``event_date`` (payments counted up to ``on``) to be in good standing there (§2.17):
+    the dues and fees charged by the event's date, and the late fees charged before it. A late fee dated the
+    event's day itself is left out: it is charged only if dues are still unpaid that day, and a payment dated
+    that day counts (SPEC §7), so paying the rest at the door avoids it."""
+    paid = sum((p.amount for p in payments if p.date <= on), ZERO)
+    late = sum(
+        (c.amount for c in charges if c.kind in (LATE_FEE, WAIVER) and c.date <= on and c.date < event_date),
+        ZERO,
+    )
+    return max(_sum(charges, kinds=_BASE, through=event_date) + late - paid, ZERO)
+
+
 def dues_outlook(
     *, charges: Sequence[Charge], payments: Sequence[MoneyIn], event_dates: Sequence[dt.date], on: dt.date
 ) -> DuesOutlook:
@@ -60,9 +75,8 @@ def dues_outlook(
     due_next = to_play = ZERO
     if next_event is not None:
         due_next = _sum(charges, kinds=_BASE, through=next_event, after=on)
-        # Good standing at the event: everything charged by its date is paid (§2.17). Paid now, no late fee
-        # falls before it; a late fee due earlier than the event is the outlook's late fee below.
-        to_play = max(_sum(charges, kinds=_BASE, through=next_event) + late_so_far - paid, ZERO)
+        # Paid now, no late fee falls before the event; one due earlier than it is the outlook's late fee below.
+        to_play = to_play_at(charges=charges, payments=payments, on=on, event_date=next_event)
 
     fee = next((c for c in charges if c.kind == LATE_FEE and c.date > on), None)
     late_fee, late_date, avoid = ZERO, None, ZERO

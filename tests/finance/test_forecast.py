@@ -108,3 +108,11 @@ def test_section_2_5_a_member_who_joins_late_is_told_the_same_way(season, today)
     assert view.balance == D("350.00")
     assert view.next_event == dt.date(2026, 12, 12) and view.to_play == D("350.00")
     assert (view.late_fee, view.late_fee_date) == (D("25.00"), dt.date(2026, 12, 12))
+
+
+def test_section_2_10_on_the_event_day_paying_at_the_door_avoids_that_days_late_fee(outlook):
+    # Paid $410; on Dec 12 the $100 installment falls due and the $25 late fee would follow if unpaid that
+    # day: paying $100 at the door (dated that day) avoids it, as the attendance page's door amount says.
+    view = outlook([("2026-08-22", "410.00")], on=dt.date(2026, 12, 12))
+    assert view.next_event == dt.date(2026, 12, 12)
+    assert view.to_play == D("100.00")
