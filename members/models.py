@@ -4,7 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
-from members.services.majority import majority
+from ncpc.majority import majority
 
 
 class Person(models.Model):

@@ -16,6 +16,7 @@ from events.signals import results_final
 from ncpc.audit import Actor, actor_user, audit_record
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
+from ncpc.majority import majority
 from ncpc.permissions import OFFICES
 
 
@@ -186,7 +187,7 @@ def abuse_remove(
         raise NcpcError(
             "Only the President, the Vice President and the Treasurer decide a removal for abuse."
         )
-    if len(offices) * 2 <= len(OFFICES):
+    if not majority(yes=len(offices), members=len(OFFICES)):
         raise NcpcError(
             f"A removal for abuse needs a majority of the executive committee (§5.5.2): {len(offices)} of "
             f"{len(OFFICES)} officers agreed; tick the officers who agreed (at least {len(OFFICES) // 2 + 1}).",

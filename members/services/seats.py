@@ -13,11 +13,11 @@ from members.models import Membership, Person, Removal, Vote, WaitingListEntry
 from members.selectors import current_member_count, next_event_number
 from members.services.admission import AdmissionRefused, VoteCounts, admission_checked
 from members.services.late_joiners import JoinTerms, join_terms
-from members.services.majority import majority
 from members.services.votes import vote_build, vote_counts_problems
 from members.services.waiting_list import offer_seat_to_first_alternate
 from ncpc.audit import Actor, audit_record
 from ncpc.errors import ConcurrentChange, NcpcError
+from ncpc.majority import majority
 
 
 def last_event_before(*, membership: Membership, on: dt.date) -> int:

@@ -1,5 +1,5 @@
 """Club votes (admission, removal, and later governance): commands that persist. The majority rule is
-``members.services.majority``."""
+``ncpc.majority``."""
 
 import datetime as dt
 

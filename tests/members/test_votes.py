@@ -1,9 +1,9 @@
 import pytest
 
 from members.models import Vote
-from members.services.majority import majority
 from members.services.votes import vote_record
 from ncpc.errors import NcpcError
+from ncpc.majority import majority
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""The club's majority rule (§2.3, §2.11, §5.5.3). Pure: the vote model and every command use it."""
+"""The club's majority rule (§2.3, §2.11, §5.5.2, §5.5.3), for members' votes and the executive committee's. Pure,
+in the core so that every app decides a majority the same way."""
 
 
 def majority(*, yes: int, members: int) -> bool:
