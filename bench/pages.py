@@ -1,0 +1,131 @@
+"""In-process timing of the main pages (no web server, no load generator): each page's mean time per
+request, split into database (cursor.execute), SQL compilation (the ORM's as_sql), template rendering and the
+rest, its queries, and its ratio to the logged-in floor (`/reports/`) timed in the same process. A quick look
+at where a page spends its time while working on speed; `bench/run` gives the figures README shows.
+
+Usage, on a database prepared as bench/run prepares it (e.g. DATABASE_URL=postgres://…/ncpc_bench, after
+`manage.py collectstatic`):
+  NCPC_COMPUTED_CACHE=0 .venv/bin/python bench/pages.py [rounds, default 30]
+  NCPC_COMPUTED_CACHE=0 .venv/bin/python bench/pages.py [rounds] --profile /standings/2026-27/   (cProfile)
+"""
+
+import cProfile
+import logging
+import os
+import pstats
+import sys
+import time
+from typing import Any
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ncpc.settings")
+os.environ.setdefault("DJANGO_DEBUG", "0")
+os.environ.setdefault("SECRET_KEY", "bench-only-not-secret")
+os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.db import connection  # noqa: E402
+from django.db.models.sql import compiler  # noqa: E402
+from django.template.backends.django import Template  # noqa: E402
+from django.test import Client  # noqa: E402
+
+from events.models import Event  # noqa: E402
+from events.selectors import current_season  # noqa: E402
+from ncpc.clock import club_today  # noqa: E402
+
+spent = {"compile": 0.0, "db": 0.0, "render": 0.0, "queries": 0.0}
+depth = {"compile": 0, "render": 0}
+
+
+def timed(kind: str, method: Any) -> Any:
+    """``method`` that adds its own time to ``spent[kind]`` (the outermost call only: both nest)."""
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        depth[kind] += 1
+        start = time.perf_counter()
+        try:
+            return method(*args, **kwargs)
+        finally:
+            depth[kind] -= 1
+            if depth[kind] == 0:
+                spent[kind] += time.perf_counter() - start
+
+    return wrapper
+
+
+def db_timer(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+    start = time.perf_counter()
+    try:
+        return execute(sql, params, many, context)
+    finally:
+        spent["db"] += time.perf_counter() - start
+        spent["queries"] += 1
+
+
+def main() -> None:
+    logging.getLogger("axes").setLevel(logging.ERROR)
+    args = sys.argv[1:]
+    profile = None
+    if "--profile" in args:
+        i = args.index("--profile")
+        profile = args[i + 1]
+        del args[i : i + 2]
+    rounds = int(args[0]) if args else 30
+    season = current_season()
+    final = season.events.filter(status=Event.Status.FINAL).order_by("-number").first()
+    today = club_today()
+    pages = [
+        "/reports/",
+        "/about/",
+        "/",
+        f"/standings/{season.name}/",
+        f"/events/{season.name}/",
+        f"/events/{season.name}/{final.number if final else 1}/",
+        f"/finance/reports/{today.year}/{today.month}/",
+        f"/api/v1/seasons/{season.name}/report",
+    ]
+    client = Client()
+    client.post("/accounts/login/", {"username": "ann", "password": "ncpc-demo-2026"})
+    if profile:
+        for _ in range(5):
+            client.get(profile)
+        prof = cProfile.Profile()
+        prof.enable()
+        for _ in range(rounds):
+            client.get(profile)
+        prof.disable()
+        stats = pstats.Stats(prof).sort_stats(os.environ.get("SORT", "cumulative"))
+        stats.print_stats(int(os.environ.get("TOP", "45")))
+        return
+    compiler.SQLCompiler.as_sql = timed("compile", compiler.SQLCompiler.as_sql)  # type: ignore[method-assign]
+    Template.render = timed("render", Template.render)  # type: ignore[method-assign]
+    print(f"{'page':40} {'ms':>6} {'db':>6} {'sql':>6} {'tmpl':>6} {'rest':>6} {'×floor':>7} queries")
+    floor = None
+    for page in pages:
+        for _ in range(3):
+            response = client.get(page)
+            if response.status_code != 200:
+                raise SystemExit(f"{page} answered {response.status_code}")
+        for kind in spent:
+            spent[kind] = 0.0
+        with connection.execute_wrapper(db_timer):
+            start = time.perf_counter()
+            for _ in range(rounds):
+                client.get(page)
+            total = (time.perf_counter() - start) / rounds
+        floor = floor or total
+        part = {kind: value / rounds * 1000 for kind, value in spent.items()}
+        queries = round(spent["queries"] / rounds)
+        rest = total * 1000 - part["db"] - part["compile"] - part["render"]
+        print(
+            f"{page:40} {total * 1000:6.2f} {part['db']:6.2f} {part['compile']:6.2f} {part['render']:6.2f} "
+            f"{rest:6.2f} {floor / total:7.2f} {queries:4}"
+        )
+
+
+if __name__ == "__main__":
+    main()
