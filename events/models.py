@@ -184,6 +184,13 @@ class Season(models.Model):
         **MONEY,
     )
 
+    dues_reminder_days_ahead = models.PositiveSmallIntegerField(
+        "send dues reminders this many days before an event",
+        default=7,
+        help_text="Not a bylaws number: members who must pay to play at the next event get one e-mail saying how "
+        "much, this many days before it.",
+    )
+
     # Not a bylaws number: whether members get an e-mail with the night's results once an event is final.
     results_email = models.BooleanField(
         "e-mail members the results after each night",

@@ -60,6 +60,7 @@ class SeasonRules:
     declined_share_pct: Decimal
     check_approvals: int = 3
     money_limit: Decimal = Decimal("10000.00")
+    dues_reminder_days_ahead: int = 7
     dues_schedule: tuple[tuple[int, Decimal], ...] = field(default=())  # (event number, amount)
     payout_table: tuple[PayoutRowData, ...] = field(default=())
     wsop_table: tuple[WsopRowData, ...] = field(default=())
@@ -94,4 +95,5 @@ class SeasonRules:
         "declined_share_pct",
         "check_approvals",
         "money_limit",
+        "dues_reminder_days_ahead",
     )

@@ -281,17 +281,33 @@ class WsopResult(models.Model):
 
 
 class DuesReminder(models.Model):
-    """One dues reminder e-mail sent to a member: who, when, what balance, the text."""
+    """One dues reminder e-mail sent to a member: who, when, for which event, what to pay to play there, the
+    late fee ahead (``finance.services.forecast``), the text. At most one per member and event."""
 
     membership = models.ForeignKey("members.Membership", on_delete=models.PROTECT, related_name="+")
+    # The event the member must pay to play at (empty on reminders sent before reminders named one).
+    event = models.ForeignKey(
+        "events.Event", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     email = models.EmailField()
     balance = models.DecimalField(**MONEY)
+    to_play = models.DecimalField(**MONEY, null=True, blank=True)
+    late_fee = models.DecimalField(**MONEY, null=True, blank=True)
+    late_fee_date = models.DateField(null=True, blank=True)
     body = models.TextField()
-    sent_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    # Empty when the scheduled command (``manage.py send_dues_reminders``) sent it.
+    sent_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     sent_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ("-sent_at", "-pk")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["membership", "event"], name="finance_duesreminder_once_per_event"
+            ),
+        ]
 
     def __str__(self) -> str:
-        return f"Reminder to {self.email} ({self.balance})"
+        return f"Reminder to {self.email} ({self.to_play if self.to_play is not None else self.balance})"

@@ -47,7 +47,7 @@ from finance.services.ledger import (
 from finance.services.night_list import event_reminders
 from finance.services.payments import late_fee_waive, payment_record
 from finance.services.payments import payment_reverse as reverse_payment
-from finance.services.reminders import dues_reminders_send
+from finance.services.reminders import dues_reminders_plan, dues_reminders_send
 from members.models import Membership
 from members.selectors import officer_holders
 from ncpc.clock import club_today
@@ -546,19 +546,28 @@ def check_approve(request, pk):
 @require(Action.RECORD_PAYMENTS)
 def reminders(request):
     season = current_season()
+    today = club_today()
     if request.method == "POST":
-        sent = dues_reminders_send(season=season, on=club_today(), actor=request.user)
-        messages.success(
-            request,
-            f"Queued {len(sent)} reminder(s): they are e-mailed in the background (the Delivery column says how it went).",
-        )
+        if season is None:
+            messages.error(request, "There is no season to send reminders for.")
+            return redirect("finance:reminders")
+        sent = dues_reminders_send(season=season, on=today, actor=request.user, window=False)
+        if sent:
+            messages.success(
+                request,
+                f"Queued {len(sent)} reminder(s): they are e-mailed in the background "
+                "(the Delivery column says how it went).",
+            )
+        else:
+            messages.info(request, "Nothing to send: everyone listed was reminded for this event already.")
         return redirect("finance:reminders")
-    sent = DuesReminder.objects.select_related("membership__person", "sent_by")
+    plan = dues_reminders_plan(season=season, on=today) if season is not None else None
+    sent = DuesReminder.objects.select_related("membership__person", "sent_by", "event")
     page = Paginator(sent, 30).get_page(request.GET.get("page"))
     delivered = deliveries_by_reference(references=[f"reminder:{r.pk}" for r in page])
     for r in page:
         r.delivery = delivered.get(f"reminder:{r.pk}")
-    return render(request, "finance/reminders.html", {"page": page, "season": season})
+    return render(request, "finance/reminders.html", {"page": page, "season": season, "plan": plan})
 
 
 # --- the treasurer's monthly report ---

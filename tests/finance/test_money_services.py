@@ -191,7 +191,7 @@ def test_recorded_wsop_winnings_are_split_among_the_roster_at_the_last_event(sea
     assert set(split.equal_shares.values()) == {D("142.00")}  # 1420 / 10 others
 
 
-def test_dues_reminders_go_to_members_with_a_balance_and_are_kept(
+def test_dues_reminders_go_to_members_who_must_pay_to_play_and_are_kept(
     season, treasurer, django_capture_on_commit_callbacks, mailoutbox
 ):
     owes = MembershipFactory(season=season, person=PersonFactory(email="owes@example.org"))
@@ -199,12 +199,16 @@ def test_dues_reminders_go_to_members_with_a_balance_and_are_kept(
     pay(membership=paid, day="2026-08-22", amount="510.00", actor=treasurer)
     pay(membership=treasurer.person.memberships.get(), day="2026-08-22", amount="510.00", actor=treasurer)
     with django_capture_on_commit_callbacks(execute=True):
-        sent = dues_reminders_send(season=season, on=day("2026-11-29"), actor=treasurer)
+        sent = dues_reminders_send(season=season, on=day("2026-12-05"), actor=treasurer)
     assert [r.membership for r in sent] == [owes]
-    assert DuesReminder.objects.get().balance == D("410.00")
+    # $410 charged by Dec 5; $510 to pay to play on Dec 12.
+    assert (DuesReminder.objects.get().balance, DuesReminder.objects.get().to_play) == (
+        D("410.00"),
+        D("510.00"),
+    )
     assert len(mailoutbox) == 1
     assert mailoutbox[0].to == ["owes@example.org"]
-    assert "410.00" in mailoutbox[0].body
+    assert "$510.00" in mailoutbox[0].body
 
 
 def test_spec_15_2_a_seat_bought_from_event_five_gets_the_one_percent_benefit_not_an_equal_share(
