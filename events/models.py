@@ -548,3 +548,59 @@ class NightSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.attendance.membership.person} at table {self.table.number} seat {self.seat}"
+
+
+class NightChange(models.Model):
+    """A change an officer's device recorded while it could not reach the server (issue 20), sent later in a
+    batch to ``night/sync/``. One row per (device, sequence), whatever happened to it, so a resend never
+    records twice. A change is applied only when the part of the night it touches (results, seats, clock)
+    is as the device last saw it, apart from the device's own changes; otherwise it waits here as a conflict
+    for the Vice President to resolve (keep mine, keep theirs, drop) — never merged silently."""
+
+    class Action(models.TextChoices):
+        BUST = "bust", "bust"
+        UNDO = "undo", "undo"
+        MOVE = "move", "table move"
+        CLOCK = "clock", "clock"
+
+    class Status(models.TextChoices):
+        APPLIED = "applied", "applied"
+        CONFLICT = "conflict", "conflict"  # someone else changed the same part of the night meanwhile
+        REFUSED = "refused", "refused"  # the checks that run online refused it
+        KEPT_MINE = "kept_mine", "kept (applied on resolving)"
+        KEPT_THEIRS = "kept_theirs", "theirs kept (not applied)"
+        DROPPED = "dropped", "dropped"
+
+    OPEN = (Status.CONFLICT, Status.REFUSED)
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="night_changes")
+    device = models.CharField(max_length=64)
+    sequence = models.PositiveIntegerField()
+    happened_at = models.DateTimeField()
+    action = models.CharField(max_length=8, choices=Action.choices)
+    payload = models.JSONField(default=dict, blank=True)
+    # The versions of the night the device last heard from the server: {"results": n, "seats": n, "clock": n}.
+    seen = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices)
+    message = models.CharField(max_length=300, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    received_at = models.DateTimeField(auto_now_add=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("event", "happened_at", "device", "sequence", "pk")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["device", "sequence"], name="events_nightchange_once_per_device_sequence"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.get_action_display()} #{self.sequence} from {self.device} at {self.event}: {self.status}"
+        )

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from events import night_views, views, views_results, views_schedule
+from events import night_views, views, views_results, views_schedule, views_sync
 from events.converters import SeasonConverter
 
 register_converter(SeasonConverter, "season")
@@ -55,4 +55,12 @@ urlpatterns = [
     path("<season:season>/<int:number>/night/late/", night_views.late_arrival, name="night_late"),
     path("<season:season>/<int:number>/night/arrived/", night_views.arrived, name="night_arrived"),
     path("<season:season>/<int:number>/night/seat/", night_views.seat_add, name="night_seat_add"),
+    # Changes recorded offline (issue 20): the device's queue, and the conflicts the Vice President settles.
+    path("<season:season>/<int:number>/night/sync/", views_sync.night_sync_view, name="night_sync"),
+    path("<season:season>/<int:number>/night/conflicts/", views_sync.night_conflicts, name="night_conflicts"),
+    path(
+        "<season:season>/<int:number>/night/conflicts/<int:pk>/",
+        views_sync.night_conflict_resolve,
+        name="night_conflict_resolve",
+    ),
 ]

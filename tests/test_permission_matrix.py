@@ -161,6 +161,10 @@ PAGES: dict[str, Page] = {
     "events:night_late": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:night_arrived": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:night_seat_add": Page(**post_only(PRES, VP), kwargs=EVENT),
+    # Offline changes (issue 20): only results officers send a device's queue and settle its conflicts.
+    "events:night_sync": Page(**post_only(PRES, VP), kwargs=EVENT),
+    "events:night_conflicts": Page(only(PRES, VP), EVENT, post=only(*MEMBERS, ok=405)),
+    "events:night_conflict_resolve": Page(**post_only(PRES, VP), kwargs=lambda o: EVENT(o) | {"pk": 1}),
     # --- finance ---
     # Members without the ledger land on their own statement.
     "finance:index": Page({ANON: 302, MEMBER: 302, OTHER: 302, PRES: 200, VP: 302, TREAS: 200}),

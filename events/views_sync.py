@@ -1,0 +1,98 @@
+"""The offline queue of the night (issue 20): a device sends the changes it recorded offline, officers see the
+conflicts and settle them. Thin views over ``events.services.night_sync``; the sync answers JSON only."""
+
+import json
+
+from django.contrib import messages
+from django.http import JsonResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from events.services import night_sync
+from events.view_helpers import event_view
+from ncpc.errors import NcpcError
+from ncpc.permissions import Action, require
+
+
+def _wants_json(request) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _state(event) -> dict:
+    return {
+        "versions": night_sync.night_versions(event=event),
+        "open": len(night_sync.changes_open(event=event)),
+        "server_time": int(timezone.now().timestamp() * 1000),
+    }
+
+
+@require_POST
+@require(Action.ENTER_RESULTS)
+@event_view
+def night_sync_view(request, event):
+    """POST ``{"device": "…", "changes": [{"sequence": 1, "happened_at": 1764619200000, "action": "bust",
+    "players": [12], "seen": {"results": 4, "seats": 2, "clock": 3}}, …]}`` → one outcome per change."""
+    if request.content_type != "application/json":  # a form's body is read already (by the CSRF check)
+        return JsonResponse({"error": "Send the changes as JSON (Content-Type: application/json)."}, status=400)
+    try:
+        data = json.loads(request.body or b"null")
+    except (ValueError, UnicodeDecodeError):
+        return JsonResponse({"error": "The body is not JSON."}, status=400)
+    try:
+        device, changes = night_sync.changes_parse(data=data, now=timezone.now())
+        outcomes = night_sync.changes_sync(event=event, device=device, changes=changes, actor=request.user)
+    except NcpcError as exc:
+        return JsonResponse({"error": str(exc)}, status=400)
+    return JsonResponse(
+        {
+            "outcomes": [
+                {
+                    "sequence": o.sequence,
+                    "status": o.status,
+                    "message": o.message,
+                    "duplicate": o.duplicate,
+                    "change": o.change_id,
+                }
+                for o in outcomes
+            ],
+            **_state(event),
+        }
+    )
+
+
+@never_cache
+@require_GET
+@require(Action.ENTER_RESULTS)
+@event_view
+def night_conflicts(request, event):
+    """Conflicts and refused offline changes waiting to be settled (JSON for the console, a page otherwise)."""
+    rows = night_sync.changes_open(event=event)
+    if _wants_json(request):
+        return JsonResponse({"conflicts": [night_sync.change_json(change=r) for r in rows], **_state(event)})
+    for row in rows:
+        row.what = night_sync.change_describe(change=row)
+    return render(
+        request,
+        "events/night/conflicts.html",
+        {"event": event, "season": event.season, "rows": rows},
+    )
+
+
+@require_POST
+@require(Action.ENTER_RESULTS)
+@event_view
+def night_conflict_resolve(request, event, pk: int):
+    choice = request.POST.get("choice", "")
+    try:
+        row = night_sync.change_resolve(event=event, change_id=pk, choice=choice, actor=request.user)
+    except NcpcError as exc:
+        if _wants_json(request):
+            return JsonResponse({"ok": False, "error": str(exc), **_state(event)}, status=409)
+        messages.error(request, str(exc))
+        return redirect("events:night_conflicts", season=event.season.name, number=event.number)
+    if _wants_json(request):
+        return JsonResponse({"ok": True, "change": night_sync.change_json(change=row), **_state(event)})
+    messages.success(request, f"{night_sync.change_describe(change=row)}: {row.get_status_display()}.")
+    return redirect("events:night_conflicts", season=event.season.name, number=event.number)
