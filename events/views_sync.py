@@ -35,7 +35,9 @@ def night_sync_view(request, event):
     """POST ``{"device": "…", "changes": [{"sequence": 1, "happened_at": 1764619200000, "action": "bust",
     "players": [12], "seen": {"results": 4, "seats": 2, "clock": 3}}, …]}`` → one outcome per change."""
     if request.content_type != "application/json":  # a form's body is read already (by the CSRF check)
-        return JsonResponse({"error": "Send the changes as JSON (Content-Type: application/json)."}, status=400)
+        return JsonResponse(
+            {"error": "Send the changes as JSON (Content-Type: application/json)."}, status=400
+        )
     try:
         data = json.loads(request.body or b"null")
     except (ValueError, UnicodeDecodeError):
