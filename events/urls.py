@@ -46,6 +46,7 @@ urlpatterns = [
     path("<season:season>/<int:number>/clock/", night_views.clock, name="clock"),
     path("<season:season>/<int:number>/clock/state/", night_views.clock_state, name="clock_state"),
     path("<season:season>/<int:number>/clock/action/", night_views.clock_action, name="clock_action"),
+    path("<season:season>/<int:number>/clock/plan/", views_sync.clock_plan, name="clock_plan"),
     path("<season:season>/<int:number>/night/", night_views.night, name="night"),
     path("<season:season>/<int:number>/night/seats/", night_views.seats_print, name="night_seats"),
     path("<season:season>/<int:number>/night/draw/", night_views.seats_draw, name="night_draw"),

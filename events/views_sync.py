@@ -98,3 +98,13 @@ def night_conflict_resolve(request, event, pk: int):
         return JsonResponse({"ok": True, "change": night_sync.change_json(change=row), **_state(event)})
     messages.success(request, f"{night_sync.change_describe(change=row)}: {row.get_status_display()}.")
     return redirect("events:night_conflicts", season=event.season.name, number=event.number)
+
+
+@never_cache
+@require_GET
+@require(Action.VIEW_CLUB)
+@event_view
+def clock_plan(request, event):
+    """The blind structure and the clock's start, pauses and skips: the clock page keeps them and runs on
+    when the server cannot be reached."""
+    return JsonResponse(night_sync.clock_plan(event=event))

@@ -2,11 +2,14 @@ from django.contrib import admin
 from django.urls import include, path
 
 from members import views as members_views
-from ncpc import import_views, mail_views, sheets, views
+from ncpc import import_views, mail_views, pwa_views, sheets, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    # The installable night (issue 20): the service worker at the root, so its scope is the whole site.
+    path("sw.js", pwa_views.service_worker, name="pwa_service_worker"),
+    path("manifest.webmanifest", pwa_views.manifest, name="pwa_manifest"),
     path("reports/", views.reports, name="reports"),
     path("about/", views.about, name="about"),
     path("imports/", import_views.imports, name="imports"),

@@ -64,6 +64,9 @@ PAGES: dict[str, Page] = {
     # --- ncpc ---
     "home": Page(club()),
     "healthz": Page(everyone(), post=everyone(405)),
+    # The installable night (issue 20): the service worker and the manifest hold no club data.
+    "pwa_service_worker": Page(everyone(), post=everyone(405)),
+    "pwa_manifest": Page(everyone(), post=everyone(405)),
     "reports": Page(club()),
     "about": Page(club()),
     "audit": Page(only(*OFFICERS)),
@@ -151,6 +154,7 @@ PAGES: dict[str, Page] = {
     "events:clock": Page(club(), EVENT, post=only(*MEMBERS, ok=405)),
     "events:clock_state": Page(club(), EVENT, post=only(*MEMBERS, ok=405)),
     "events:clock_action": Page(**post_only(PRES, VP), kwargs=EVENT),
+    "events:clock_plan": Page(club(), EVENT, post=only(*MEMBERS, ok=405)),
     "events:night": Page(club(), EVENT, post=only(*MEMBERS, ok=405)),
     "events:night_seats": Page(club(), EVENT, post=only(*MEMBERS, ok=405)),
     "event_sheet": Page(club(), EVENT, post=only(*MEMBERS, ok=405)),

@@ -29,6 +29,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from events import selectors
 from events.models import Attendance, Event, Night, NightChange, NightSeat, NightTable
 from events.services import night as night_services
 from events.services import results as results_services
@@ -550,4 +551,37 @@ def change_json(*, change: NightChange) -> dict[str, Any]:
         "status": change.status,
         "message": change.message,
         "recorded_by": change.recorded_by.get_username() if change.recorded_by else "",
+    }
+
+
+def _ms(when: dt.datetime | None) -> int | None:
+    return None if when is None else int(when.timestamp() * 1000)
+
+
+def clock_plan(*, event: Event, now: dt.datetime | None = None) -> dict[str, Any]:
+    """What a screen needs to run the clock with no server (issue 20): the blind structure, the start time,
+    the pauses and skips, and the level at whose end absent players' chips come off. The screen computes the
+    level, the time left, the breaks and the chip-removal notice from these, as ``events.services.clock``."""
+    now = now or timezone.now()
+    night = Night.objects.filter(event_id=event.pk).first()
+    rules = selectors.season_rules(event.season)
+    return {
+        "version": night.clock_version if night else 0,
+        "server_time": _ms(now),
+        "started_at": _ms(night.started_at) if night else None,
+        "paused_at": _ms(night.paused_at) if night else None,
+        "paused_seconds": night.paused_seconds if night else 0.0,
+        "shift_seconds": night.shift_seconds if night else 0.0,
+        "late_arrival_levels": rules.late_arrival_levels,
+        "structure": [
+            {
+                "kind": level.kind,
+                "small_blind": level.small_blind,
+                "big_blind": level.big_blind,
+                "ante": level.ante,
+                "minutes": level.minutes,
+                "note": level.note,
+            }
+            for level in rules.blind_structure
+        ],
     }

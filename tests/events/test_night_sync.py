@@ -325,3 +325,22 @@ def test_a_member_cannot_sync_nor_see_or_settle_conflicts(member_client, night):
     assert member_client.get(url(event, "conflicts/")).status_code == 403
     assert member_client.post(url(event, "conflicts/1/"), {"choice": "drop"}).status_code == 403
     assert out_in_order(event) == [] and not NightChange.objects.exists()
+
+
+def test_the_clock_plan_holds_what_a_screen_needs_to_run_the_clock_offline(member_client, night):
+    event, _ = night
+    night_services.clock_command(event=event, action="start", version=0, actor=None, now=T0)
+    night_services.clock_command(
+        event=event, action="pause", version=1, actor=None, now=T0 + dt.timedelta(minutes=10)
+    )
+    plan = member_client.get(f"/events/{event.season.name}/{event.number}/clock/plan/").json()
+    assert plan["version"] == 2
+    assert plan["started_at"] == MS0
+    assert plan["paused_at"] == MS0 + 10 * 60_000
+    assert plan["paused_seconds"] == 0 and plan["shift_seconds"] == 0
+    # The bylaws' structure: 30-minute levels from 25/50, then 50/100; chips off after level 2 (§6.3).
+    assert plan["structure"][:2] == [
+        {"kind": "level", "small_blind": 25, "big_blind": 50, "ante": 0, "minutes": 30, "note": ""},
+        {"kind": "level", "small_blind": 50, "big_blind": 100, "ante": 0, "minutes": 30, "note": ""},
+    ]
+    assert plan["late_arrival_levels"] == 2

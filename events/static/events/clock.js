@@ -1,6 +1,9 @@
 // Tournament clock (SPEC §4). The server keeps the state; this page polls it every couple of seconds and
 // counts down locally in between from the server's exact seconds left, so every screen shows the same time.
 // A beep (WebAudio) and a screen flash mark each level change. No inline script: CSP allows only our files.
+// Offline (issue 20): the page keeps the blind structure, the start time, the pauses and skips (the "plan",
+// from clock/plan/) in localStorage, and when the server cannot be reached it computes the level, the time
+// left, the next break and the chip-removal notice itself, as events/services/clock.py does on the server.
 (function () {
   "use strict";
   var root = document.getElementById("clock");
@@ -15,6 +18,10 @@
   var audio = null;
   var soundOn = false;
   var failures = 0;
+  var planUrl = root.dataset.planUrl;
+  var storeKey = "ncpc-clock:" + stateUrl;
+  var stored = load();  // {plan, last (the last state heard), heard (ms)}
+  var offline = false;
 
   function field(name) { return root.querySelector('[data-field="' + name + '"]'); }
   function setText(name, text) { var el = field(name); if (el && el.textContent !== text) el.textContent = text; }
@@ -34,6 +41,107 @@
     var h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), sec = total % 60;
     var mm = (h ? String(m).padStart(2, "0") : String(m)) + ":" + String(sec).padStart(2, "0");
     return h ? h + ":" + mm : mm;
+  }
+
+  function load() {
+    try { return JSON.parse(window.localStorage.getItem(storeKey)) || {}; } catch (e) { return {}; }
+  }
+  function save() {
+    try { window.localStorage.setItem(storeKey, JSON.stringify(stored)); } catch (e) { /* private mode: no offline clock */ }
+  }
+  function hhmmss(ms) {
+    var d = new Date(ms);
+    return [d.getHours(), d.getMinutes(), d.getSeconds()].map(function (n) { return String(n).padStart(2, "0"); }).join(":");
+  }
+
+  // The clock computed from the plan at the server's time now: the same rules as events/services/clock.py.
+  function localState(plan, last, nowMs) {
+    var s = plan.structure;
+    if (!s || !s.length) return null;
+    var started = plan.started_at !== null;
+    var elapsed = 0;
+    if (started) {
+      var until = plan.paused_at !== null ? plan.paused_at : nowMs;
+      elapsed = Math.max(0, (until - plan.started_at) / 1000 - plan.paused_seconds + plan.shift_seconds);
+    }
+    var starts = [], t = 0, i;
+    for (i = 0; i < s.length; i++) { starts.push(t); if (s[i].minutes !== null) t += s[i].minutes * 60; }
+    var index = 0;
+    for (i = 0; i < s.length; i++) {
+      if (elapsed >= starts[i]) index = i;
+      if (s[i].minutes === null && elapsed >= starts[i]) break;  // an entry with no end swallows the rest
+    }
+    var cur = s[index];
+    var exact = cur.minutes === null ? null : Math.max(0, starts[index] + cur.minutes * 60 - elapsed);
+    var levelNumber = null;
+    if (cur.kind === "level") {
+      levelNumber = 0;
+      for (i = 0; i <= index; i++) if (s[i].kind === "level") levelNumber += 1;
+    }
+    var nextLevel = null, nextBreak = null, breakAt = null;
+    for (i = index + 1; i < s.length; i++) {
+      if (!nextLevel && s[i].kind === "level") nextLevel = s[i];
+      if (breakAt === null && s[i].kind === "break") { breakAt = i; nextBreak = s[i]; }
+    }
+    var deadline = null, seen = 0;  // end of level late_arrival_levels: absent players' chips come off
+    for (i = 0; i < s.length; i++) {
+      if (s[i].kind !== "level") continue;
+      seen += 1;
+      if (seen === plan.late_arrival_levels) { deadline = s[i].minutes === null ? null : starts[i] + s[i].minutes * 60; break; }
+    }
+    var absent = (last && last.absent) || [];
+    return Object.assign({}, last || {}, {
+      version: plan.version,
+      started: started,
+      running: started && plan.paused_at === null,
+      paused: plan.paused_at !== null,
+      index: index,
+      kind: cur.kind,
+      level_number: levelNumber,
+      small_blind: cur.small_blind,
+      big_blind: cur.big_blind,
+      ante: cur.ante,
+      note: cur.note,
+      minutes: cur.minutes,
+      seconds_left: exact === null ? null : Math.round(exact),
+      seconds_left_exact: exact,
+      next_level: nextLevel,
+      next_break: nextBreak,
+      seconds_to_next_break: breakAt === null ? null : Math.max(0, Math.round(starts[breakAt] - elapsed)),
+      absent: absent,
+      late_arrival_levels: plan.late_arrival_levels,
+      late_arrival_due: !!(absent.length && deadline !== null && started && elapsed >= deadline),
+    });
+  }
+
+  function fetchPlan() {
+    if (!planUrl) return;
+    fetch(planUrl, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.json();
+      })
+      .then(function (plan) {
+        plan.offset = plan.server_time - Date.now();  // the server's clock minus this device's
+        stored.plan = plan;
+        save();
+      })
+      .catch(function () { /* kept plan, if any */ });
+  }
+
+  function goOffline() {
+    offline = !!(stored.plan && stored.plan.structure);
+    setText("connection", (offline ? "Offline: the clock runs on this device" : "Offline: showing the last known time") +
+      (stored.heard ? " · last heard " + hhmmss(stored.heard) : ""));
+    root.classList.toggle("is-offline", true);
+  }
+
+  function tick() {
+    if (offline && stored.plan) {
+      var next = localState(stored.plan, stored.last || state, Date.now() + (stored.plan.offset || 0));
+      if (next) { apply(next); return; }
+    }
+    render();
   }
 
   function render() {
@@ -73,7 +181,7 @@
     root.querySelectorAll("[data-clock-action]").forEach(function (button) {
       button.hidden = !show[button.dataset.clockAction] || state.final;
     });
-    if (state.running && left !== null && left <= 0 && !endPolled) {
+    if (!offline && state.running && left !== null && left <= 0 && !endPolled) {
       endPolled = true;  // the level is over: ask the server at once for the next one
       poll();
     }
@@ -119,12 +227,18 @@
       })
       .then(function (next) {
         failures = 0;
+        offline = false;
+        root.classList.toggle("is-offline", false);
         setText("connection", "");
+        if (!stored.plan || stored.plan.version !== next.version) fetchPlan();
+        stored.last = next;
+        stored.heard = Date.now();
+        save();
         apply(next);
       })
       .catch(function () {
         failures += 1;
-        if (failures > 1) setText("connection", "Offline: showing the last known time");
+        goOffline();
       });
   }
 
@@ -168,8 +282,21 @@
     });
   }
 
+  // Loaded from the device's copy (no network): what this device last heard is newer than the page.
+  // (Both times are the server's.) Otherwise the page itself is the last word heard from the server.
+  if (stored.last && stored.last.server_time > state.server_time) {
+    state = stored.last;
+    lastIndex = state.started ? state.index : null;
+    lastStarted = state.started;
+    poll();
+  } else {
+    stored.last = state;
+    stored.heard = Date.now();
+    save();
+  }
+  fetchPlan();
   render();
-  setInterval(render, 200);
+  setInterval(tick, 200);
   setInterval(poll, pollMs);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
 })();
