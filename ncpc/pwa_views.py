@@ -25,6 +25,7 @@ PRECACHE = (
     "js/once.js",
     "js/pwa.js",
     "js/night_queue.js",
+    "js/clock_plan.js",
     "favicon.svg",
     "events/night.css",
     "events/clock.js",

@@ -3,7 +3,7 @@
 // A beep (WebAudio) and a screen flash mark each level change. No inline script: CSP allows only our files.
 // Offline (issue 20): the page keeps the blind structure, the start time, the pauses and skips (the "plan",
 // from clock/plan/) in localStorage, and when the server cannot be reached it computes the level, the time
-// left, the next break and the chip-removal notice itself, as events/services/clock.py does on the server.
+// left, the next break and the chip-removal notice itself (static/js/clock_plan.js).
 (function () {
   "use strict";
   var root = document.getElementById("clock");
@@ -54,66 +54,6 @@
     return [d.getHours(), d.getMinutes(), d.getSeconds()].map(function (n) { return String(n).padStart(2, "0"); }).join(":");
   }
 
-  // The clock computed from the plan at the server's time now: the same rules as events/services/clock.py.
-  function localState(plan, last, nowMs) {
-    var s = plan.structure;
-    if (!s || !s.length) return null;
-    var started = plan.started_at !== null;
-    var elapsed = 0;
-    if (started) {
-      var until = plan.paused_at !== null ? plan.paused_at : nowMs;
-      elapsed = Math.max(0, (until - plan.started_at) / 1000 - plan.paused_seconds + plan.shift_seconds);
-    }
-    var starts = [], t = 0, i;
-    for (i = 0; i < s.length; i++) { starts.push(t); if (s[i].minutes !== null) t += s[i].minutes * 60; }
-    var index = 0;
-    for (i = 0; i < s.length; i++) {
-      if (elapsed >= starts[i]) index = i;
-      if (s[i].minutes === null && elapsed >= starts[i]) break;  // an entry with no end swallows the rest
-    }
-    var cur = s[index];
-    var exact = cur.minutes === null ? null : Math.max(0, starts[index] + cur.minutes * 60 - elapsed);
-    var levelNumber = null;
-    if (cur.kind === "level") {
-      levelNumber = 0;
-      for (i = 0; i <= index; i++) if (s[i].kind === "level") levelNumber += 1;
-    }
-    var nextLevel = null, nextBreak = null, breakAt = null;
-    for (i = index + 1; i < s.length; i++) {
-      if (!nextLevel && s[i].kind === "level") nextLevel = s[i];
-      if (breakAt === null && s[i].kind === "break") { breakAt = i; nextBreak = s[i]; }
-    }
-    var deadline = null, seen = 0;  // end of level late_arrival_levels: absent players' chips come off
-    for (i = 0; i < s.length; i++) {
-      if (s[i].kind !== "level") continue;
-      seen += 1;
-      if (seen === plan.late_arrival_levels) { deadline = s[i].minutes === null ? null : starts[i] + s[i].minutes * 60; break; }
-    }
-    var absent = (last && last.absent) || [];
-    return Object.assign({}, last || {}, {
-      version: plan.version,
-      started: started,
-      running: started && plan.paused_at === null,
-      paused: plan.paused_at !== null,
-      index: index,
-      kind: cur.kind,
-      level_number: levelNumber,
-      small_blind: cur.small_blind,
-      big_blind: cur.big_blind,
-      ante: cur.ante,
-      note: cur.note,
-      minutes: cur.minutes,
-      seconds_left: exact === null ? null : Math.round(exact),
-      seconds_left_exact: exact,
-      next_level: nextLevel,
-      next_break: nextBreak,
-      seconds_to_next_break: breakAt === null ? null : Math.max(0, Math.round(starts[breakAt] - elapsed)),
-      absent: absent,
-      late_arrival_levels: plan.late_arrival_levels,
-      late_arrival_due: !!(absent.length && deadline !== null && started && elapsed >= deadline),
-    });
-  }
-
   function fetchPlan() {
     if (!planUrl) return;
     fetch(planUrl, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
@@ -130,7 +70,7 @@
   }
 
   function goOffline() {
-    offline = !!(stored.plan && stored.plan.structure);
+    offline = !!(stored.plan && stored.plan.structure && window.ncpcClockPlan);
     setText("connection", (offline ? "Offline: the clock runs on this device" : "Offline: showing the last known time") +
       (stored.heard ? " · last heard " + hhmmss(stored.heard) : ""));
     root.classList.toggle("is-offline", true);
@@ -138,7 +78,7 @@
 
   function tick() {
     if (offline && stored.plan) {
-      var next = localState(stored.plan, stored.last || state, Date.now() + (stored.plan.offset || 0));
+      var next = window.ncpcClockPlan.compute(stored.plan, stored.last || state, Date.now() + (stored.plan.offset || 0));
       if (next) { apply(next); return; }
     }
     render();

@@ -1,0 +1,76 @@
+"""The clock computed on the device (static/js/clock_plan.js, issue 20) agrees with the server's
+(events/services/clock.py) through levels, a pause, skips, the breaks and the chip-removal notice. Runs the
+script in Node; skipped when Node is missing."""
+
+import datetime as dt
+import json
+import shutil
+import subprocess  # nosec B404 - runs the project's own script in node
+from pathlib import Path
+
+import pytest
+
+from events import selectors
+from events.models import Attendance
+from events.services import night as night_services
+from events.services import night_sync
+from tests.events.factories import night_make
+
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.skipif(shutil.which("node") is None, reason="Node is not installed"),
+]
+
+SCRIPT = Path(__file__).resolve().parents[2] / "static" / "js" / "clock_plan.js"
+T0 = dt.datetime(2026, 12, 12, 19, 0, tzinfo=dt.UTC)
+FIELDS = (
+    "started",
+    "running",
+    "paused",
+    "index",
+    "kind",
+    "level_number",
+    "small_blind",
+    "big_blind",
+    "ante",
+    "seconds_left",
+    "seconds_to_next_break",
+    "late_arrival_due",
+)
+
+
+def js_compute(plan: dict, last: dict, now_ms: int) -> dict:
+    program = (
+        "global.window = {};\n"
+        + SCRIPT.read_text()
+        + f"\nprocess.stdout.write(JSON.stringify(window.ncpcClockPlan.compute({json.dumps(plan)}, "
+        f"{json.dumps(last)}, {now_ms})));"
+    )
+    done = subprocess.run(["node", "-e", program], capture_output=True, text=True, check=True, timeout=30)  # noqa: S603,S607  # nosec B603 B607
+    return json.loads(done.stdout)
+
+
+def test_the_device_computes_the_same_clock_as_the_server(season):
+    event, seats = night_make(season=season, players=6)
+    seats["a"].status = Attendance.Status.ABSENT
+    seats["a"].save()
+    structure = selectors.season_rules(season).blind_structure
+    assert any(level.kind == "break" for level in structure)  # the bylaws' structure has breaks
+
+    def at(seconds: int) -> dt.datetime:
+        return T0 + dt.timedelta(seconds=seconds)
+
+    version = 0
+    for action, when in (("start", 0), ("pause", 600), ("resume", 900), ("skip", 1000)):
+        night_services.clock_command(event=event, action=action, version=version, actor=None, now=at(when))
+        version += 1
+    plan = night_sync.clock_plan(event=event, now=at(1000))
+    last = night_services.clock_payload(event=event, now=at(1000))  # what the screen last heard
+    checked = 0
+    # From just after the skip to past the first break and the end of level 2 (chips off for the absent).
+    for seconds in range(1001, 3 * 3600, 97):
+        server = night_services.clock_payload(event=event, now=at(seconds))
+        device = js_compute(plan, last, int(at(seconds).timestamp() * 1000))
+        assert {f: device[f] for f in FIELDS} == {f: server[f] for f in FIELDS}, seconds
+        checked += 1
+    assert checked > 100
