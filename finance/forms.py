@@ -56,6 +56,14 @@ class PaymentForm(BooksOnceForm):
         return not_after_today(self.cleaned_data["date"])
 
 
+class DoorPaymentForm(BooksOnceForm):
+    """One tap on the door list: the member and the amount the list showed (recorded only if still owed)."""
+
+    membership = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    amount = MoneyField(widget=forms.HiddenInput)
+    next = forms.CharField(required=False, max_length=300, widget=forms.HiddenInput)
+
+
 class ReverseForm(forms.Form):
     """A reversal is dated today (SPEC §15.6): it shows in the month it happens."""
 

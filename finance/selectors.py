@@ -657,3 +657,32 @@ def amount_owed(*, membership: Membership, on: dt.date) -> Decimal:
     """
     account = dues_account(membership=membership)
     return to_play_at(charges=account.charges, payments=account.payments, on=on, event_date=on)
+
+
+@dataclass(frozen=True)
+class DoorRow:
+    """A member who must pay to play at an event, and how much (``forecast.to_play_at``, the door amount)."""
+
+    membership: Membership
+    amount: Decimal
+
+
+def event_door_list(*, event: Event) -> list[DoorRow]:
+    """Every seat's holder at ``event`` who must pay to play there (payments dated by the event's day count),
+    by name. The same amount as the attendance page's door amount (``amount_owed``), for the whole season in a
+    fixed number of queries."""
+    season = event.season
+    events = season_events(season=season)
+    rows = []
+    for account in season_dues_accounts(season=season, events=events):
+        holder = account.holder
+        if holder.first_event > event.number:
+            continue
+        if holder.left_after_event is not None and holder.left_after_event < event.number:
+            continue
+        amount = to_play_at(
+            charges=account.charges, payments=account.payments, on=event.date, event_date=event.date
+        )
+        if amount > 0:
+            rows.append(DoorRow(membership=holder, amount=amount))
+    return rows

@@ -1,16 +1,21 @@
 """Money pages: thin views over finance.services and finance.selectors."""
 
 import datetime as dt
+import re
 from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.utils.html import format_html
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST, require_safe
 
 from events.models import Event
 from events.selectors import current_season, season_rules
@@ -20,14 +25,17 @@ from finance.selectors import (
     account_balances,
     account_outlook,
     dues_account,
+    event_door_list,
     event_payout_lines,
     good_standing,
     membership_payments,
+    money_total,
     monthly_report,
     payout_member_names,
     season_dues_accounts,
 )
 from finance.services.checks import approvals_needed, disbursement_approve, disbursement_create
+from finance.services.door import door_payment_record
 from finance.services.dues import LATE_FEE
 from finance.services.escrow import (
     escrow_key,
@@ -53,7 +61,9 @@ from members.selectors import officer_holders
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.feedback import error_show
+from ncpc.forms import once_key_new
 from ncpc.mail import deliveries_by_reference
+from ncpc.money import money_display, money_str
 from ncpc.permissions import Action, require, user_can, user_offices, user_person
 
 
@@ -98,9 +108,11 @@ def index(request):
     recent = Transaction.objects.select_related("created_by").prefetch_related("entries__account")[:10]
     pending_checks = Disbursement.objects.filter(status=Disbursement.Status.PENDING).count()
     accounts = []
+    door_event = None
     if season is not None:
         for account in season_dues_accounts(season=season):
             accounts.append((account, account.status(on=today)))
+        door_event = season.events.filter(date__gte=today).order_by("date", "number").first()
     return render(
         request,
         "finance/index.html",
@@ -111,6 +123,7 @@ def index(request):
             "recent": recent,
             "pending_checks": pending_checks,
             "accounts": accounts,
+            "door_event": door_event,
         },
     )
 
@@ -188,12 +201,33 @@ def waive(request, membership_id):
 # --- payments ---
 
 
+_ID = re.compile(r"[0-9]{1,9}")
+
+
+def _payment_member(season, value):
+    """The season's membership named by ``?member=<id>`` (None for anything else)."""
+    if season is None or not _ID.fullmatch(str(value or "")):
+        return None
+    return Membership.objects.filter(season=season, pk=int(value)).select_related("person", "season").first()
+
+
+def _member_outlook(membership):
+    """What the member owes now, to play at the next event, and the next late fee (the payment form's panel)."""
+    on = min(club_today(), membership.season.end)
+    return account_outlook(account=dues_account(membership=membership), on=on)
+
+
 @require(Action.RECORD_PAYMENTS)
 def payments(request):
     season = current_season()
-    form = forms.PaymentForm(
-        request.POST or None, season=season, initial={"membership": request.GET.get("member")}
-    )
+    chosen = _payment_member(season, request.GET.get("member")) if request.method == "GET" else None
+    outlook = _member_outlook(chosen) if chosen is not None else None
+    initial = {}
+    if chosen is not None:
+        initial["membership"] = chosen.pk
+        if outlook.to_play > 0:
+            initial["amount"] = outlook.to_play
+    form = forms.PaymentForm(request.POST or None, season=season, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -213,20 +247,143 @@ def payments(request):
                 messages.info(
                     request, f"Already recorded: receipt #{payment.pk} (this form was sent before)."
                 )
-                return redirect("finance:receipt", pk=payment.pk)
-            messages.success(request, f"Recorded {payment.amount} from {payment.membership.person}.")
+            else:
+                messages.success(
+                    request, f"Recorded {money_display(payment.amount)} from {payment.membership.person}."
+                )
             for seat in payment.seats_changed:
                 messages.info(
                     request,
                     f"Seat list of event {seat.event.number} ({seat.event.date:%b %-d}): "
                     f"{payment.membership.person} is now “{seat.get_status_display()}”.",
                 )
-            return redirect("finance:receipt", pk=payment.pk)
+            # A blank form for the next member, the receipt linked above it.
+            return redirect(f"{reverse('finance:payments')}?receipt={payment.pk}")
+    recorded = None
+    if _ID.fullmatch(str(request.GET.get("receipt", ""))):
+        recorded = (
+            Payment.objects.select_related("membership__person")
+            .filter(pk=int(request.GET["receipt"]))
+            .first()
+        )
     recent = Payment.objects.select_related("membership__person", "transaction").prefetch_related(
         "transaction__reversed_by"
     )
     page = Paginator(recent, 30).get_page(request.GET.get("page"))
-    return render(request, "finance/payments.html", {"form": form, "page": page, "season": season})
+    return render(
+        request,
+        "finance/payments.html",
+        {
+            "form": form,
+            "page": page,
+            "season": season,
+            "chosen": chosen,
+            "outlook": outlook,
+            "recorded": recorded,
+        },
+    )
+
+
+@require(Action.RECORD_PAYMENTS)
+@require_safe
+def payment_outlook(request, membership_id):
+    """JSON for the payment form's script: the member's panel (as the page renders it) and the amount to play."""
+    membership = get_object_or_404(Membership.objects.select_related("person", "season"), pk=membership_id)
+    outlook = _member_outlook(membership)
+    html = render_to_string(
+        "finance/partials/payment_outlook.html", {"chosen": membership, "outlook": outlook}, request=request
+    )
+    return JsonResponse(
+        {
+            "membership": membership.pk,
+            "balance": money_str(outlook.balance),
+            "to_play": money_str(outlook.to_play),
+            "next_event": outlook.next_event.isoformat() if outlook.next_event else None,
+            "late_fee": money_str(outlook.late_fee),
+            "late_fee_date": outlook.late_fee_date.isoformat() if outlook.late_fee_date else None,
+            "avoid_late_fee": money_str(outlook.avoid_late_fee),
+            "html": html,
+        }
+    )
+
+
+# --- the door list of an event night ---
+
+
+def _door_event(season, number):
+    return get_object_or_404(Event.objects.select_related("season"), season__name=season, number=number)
+
+
+@require(Action.RECORD_PAYMENTS)
+def door_list(request, season, number):
+    event = _door_event(season, number)
+    here = reverse("finance:door_list", args=[event.season.name, event.number])
+    if request.method == "POST":
+        form = forms.DoorPaymentForm(request.POST)
+        back = here
+        if form.is_valid():
+            data = form.cleaned_data
+            if data["next"] and url_has_allowed_host_and_scheme(
+                data["next"], allowed_hosts={request.get_host()}, require_https=request.is_secure()
+            ):
+                back = data["next"]
+            membership = Membership.objects.filter(pk=data["membership"]).select_related("person").first()
+            if membership is None:
+                messages.error(request, "No such member: reload the list.")
+                return redirect(back)
+            try:
+                payment = door_payment_record(
+                    event=event,
+                    membership=membership,
+                    expected=data["amount"],
+                    on=club_today(),
+                    actor=request.user,
+                    once=data["once"],
+                )
+            except NcpcError as exc:
+                messages.error(request, str(exc))
+            else:
+                receipt = reverse("finance:receipt", args=[payment.pk])
+                if payment.replayed:
+                    messages.info(
+                        request,
+                        format_html(
+                            'Already recorded: <a href="{}">receipt #{}</a> (this tap was sent before).',
+                            receipt,
+                            payment.pk,
+                        ),
+                    )
+                else:
+                    messages.success(
+                        request,
+                        format_html(
+                            '{} paid {} cash: <a href="{}">receipt #{}</a>.',
+                            str(membership.person),
+                            money_display(payment.amount),
+                            receipt,
+                            payment.pk,
+                        ),
+                    )
+        else:
+            messages.error(request, "This list is out of date: reload it and tap again.")
+        return redirect(back)
+    context = door_context(event=event, today=club_today(), next_url=here)
+    if request.GET.get("fragment") == "1":
+        return render(request, "finance/partials/door_list.html", context)
+    return render(request, "finance/door_list.html", context)
+
+
+def door_context(*, event, today, next_url):
+    """What the door list partial needs (the tournament-night console can render it with the same)."""
+    rows = event_door_list(event=event)
+    return {
+        "event": event,
+        "season": event.season,
+        "door_rows": [(row, once_key_new()) for row in rows],
+        "door_total": money_total(row.amount for row in rows),
+        "door_open": today <= event.date,
+        "door_next": next_url,
+    }
 
 
 @require(Action.VIEW_CLUB)

@@ -191,6 +191,8 @@ PAGES: dict[str, Page] = {
     "finance:checks": Page(only(*OFFICERS), post=only(PRES, TREAS, ok=OK)),
     "finance:check_approve": Page(**post_only(*OFFICERS), kwargs=lambda o: {"pk": o["check"]}),
     "finance:reminders": Page(only(PRES, TREAS)),
+    "finance:payment_outlook": Page(only(PRES, TREAS), lambda o: {"membership_id": o["ann_membership"]}),
+    "finance:door_list": Page(only(PRES, TREAS), EVENT),
     "finance:report_current": Page(club(302)),
     "finance:report": Page(
         club(),

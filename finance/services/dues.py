@@ -67,6 +67,11 @@ class DuesStatus:
     def paid_up(self) -> bool:
         return self.balance <= 0
 
+    @property
+    def credit(self) -> Decimal:
+        """What was paid ahead (shown as "credit $X"), zero when the member owes or is even."""
+        return -self.balance if self.balance < 0 else ZERO
+
 
 def late_fee_dates(
     *, rules: SeasonRules, event_dates: Mapping[int, dt.date], season_end: dt.date
