@@ -191,6 +191,13 @@ class Season(models.Model):
         "much, this many days before it.",
     )
 
+    rsvp_reminder_days = models.PositiveSmallIntegerField(
+        "remind who has not answered, days before",
+        default=3,
+        help_text="Not a bylaws number: this many days before a night, members who have not said whether they "
+        "come are e-mailed once (0: no reminder).",
+    )
+
     # Not a bylaws number: whether members get an e-mail with the night's results once an event is final.
     results_email = models.BooleanField(
         "e-mail members the results after each night",
@@ -604,3 +611,76 @@ class NightChange(models.Model):
         return (
             f"{self.get_action_display()} #{self.sequence} from {self.device} at {self.event}: {self.status}"
         )
+
+
+class Rsvp(models.Model):
+    """A member's answer to "are you coming?" for one event (issue 19): coming, not coming, late (the §5.2.4
+    call-in, time-stamped, asking for the §15.5 exemption or not) or sending a substitute (§5.3).
+
+    One per member per event. The member changes it until the night is opened (the seats are listed); then
+    ``events.services.rsvp.rsvp_attendance_apply`` writes it into the seats (``applied_at``) and the officers
+    handle any change on the night. Until the member's seat is listed, a substitute or an exemption asked for
+    here counts toward the member's limits of the season like one recorded on a seat.
+    """
+
+    class Answer(models.TextChoices):
+        COMING = "coming", "Coming"
+        NOT_COMING = "not_coming", "Not coming"
+        LATE = "late", "Coming late"
+        SUBSTITUTE = "substitute", "Sending a substitute"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rsvps")
+    membership = models.ForeignKey("members.Membership", on_delete=models.CASCADE, related_name="rsvps")
+    answer = models.CharField(max_length=12, choices=Answer.choices)
+    substitute_name = models.CharField(max_length=120, blank=True)
+    prize_to = models.CharField(
+        max_length=10, choices=Attendance.PrizeTo.choices, default=Attendance.PrizeTo.MEMBER
+    )
+    # "Late": when the member called in (§5.2.4), and whether the call asks for the exemption of the season.
+    called_in_at = models.DateTimeField(null=True, blank=True)
+    exemption = models.BooleanField(default=False)
+    answered_at = models.DateTimeField()
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # When the answer was written into the night's seats (the night was opened).
+    applied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("event", "membership__person__last_name", "membership__person__first_name", "pk")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "membership"], name="events_rsvp_one_per_member"),
+            models.CheckConstraint(
+                condition=Q(answer="late", called_in_at__isnull=False)
+                | (~Q(answer="late") & Q(called_in_at__isnull=True, exemption=False)),
+                name="events_rsvp_call_in_only_when_late",
+            ),
+            models.CheckConstraint(
+                condition=Q(answer="substitute") & ~Q(substitute_name="")
+                | ~Q(answer="substitute") & Q(substitute_name=""),
+                name="events_rsvp_substitute_named",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.membership.person} at {self.event}: {self.get_answer_display()}"
+
+
+class RsvpReminder(models.Model):
+    """The reminder e-mailed to a member who had not answered for an event (once per member per event)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rsvp_reminders")
+    membership = models.ForeignKey(
+        "members.Membership", on_delete=models.CASCADE, related_name="rsvp_reminders"
+    )
+    email = models.CharField(max_length=254)
+    sent_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ("event", "pk")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "membership"], name="events_rsvpreminder_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Reminder to {self.email} for {self.event}"

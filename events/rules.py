@@ -61,6 +61,7 @@ class SeasonRules:
     check_approvals: int = 3
     money_limit: Decimal = Decimal("10000.00")
     dues_reminder_days_ahead: int = 7
+    rsvp_reminder_days: int = 3
     dues_schedule: tuple[tuple[int, Decimal], ...] = field(default=())  # (event number, amount)
     payout_table: tuple[PayoutRowData, ...] = field(default=())
     wsop_table: tuple[WsopRowData, ...] = field(default=())
@@ -96,4 +97,5 @@ class SeasonRules:
         "check_approvals",
         "money_limit",
         "dues_reminder_days_ahead",
+        "rsvp_reminder_days",
     )

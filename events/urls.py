@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from events import night_views, views, views_results, views_schedule, views_sync
+from events import night_views, views, views_results, views_rsvp, views_schedule, views_sync
 from events.converters import SeasonConverter
 
 register_converter(SeasonConverter, "season")
@@ -19,6 +19,7 @@ urlpatterns = [
     path("<season:season>/<int:number>/", views_schedule.event_detail, name="event"),
     path("<season:season>/<int:number>/move/", views_schedule.event_move_view, name="event_move"),
     path("<season:season>/<int:number>/announce/", views_schedule.event_announce_view, name="event_announce"),
+    path("<season:season>/<int:number>/rsvp/", views_rsvp.rsvp_answer, name="rsvp"),
     path("<season:season>/<int:number>/attendance/", views_results.attendance, name="attendance"),
     path(
         "<season:season>/<int:number>/attendance/prepare/",

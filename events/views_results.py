@@ -11,6 +11,7 @@ from events.forms import ReasonForm, SubstituteForm
 from events.models import Attendance, Event
 from events.services import attendance as attendance_services
 from events.services import results as results_services
+from events.services import rsvp as rsvp_services
 from events.services.places import bust_places
 from events.view_helpers import as_int, event_view, posted_int, posted_version, seats_to_list
 from ncpc.clock import club_today
@@ -32,11 +33,19 @@ def attendance_prepare(request, event):
     if event.status == Event.Status.FINAL:
         messages.info(request, "The results of this event are final: its seats stay as they are.")
         return _back(event, back)
-    added = command_run(request, attendance_services.attendance_prepare, event=event)
+    # The members' answers (who's coming) become the seats in the same transaction (issue 19).
+    opened = command_run(request, rsvp_services.night_open, event=event)
+    if opened is None:
+        return _back(event, back)
+    added, answers = opened.seats_added, opened.answers
     if added:
         messages.success(request, f"Seats listed: {added} member(s) from the roster.")
-    elif added is not None:
+    else:
         messages.info(request, "Every member on the roster has a seat already.")
+    if answers.applied:
+        messages.info(request, f"Answers applied to the seats: {answers.applied} (who's coming).")
+    for note in answers.notes:
+        messages.warning(request, note)
     return _back(event, back)
 
 

@@ -17,6 +17,7 @@ from events.ical import calendar_text, calendar_token
 from events.models import Event, Season, Venue
 from events.services.event_edit import announcement_is_late, event_announce, event_move, venue_save
 from events.view_helpers import event_view
+from events.views_rsvp import rsvp_page_context
 from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
@@ -102,6 +103,7 @@ def event_detail(request, event):
         "can_edit": can_edit,
         "can_enter": show_reasons,
         "today": club_today(),
+        **rsvp_page_context(request, event),
     }
     if can_edit and event.status == Event.Status.SCHEDULED:
         context["move_form"] = EventMoveForm(initial={"date": event.date}, season=event.season)

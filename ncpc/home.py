@@ -7,10 +7,11 @@ None when it has nothing to show this user.
 from django.template.loader import render_to_string
 
 from events.selectors import next_event, season_events, season_rules
+from events.services.rsvp import rsvp_card
 from finance.selectors import account_outlook, checks_awaiting, dues_account, good_standing
 from finance.services.dues import LATE_FEE
 from members.governance_selectors import ballots_waiting_for
-from members.selectors import season_memberships
+from members.selectors import roster_for_event, season_memberships
 from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.permissions import Action, user_can, user_person
@@ -115,4 +116,17 @@ def home_page(*, request, season) -> dict:
     for panel in shown:
         # Rendered here, so that a warm home page takes the panels' HTML from the cache with the rest.
         panel["html"] = render_to_string(panel["template"], {"panel": panel["context"]})
-    return {"next_event": next_event(season=season, events=events), "panels": shown}
+    upcoming = next_event(season=season, events=events)
+    card = _rsvp_card(request, upcoming, season=season, memberships=memberships, rules=rules)
+    return {"next_event": upcoming, "panels": shown, "rsvp_card": card}
+
+
+def _rsvp_card(request, event, *, season, memberships, rules):
+    """Who's coming: the member's answer for the next event, on its card (issue 19). The next event of a later
+    season has no card here (its roster is not the one read)."""
+    person = user_person(request.user)
+    if event is None or person is None or event.season_id != season.pk:
+        return None
+    roster = roster_for_event(season=season, event_number=event.number, memberships=memberships)
+    membership = next((m for m in roster if m.person_id == person.pk), None)
+    return rsvp_card(event=event, membership=membership, rules=rules)

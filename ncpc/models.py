@@ -64,6 +64,7 @@ class MailDelivery(models.Model):
         RESULTS_CORRECTED = "results_corrected", "corrected results"
         DUES_REMINDER = "dues_reminder", "dues reminder"
         BALLOT = "ballot", "ballot"
+        RSVP_REMINDER = "rsvp_reminder", "who's coming reminder"
 
     class Status(models.TextChoices):
         QUEUED = "queued", "waiting to be sent"

@@ -26,9 +26,9 @@ PAGES = [
     ("/about/", 5),
     # home: 3 + current season, its events (the next event, the dues dates and the counted events), open
     # ballots, the season's memberships (the viewer's seat and its holders, the standings), My dues: payments
-    # (with reversals), waivers, dues schedule, suspension; standings panel: placings, tie-breaks, WSOP table
-    # = 14.
-    ("/", 14),
+    # (with reversals), waivers, dues schedule, suspension; standings panel: placings, tie-breaks, WSOP table;
+    # the member's answer for the next event (who's coming, with the substitutes and exemption left) = 15.
+    ("/", 15),
     # standings: 3 + seasons (the menu), the season's events, its rules (one query for every table), placings,
     # memberships, tie-breaks, WSOP declines = 10.
     ("/standings/2026-27/", 10),

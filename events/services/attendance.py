@@ -278,6 +278,35 @@ def attendance_set(
     return row
 
 
+def substitute_refusal(
+    *, membership: Any, event: Event, name: str, not_professional: bool, prize_to: str, used: int
+) -> tuple[list[Any], NcpcError | None]:
+    """The §5.3 checks of a substitute ``name`` for the member at ``event``, who has sent one to ``used`` other
+    events of the season: (the people known by that name, why the substitute is refused or None)."""
+    member = membership.person.full_name
+    if prize_to not in Attendance.PrizeTo.values:
+        return [], NcpcError("Choose who gets the prize: the member or the substitute (§5.3.4).")
+    limit = selectors.season_rules(event.season).substitutes_per_season
+    if used >= limit:
+        return [], SubstituteRefused(
+            f"{member} has sent a substitute to {used} events this season already; the limit is {limit} (§5.3.1)."
+        )
+    known = hooks.people_named(name=name)
+    if any(p.pk == membership.person_id for p in known):
+        return known, SubstituteRefused(f"{member} cannot be their own substitute.")
+    if any(p.is_professional for p in known):
+        return known, SubstituteRefused(
+            f"{name} is recorded as a professional gambler and cannot substitute (§5.3.1)."
+        )
+    if any(hooks.person_banned(person=p) for p in known):
+        return known, SubstituteRefused(f"{name} is banned from the club and cannot substitute (§5.3.2).")
+    if not not_professional:
+        return known, SubstituteRefused(
+            f"Confirm that {name} is not a professional gambler (§5.3.1) before entering the substitute."
+        )
+    return known, None
+
+
 @transaction.atomic
 def substitute_set(
     *,
@@ -309,27 +338,17 @@ def substitute_set(
             summary=f"No substitute for {member}",
         )
         return row
-    if prize_to not in Attendance.PrizeTo.values:
-        raise NcpcError("Choose who gets the prize: the member or the substitute (§5.3.4).")
-    limit = selectors.season_rules(locked.season).substitutes_per_season
     used = selectors.substitutes_used(membership=row.membership, exclude_event=locked)
-    if used >= limit:
-        raise SubstituteRefused(
-            f"{member} has sent a substitute to {used} events this season already; the limit is {limit} (§5.3.1)."
-        )
-    known = hooks.people_named(name=name)
-    if any(p.pk == row.membership.person_id for p in known):
-        raise SubstituteRefused(f"{member} cannot be their own substitute.")
-    if any(p.is_professional for p in known):
-        raise SubstituteRefused(
-            f"{name} is recorded as a professional gambler and cannot substitute (§5.3.1)."
-        )
-    if any(hooks.person_banned(person=p) for p in known):
-        raise SubstituteRefused(f"{name} is banned from the club and cannot substitute (§5.3.2).")
-    if not not_professional:
-        raise SubstituteRefused(
-            f"Confirm that {name} is not a professional gambler (§5.3.1) before entering the substitute."
-        )
+    known, refused = substitute_refusal(
+        membership=row.membership,
+        event=locked,
+        name=name,
+        not_professional=not_professional,
+        prize_to=prize_to,
+        used=used,
+    )
+    if refused:
+        raise refused
     refusal = playing_refusal(attendance=row, event=locked)
     if refusal:
         raise refusal

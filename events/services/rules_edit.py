@@ -46,8 +46,8 @@ def _table_rows(name: str, rows: Sequence[Any]) -> tuple[Any, ...]:
 
 # SPEC §15.10: what stays editable once an event of the season is final. The blind structure (the clock's
 # levels and breaks) may change between nights, never while one is under way; ``results_email`` is a setting,
-# not a rule.
-EDITABLE_UNDER_WAY = ("blind_structure", *SETTINGS_FIELDS)
+# not a rule; nor is when members are reminded to say whether they come (``rsvp_reminder_days``).
+EDITABLE_UNDER_WAY = ("blind_structure", "rsvp_reminder_days", *SETTINGS_FIELDS)
 
 
 def season_frozen_by(*, season: Season) -> Event | None:
