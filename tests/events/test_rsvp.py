@@ -11,7 +11,7 @@ import pytest
 import time_machine
 
 from events.errors import ExemptionUsed, SubstituteRefused
-from events.models import Attendance, Rsvp
+from events.models import Attendance, Rsvp, RsvpReminder
 from events.selectors import season_rules
 from events.services import night as night_services
 from events.services.attendance import attendance_prepare, attendance_set, substitute_set
@@ -21,11 +21,12 @@ from events.services.rsvp import (
     rsvp_answer,
     rsvp_attendance_apply,
     rsvp_card,
+    rsvp_reminders_send,
     rsvp_summary,
     substitutes_counted,
 )
 from ncpc.errors import NcpcError
-from ncpc.models import AuditEntry
+from ncpc.models import AuditEntry, MailDelivery
 from tests.factories import MembershipFactory, PersonFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -324,3 +325,33 @@ def test_the_card_says_what_is_left_of_the_season(season, seats, django_assert_n
         "Carl Guest",
     )
     assert card.substitutes_left == 1  # this night's own substitute is not counted against it
+
+
+# --- the reminder ------------------------------------------------------------------------------------------
+
+
+def test_the_reminder_goes_once_to_members_without_an_answer_the_seasons_days_ahead(season, seats):
+    answer(season, seats["a"], "coming")
+    seats["b"].person.email = ""
+    seats["b"].person.save()
+    # Event 5 is on Dec 12; the bylaws' season reminds 3 days ahead.
+    assert rsvp_reminders_send(on=dt.date(2026, 12, 8)) == 0
+    assert rsvp_reminders_send(on=dt.date(2026, 12, 9)) == 4  # c, d, e, f (a answered, b has no address)
+    mails = MailDelivery.objects.filter(kind="rsvp_reminder")
+    assert sorted(mails.values_list("to", flat=True)) == [f"{k}@example.org" for k in "cdef"]
+    assert mails.first().subject == "NCPC event 5 on Sat Dec 12: are you coming?"
+    assert "/events/2026-27/5/" in mails.first().body
+    assert set(RsvpReminder.objects.values_list("membership__person__key", flat=True)) == set("cdef")
+    assert rsvp_reminders_send(on=dt.date(2026, 12, 10)) == 0  # once per member per event
+    assert AuditEntry.objects.filter(action="rsvp.reminders").count() == 1
+
+
+def test_no_reminder_for_an_opened_night_or_when_the_season_turns_it_off(season, seats):
+    attendance_prepare(event=season.events.get(number=5))
+    assert rsvp_reminders_send(on=dt.date(2026, 12, 10)) == 0
+    season.rsvp_reminder_days = 0
+    season.save()
+    assert rsvp_reminders_send(on=dt.date(2027, 1, 21)) == 0  # event 6, Jan 23
+    season.rsvp_reminder_days = 5
+    season.save()
+    assert rsvp_reminders_send(on=dt.date(2027, 1, 18)) == 6
