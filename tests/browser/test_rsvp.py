@@ -6,14 +6,25 @@ import pytest
 
 from events.models import Attendance, Rsvp
 from events.selectors import next_event
+from ncpc.clock import club_today
 from tests.browser.conftest import PHONE, login
-from tests.factories import member_user
+from tests.factories import member_user, season_make
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def fits_the_phone(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+@pytest.fixture
+def season(db):
+    """The season whose next event is still ahead on the real date (the browser keeps real time)."""
+    today = club_today()
+    found = season_make(today.year if today.month >= 8 else today.year - 1)
+    if not found.events.filter(date__gte=today).exists():
+        found = season_make(found.start.year + 1)
+    return found
 
 
 def test_three_members_answer_from_their_phones_and_the_officer_sees_the_count(
