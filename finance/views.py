@@ -427,7 +427,7 @@ def payment_reverse(request, pk):
         "finance/reverse_confirm.html",
         {
             "form": form,
-            "what": f"the payment of {payment.amount} from {payment.membership.person} on {payment.date}",
+            "what": f"the payment of {money_display(payment.amount)} from {payment.membership.person} on {payment.date}",
             "today": club_today(),
         },
     )

@@ -251,3 +251,26 @@ def test_two_taps_at_once_with_one_form_book_once(season, treasurer):
     assert errors == []
     assert len({p.pk for p in results}) == 1
     assert Payment.objects.filter(membership=seat, date=dt.date(2026, 12, 12)).count() == 1
+
+
+# --- money shown one way (issue 17, part 4) -----------------------------------------------------------------
+
+
+def test_money_is_shown_one_way_on_the_finance_pages(client, club, treasurer, member):
+    # bob paid $510 and now $1,234.50 more; $410 is charged by Nov 29: a credit of $1,334.50, never negative.
+    pay(membership=club["bob"], day="2026-11-29", amount="1234.50", actor=treasurer)
+    client.force_login(treasurer)
+    profile = client.get("/members/people/bob/").content.decode()
+    assert 'Balance <strong class="tabular">credit $1,334.50</strong>' in profile
+    assert "paid $1,744.50" in profile and "-1334" not in profile and "−$1,334.50" not in profile
+    ledger = client.get(reverse("finance:ledger")).content.decode()
+    payments = client.get(reverse("finance:payments")).content.decode()
+    overview = client.get(reverse("finance:index")).content.decode()
+    for page in (ledger, payments, overview):
+        assert "$1,234.50" in page
+    assert "credit $1,334.50" in overview
+    payment = Payment.objects.get(amount=D("1234.50"))
+    confirm = client.get(reverse("finance:payment_reverse", args=[payment.pk])).content.decode()
+    assert "the payment of $1,234.50 from Bob Door" in confirm
+    txn = client.get(reverse("finance:transaction", args=[payment.transaction_id])).content.decode()
+    assert txn.count("$1,234.50") >= 2  # debit and credit
