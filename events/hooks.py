@@ -22,3 +22,6 @@ month_votes: Hook[..., list[tuple[int, str]]] = Hook("month_votes(season)", "mem
 good_standing: Hook[..., bool] = Hook("good_standing(membership, on)", "finance")
 amount_owed: Hook[..., Decimal] = Hook("amount_owed(membership, on)", "finance")
 event_payout_lines: Hook[..., list[Any]] = Hook("event_payout_lines(event)", "finance")
+# The prizes for places 1, 2, … for this many members (finance.services.payouts.payout_amounts); raises an
+# NcpcError when the season's payout table has no row for the count.
+payout_amounts: Hook[..., tuple[Decimal, ...]] = Hook("payout_amounts(rules, member_count)", "finance")

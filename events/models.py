@@ -684,3 +684,38 @@ class RsvpReminder(models.Model):
 
     def __str__(self) -> str:
         return f"Reminder to {self.email} for {self.event}"
+
+
+class NightMove(models.Model):
+    """A table change of the night, recorded with the bust it followed (``after_hand``: the newest hand out
+    when the move was made; None before anyone was out), so that undoing that bust takes the move back too.
+
+    ``kind`` "balance": one player from ``from_table``/``from_seat`` to ``to_table``/``to_seat`` (§6.6).
+    ``kind`` "final": the final-table draw (§6.7); ``before`` keeps the tables and seats as they were
+    (``{"tables": [[number, seat_count, button, final], …], "seats": [[attendance, table, seat], …]}``).
+    """
+
+    class Kind(models.TextChoices):
+        BALANCE = "balance", "Balancing move"
+        FINAL = "final", "Final table"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="night_moves")
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.BALANCE)
+    after_hand = models.PositiveSmallIntegerField(null=True, blank=True)
+    attendance = models.ForeignKey(
+        Attendance, null=True, blank=True, on_delete=models.CASCADE, related_name="night_moves"
+    )
+    from_table = models.PositiveSmallIntegerField(null=True, blank=True)
+    from_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    to_table = models.PositiveSmallIntegerField(null=True, blank=True)
+    to_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    before = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("event", "pk")
+
+    def __str__(self) -> str:
+        if self.kind == self.Kind.FINAL:
+            return f"Final table of {self.event}"
+        return f"Move at {self.event}: table {self.from_table} seat {self.from_seat} → {self.to_table}/{self.to_seat}"

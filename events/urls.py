@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from events import night_views, views, views_results, views_rsvp, views_schedule, views_sync
+from events import night_views, views, views_console, views_results, views_rsvp, views_schedule, views_sync
 from events.converters import SeasonConverter
 
 register_converter(SeasonConverter, "season")
@@ -65,4 +65,8 @@ urlpatterns = [
         views_sync.night_conflict_resolve,
         name="night_conflict_resolve",
     ),
+    # The night console (issue 19): the night on one live screen for the officers running it.
+    path("<season:season>/<int:number>/console/", views_console.console, name="console"),
+    path("<season:season>/<int:number>/console/state/", views_console.console_state, name="console_state"),
+    path("<season:season>/<int:number>/console/act/", views_console.console_act, name="console_act"),
 ]

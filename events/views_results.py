@@ -20,7 +20,12 @@ from ncpc.feedback import command_run
 from ncpc.permissions import PRESIDENT, TREASURER, VICE_PRESIDENT, Action, require, user_can
 
 # Where "Open the night" returns to: the pages that offer it.
-SEATS_BACK = {"attendance": "events:attendance", "results": "events:results", "night": "events:night"}
+SEATS_BACK = {
+    "attendance": "events:attendance",
+    "results": "events:results",
+    "night": "events:night",
+    "console": "events:console",
+}
 
 ABUSE_OFFICES = ((PRESIDENT, "President"), (VICE_PRESIDENT, "Vice President"), (TREASURER, "Treasurer"))
 

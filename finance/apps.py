@@ -11,9 +11,11 @@ class FinanceConfig(AppConfig):
             profile,  # noqa: F401  (registers the "Dues" panel of a member's profile)
             selectors,
         )
+        from finance.services import payouts
         from members import hooks as members_hooks
 
         events_hooks.good_standing.connect(selectors.good_standing)
         events_hooks.amount_owed.connect(selectors.amount_owed)
         events_hooks.event_payout_lines.connect(selectors.event_payout_lines)
+        events_hooks.payout_amounts.connect(payouts.payout_amounts)
         members_hooks.dues_paid_up.connect(selectors.dues_paid_up)

@@ -130,3 +130,14 @@ def _rsvp_card(request, event, *, season, memberships, rules):
     roster = roster_for_event(season=season, event_number=event.number, memberships=memberships)
     membership = next((m for m in roster if m.person_id == person.pk), None)
     return rsvp_card(event=event, membership=membership, rules=rules)
+
+
+def night_today(*, request, next_event) -> bool:
+    """On the day of the next event, officers who run the night get "Run the night" (the console). Not cached
+    with the page: it depends on the day."""
+    return bool(
+        next_event is not None
+        and next_event.date == club_today()
+        and next_event.status != "final"
+        and user_can(request.user, Action.ENTER_RESULTS)
+    )

@@ -171,6 +171,10 @@ PAGES: dict[str, Page] = {
     "events:night_sync": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:night_conflicts": Page(only(PRES, VP), EVENT, post=only(*MEMBERS, ok=405)),
     "events:night_conflict_resolve": Page(**post_only(PRES, VP), kwargs=lambda o: EVENT(o) | {"pk": 1}),
+    # The night console (issue 19): the officers who run the night.
+    "events:console": Page(only(PRES, VP), EVENT, post=only(*MEMBERS, ok=405)),
+    "events:console_state": Page(only(PRES, VP), EVENT, post=only(*MEMBERS, ok=405)),
+    "events:console_act": Page(**post_only(PRES, VP), kwargs=EVENT),
     # --- finance ---
     # Members without the ledger land on their own statement.
     "finance:index": Page({ANON: 302, MEMBER: 302, OTHER: 302, PRES: 200, VP: 302, TREAS: 200}),

@@ -11,13 +11,15 @@ import datetime as dt
 import random
 import secrets
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
-from events import selectors
-from events.models import Attendance, Event, Night, NightSeat, NightTable
+from events import hooks, selectors
+from events.models import Attendance, Event, Night, NightMove, NightSeat, NightTable
 from events.rules import BlindLevelData
 from events.services import attendance as attendance_services
 from events.services import late_arrival
@@ -47,6 +49,7 @@ from events.services.seating import (
 )
 from ncpc.audit import Actor, audit_record
 from ncpc.errors import ConcurrentChange, NcpcError
+from ncpc.money import money_display
 
 CLOCK_ACTIONS = ("start", "pause", "resume", "skip", "back")
 # Seats that hold chips: players still in, and absent players (posted and folded) until their chips come off.
@@ -359,6 +362,15 @@ def balance_apply(
     row.table = NightTable.objects.get(event=event, number=move.to_table)
     row.seat = move.to_seat
     row.save(update_fields=["table", "seat"])
+    NightMove.objects.create(
+        event=event,
+        after_hand=newest_hand(event=event),
+        attendance_id=player,
+        from_table=move.from_table,
+        from_seat=move.from_seat,
+        to_table=move.to_table,
+        to_seat=move.to_seat,
+    )
     night.seats_version += 1
     night.save(update_fields=["seats_version"])
     audit_record(
@@ -370,6 +382,23 @@ def balance_apply(
         data={"attendance": player, "from": [move.from_table, move.from_seat], "to": [to_table, to_seat]},
     )
     return row
+
+
+def newest_hand(*, event: Event) -> int | None:
+    """The newest hand that put someone out (the bust a table move follows), None before anyone is out."""
+    hand: int | None = event.eliminations.aggregate(m=Max("hand"))["m"]
+    return hand
+
+
+def seating_snapshot(*, event: Event) -> dict[str, Any]:
+    """The tables and every seat as they are (kept with the final-table draw, so an undo can restore them)."""
+    return {
+        "tables": [[t.number, t.seat_count, t.button, t.final] for t in event.night_tables.all()],
+        "seats": [
+            [s.attendance_id, s.table.number, s.seat]
+            for s in NightSeat.objects.filter(table__event=event).select_related("table")
+        ],
+    }
 
 
 def final_table_is_due(*, event: Event, tables: list[Table]) -> bool:
@@ -401,6 +430,12 @@ def final_table_make(
         players=[_seat_key(r.attendance_id) for r in seated],
         final_table_size=size,
         rng=rng or random.SystemRandom(),
+    )
+    NightMove.objects.create(
+        event=event,
+        kind=NightMove.Kind.FINAL,
+        after_hand=newest_hand(event=event),
+        before=seating_snapshot(event=event),
     )
     event.night_tables.all().delete()
     table = NightTable.objects.create(event=event, number=1, seat_count=size, button=button, final=True)
@@ -586,6 +621,23 @@ def clock_payload(*, event: Event, now: dt.datetime | None = None) -> dict[str, 
             absent and deadline is not None and view.started and view.elapsed_seconds >= deadline
         ),
         "final": event.status == Event.Status.FINAL,
+        "prizes": prizes_payload(event=event),
+    }
+
+
+def prizes_payload(*, event: Event) -> dict[str, Any]:
+    """The night's prize pool and the prize of each paid place, for the members on the roster on the event's
+    date (§6.2; the amounts come from the season's payout table, which finance reads)."""
+    count = len(hooks.event_roster(season=event.season, event_number=event.number))
+    try:
+        amounts = hooks.payout_amounts(rules=selectors.season_rules(event.season), member_count=count)
+    except NcpcError as exc:
+        return {"members": count, "pool": "", "places": [], "error": str(exc)}
+    return {
+        "members": count,
+        "pool": money_display(sum(amounts, Decimal(0))),
+        "places": [{"place": n, "amount": money_display(a)} for n, a in enumerate(amounts, start=1)],
+        "error": "",
     }
 
 

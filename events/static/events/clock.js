@@ -105,6 +105,11 @@
     }
     setText("players", state.players_left + " / " + state.players_started);
     setText("average", state.average_stack ? thousands(state.average_stack) : "–");
+    var prizes = state.prizes || { places: [] };
+    var prizeBox = field("prizes");
+    if (prizeBox) prizeBox.hidden = !prizes.places.length;
+    setText("prize-pool", prizes.pool || "");
+    setText("prize-places", prizes.places.map(function (line) { return line.place + ". " + line.amount; }).join(" · "));
     var absent = field("absent");
     if (absent) absent.hidden = !state.absent.length;
     setText("absent-names", state.absent.join(", "));

@@ -1,0 +1,331 @@
+"""The night console (issue 19): one screen for the officers running a tournament night.
+
+The night's **version** is the three optimistic-concurrency counters it is made of — the results version of the
+event (attendance, busts), the clock version and the seats version of the night — written ``"r.c.s"``. Every
+open console asks for the state with the version it has and gets "unchanged" cheaply while nothing changed.
+Each command still checks its own counter, so two officers never record the same bust twice.
+
+Undoing a bust (any bust of the night, not only the last) takes back the table moves that followed it
+(``NightMove.after_hand``): the final-table draw is undone from the seating it kept, a balancing move puts the
+player back in the seat they came from when that seat is still free; a player who comes back in finds their
+seat again, or the nearest free one at the smallest table when it is taken.
+"""
+
+import datetime as dt
+import random
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from events import selectors
+from events.errors import ResultsError
+from events.models import Attendance, Event, Night, NightMove, NightSeat, NightTable
+from events.services import night as night_services
+from events.services.locking import event_bump, event_lock_open
+from events.services.night import SEATED_STATUSES, calculator_tables
+from events.services.places import bust_places
+from events.services.seating import allowed_empty_seats
+from ncpc.audit import Actor, audit_record
+from ncpc.clock import club_today
+from ncpc.errors import NcpcError
+
+
+def night_version(*, event: Event) -> str:
+    """``"results.clock.seats"``: changes whenever anything an open console shows changes (one query)."""
+    row = (
+        Event.objects.filter(pk=event.pk)
+        .values("results_version", "night__clock_version", "night__seats_version")
+        .first()
+    )
+    if row is None:
+        return "0.0.0"
+    return f"{row['results_version']}.{row['night__clock_version'] or 0}.{row['night__seats_version'] or 0}"
+
+
+def _taken(*, event: Event) -> set[tuple[int, int]]:
+    """(table, seat) of every seat holding chips now."""
+    return {
+        (s.table.number, s.seat)
+        for s in NightSeat.objects.filter(
+            table__event=event, attendance__status__in=SEATED_STATUSES, attendance__elimination__isnull=True
+        ).select_related("table")
+    }
+
+
+def _restore(*, event: Event, before: dict) -> None:
+    """Put the tables and seats back as a final-table move kept them."""
+    event.night_tables.all().delete()
+    tables = {
+        number: NightTable.objects.create(
+            event=event, number=number, seat_count=seat_count, button=button, final=final
+        )
+        for number, seat_count, button, final in before.get("tables", [])
+    }
+    existing = set(Attendance.objects.filter(event=event).values_list("pk", flat=True))
+    NightSeat.objects.bulk_create(
+        NightSeat(table=tables[table], attendance_id=attendance, seat=seat)
+        for attendance, table, seat in before.get("seats", [])
+        if table in tables and attendance in existing
+    )
+
+
+def _revert_move(*, event: Event, move: NightMove) -> bool:
+    """Take a balancing move back when the player still sits where it put them and their old seat is free."""
+    if move.attendance_id is None or move.from_table is None:
+        return False
+    row = NightSeat.objects.filter(attendance_id=move.attendance_id).select_related("table").first()
+    if row is None or (row.table.number, row.seat) != (move.to_table, move.to_seat):
+        return False
+    table = NightTable.objects.filter(event=event, number=move.from_table).first()
+    if table is None or (move.from_table, move.from_seat) in _taken(event=event):
+        return False
+    row.table, row.seat = table, move.from_seat or 1
+    row.save(update_fields=["table", "seat"])
+    return True
+
+
+def _reseat(*, event: Event, attendance: Attendance, rng: random.Random) -> str:
+    """A player back in after an undo: their own seat when nobody else sits there, else a free seat at the
+    smallest table (never between the button and the small blind); "" when no seat is free (the console then
+    offers to seat them)."""
+    row = NightSeat.objects.filter(attendance=attendance).select_related("table").first()
+    if row is not None:
+        clash = (
+            NightSeat.objects.filter(
+                table=row.table,
+                seat=row.seat,
+                attendance__status__in=SEATED_STATUSES,
+                attendance__elimination__isnull=True,
+            )
+            .exclude(pk=row.pk)
+            .exists()
+        )
+        if not clash:
+            return f"table {row.table.number} seat {row.seat}"
+        row.delete()
+    for table in sorted(calculator_tables(event=event), key=lambda t: (t.size, t.number)):
+        free = allowed_empty_seats(table)
+        if free:
+            seat = rng.choice(free)
+            NightSeat.objects.create(
+                attendance=attendance,
+                table=NightTable.objects.get(event=event, number=table.number),
+                seat=seat,
+            )
+            return f"table {table.number} seat {seat}"
+    return ""
+
+
+@transaction.atomic
+def bust_undo(
+    *, event: Event, hand: int, version: int, actor: Actor, rng: random.Random | None = None
+) -> list[str]:
+    """Undo the bust of ``hand`` (every player out on it) with the table moves that followed it.
+
+    Returns what happened, one line each (for the officer's message and the audit row)."""
+    locked = event_lock_open(event=event, version=version)
+    Night.objects.get_or_create(event_id=locked.pk)
+    night = Night.objects.select_for_update().get(event_id=locked.pk)
+    rows = list(locked.eliminations.filter(hand=hand).select_related("attendance__membership__person"))
+    if not rows:
+        raise ResultsError("That bust is not recorded (any more): the page was out of date.")
+    rng = rng or random.SystemRandom()
+    done: list[str] = []
+    for move in NightMove.objects.filter(event=locked, after_hand=hand).order_by("-pk"):
+        if move.kind == NightMove.Kind.FINAL:
+            _restore(event=locked, before=move.before)
+            done.append("the final table is taken back (the tables are as before it)")
+        elif move.attendance is not None:
+            name = move.attendance.player_name
+            if _revert_move(event=locked, move=move):
+                done.append(f"{name} back to table {move.from_table} seat {move.from_seat}")
+            else:
+                done.append(
+                    f"{name} stays at table {move.to_table} seat {move.to_seat} (the old seat is gone)"
+                )
+        move.delete()
+    names = []
+    for row in rows:
+        attendance = row.attendance
+        names.append(attendance.player_name)
+        row.delete()
+        if locked.night_tables.exists():
+            where = _reseat(event=locked, attendance=attendance, rng=rng)
+            done.insert(
+                0,
+                f"{attendance.player_name} back in at {where}"
+                if where
+                else f"{attendance.player_name} back in (no free seat: seat them when one frees)",
+            )
+        else:
+            done.insert(0, f"{attendance.player_name} back in")
+    if not locked.eliminations.exists():
+        locked.status = Event.Status.SCHEDULED
+    event_bump(event=locked)
+    night.seats_version += 1
+    night.save(update_fields=["seats_version"])
+    audit_record(
+        actor=actor,
+        action="results.undo",
+        target=locked,
+        summary=f"Undid the bust of hand {hand} at {locked}: " + "; ".join(done),
+        data={"hand": hand, "attendances": [r.attendance_id for r in rows]},
+    )
+    return done
+
+
+# ---------------------------------------------------------------------------------------------------------
+# What the console shows: plain JSON values (the page renders them, the state endpoint sends them)
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def clock_text(seconds: float | None) -> str:
+    """Time left as the clock shows it: 12:05, 1:02:05, or ∞ for the last level."""
+    if seconds is None:
+        return "∞"
+    total = int(seconds)
+    hours, rest = divmod(total, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+def console_state(*, event: Event, now: dt.datetime | None = None) -> dict[str, Any]:
+    """Everything the night console shows, as JSON values; ``version`` as ``night_version``."""
+    now = now or timezone.now()
+    event = Event.objects.select_related("season").get(pk=event.pk)
+    night = night_services.night_of(event=event)
+    try:
+        clock: dict[str, Any] | None = night_services.clock_payload(event=event, now=now)
+        clock_error = ""
+    except NcpcError as exc:
+        clock, clock_error = None, str(exc)
+    overview = night_services.night_overview(event=event)
+    rows = selectors.event_attendances(event=event)
+    by_id = {r.pk: r for r in rows}
+    playing = [r for r in rows if r.is_playing]
+    still_in = [r for r in playing if not hasattr(r, "elimination")]
+    first_over = night_services.late_arrival_due(event=event, night=night, now=now)
+    second_over = night_services.second_hour_over(event=event, night=night, now=now)
+    final = event.status == Event.Status.FINAL
+    away = []
+    for r in rows:
+        if r.status not in Attendance.AWAY:
+            continue
+        used = selectors.exemption_used_at(membership=r.membership, exclude_event=event)
+        absent = r.status == Attendance.Status.ABSENT
+        away.append(
+            {
+                "id": r.pk,
+                "name": r.player_name,
+                "status": r.status,
+                "called_in_at": f"{timezone.localtime(r.called_in_at):%H:%M}" if r.called_in_at else "",
+                "exemption_used_at": used.number if used else None,
+                "can_arrive": not final and ((absent and not first_over) or (not absent and not second_over)),
+                "can_call": not final and absent and used is None and not first_over,
+                "can_remove": not final and ((absent and first_over) or (not absent and second_over)),
+            }
+        )
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r.status] = counts.get(r.status, 0) + 1
+    busts = selectors.event_busts(event=event)
+    try:
+        places = {p.player: p.place for p in bust_places(entrants=[r.pk for r in playing], busts=busts)}
+    except NcpcError:
+        places = {}
+    hands: dict[int, list[dict[str, Any]]] = {}
+    for b in busts:
+        hands.setdefault(b.hand, []).append(
+            {
+                "id": b.player,
+                "name": by_id[b.player].player_name,
+                "place": _ordinal(places[b.player]) if b.player in places else "",
+                "abuse": b.removed_for_abuse,
+            }
+        )
+    moved_after = set(
+        NightMove.objects.filter(event=event, after_hand__isnull=False).values_list("after_hand", flat=True)
+    )
+    move = overview.next_move
+    seat_of = {
+        (s.table.number, s.seat): s.attendance_id
+        for s in NightSeat.objects.filter(
+            table__event=event,
+            attendance__status__in=Attendance.PLAYING,
+            attendance__elimination__isnull=True,
+        ).select_related("table")
+    }
+    tables = [
+        {
+            "number": t.number,
+            "final": t.final,
+            "button": t.button,
+            "players": t.players,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "status": s.status,
+                    "button": s.button,
+                    "forbidden": s.forbidden,
+                    "left": s.left,
+                    "player": seat_of.get((t.number, s.seat)),
+                }
+                for s in t.lines
+            ],
+        }
+        for t in overview.tables
+    ]
+    return {
+        "version": night_version(event=event),
+        "versions": {
+            "results": event.results_version,
+            "clock": night.clock_version if night else 0,
+            "seats": night.seats_version if night else 0,
+        },
+        "final": final,
+        "too_early": club_today() < event.date,
+        "clock": clock,
+        "clock_error": clock_error,
+        "clock_text": clock_text(clock["seconds_left"]) if clock else "",
+        "counts": [
+            {"status": value, "label": label, "count": counts[value]}
+            for value, label in Attendance.Status.choices
+            if counts.get(value)
+        ],
+        "listed": len(rows),
+        "away": away,
+        "unseated": [{"id": a.pk, "name": a.player_name} for a in overview.unseated],
+        "drawn": bool(tables),
+        "clock_started": bool(night and night.started_at),
+        "tables": tables,
+        "move": (
+            {
+                "player": int(move.player),
+                "name": overview.move_names.get(move.player, ""),
+                "from_table": move.from_table,
+                "from_seat": move.from_seat,
+                "to_table": move.to_table,
+                "to_seat": move.to_seat,
+            }
+            if move
+            else None
+        ),
+        "needs_balancing": overview.needs_balancing,
+        "wait_for_button": overview.wait_for_button,
+        "final_table_due": overview.final_table_due,
+        "final_table_size": selectors.season_rules(event.season).final_table_size,
+        "players_seated": overview.players_seated,
+        "still_in": [{"id": r.pk, "name": r.player_name} for r in still_in],
+        "entrants": len(playing),
+        "busts": [
+            {"hand": hand, "players": players, "moves": hand in moved_after}
+            for hand, players in sorted(hands.items(), reverse=True)
+        ],
+        "winner": still_in[0].player_name if len(still_in) == 1 and busts else "",
+        "results_email": event.season.results_email,
+    }
