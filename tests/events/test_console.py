@@ -113,10 +113,14 @@ def test_a_player_back_in_whose_seat_was_taken_by_a_later_move_gets_a_free_seat(
         actor=None,
         rng=random.Random(1),
     )
-    table_2 = seated_at(event)[2]
-    assert table_2[move.to_seat] == move.player  # the moved player keeps the seat
-    assert sorted(table_2) == [1, 2, 3, 4, 5, 6]  # k took the other free seat (own seat 5, or l's seat 6)
-    assert sorted(table_2.values()).count(str(seats["k"].pk)) == 1
+    tables = seated_at(event)
+    assert tables[2][move.to_seat] == move.player  # the moved player keeps the seat
+    everyone = [p for t in tables.values() for p in t.values()]
+    assert everyone.count(str(seats["k"].pk)) == 1 and len(everyone) == len(set(everyone)) == 11
+    if move.to_seat == 6:  # k's own seat 5 stayed free: k sits there again
+        assert tables[2][5] == str(seats["k"].pk)
+    else:  # the mover took k's seat: k gets a free seat at the smallest table (5 v 5: table 1)
+        assert str(seats["k"].pk) in tables[1].values()
     assert NightMove.objects.filter(event=event).count() == 1
 
 
