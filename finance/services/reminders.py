@@ -53,7 +53,8 @@ def statement_text(*, lines: Sequence[StatementLine]) -> list[tuple[dt.date, str
 
 def reminder_subject(*, outlook: DuesOutlook) -> str:
     """Pure: the e-mail's subject, money written the one way pages write it."""
-    assert outlook.next_event is not None
+    if outlook.next_event is None:
+        raise ValueError("a dues reminder needs an event ahead")
     return f"NCPC dues: pay {money_display(outlook.to_play)} to play on {outlook.next_event:%b %-d}"
 
 
