@@ -10,6 +10,7 @@ from django.db.models import Max
 from events import selectors
 from events.errors import ResultsError
 from events.models import Attendance, Elimination, Event
+from events.services import console as console_services
 from events.services.locking import event_bump, event_lock, event_lock_open
 from events.services.places import Bust, bust_places, places_final
 from events.signals import results_final
@@ -206,26 +207,15 @@ def abuse_remove(
 
 @transaction.atomic
 def bust_undo(*, event: Event, version: int, actor: Actor) -> int:
-    """Take back the last hand entered (all players out on it). Returns how many players came back."""
+    """Take back the last hand entered (all players out on it), with the table moves that followed it, as the
+    night console's undo does. Returns how many players came back."""
     locked = event_lock_open(event=event, version=version)
     last = locked.eliminations.aggregate(m=Max("hand"))["m"]
     if last is None:
         raise ResultsError("Nothing to undo: nobody is out yet.")
-    rows = list(locked.eliminations.filter(hand=last).select_related("attendance__membership__person"))
-    names = ", ".join(r.attendance.player_name for r in rows)
-    for row in rows:
-        row.delete()
-    if not locked.eliminations.exists():
-        locked.status = Event.Status.SCHEDULED
-    event_bump(event=locked)
-    audit_record(
-        actor=actor,
-        action="results.undo",
-        target=locked,
-        summary=f"Undid the last bust at {locked}: {names} back in",
-        data={"hand": last, "attendances": [r.attendance_id for r in rows]},
-    )
-    return len(rows)
+    back = locked.eliminations.filter(hand=last).count()
+    console_services.bust_undo(event=locked, hand=last, version=version, actor=actor)
+    return back
 
 
 @transaction.atomic

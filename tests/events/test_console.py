@@ -87,6 +87,24 @@ def test_undoing_the_bust_takes_its_move_back_and_the_player_sits_where_they_sat
     assert AuditEntry.objects.filter(action="results.undo").count() == 1
 
 
+def test_the_results_pages_undo_of_the_last_bust_takes_its_move_back_too(season):
+    """The results-entry page (and a queued offline undo) undo the last hand; the move that followed it goes
+    with it, so the seating is as before the bust and no move is left pointing at a hand that is gone."""
+    from events.services.results import bust_undo as last_bust_undo
+
+    event, seats = six_and_six(season)
+    bust(event, seats["k"])
+    bust(event, seats["l"])
+    before = seated_at(event)
+    apply_move(event)
+    assert last_bust_undo(event=event, version=results_version(event), actor=None) == 1
+    after = seated_at(event)
+    assert after[1] == before[1]
+    assert after[2] == {**before[2], 6: str(seats["l"].pk)}
+    assert not NightMove.objects.filter(event=event).exists()
+    assert Elimination.objects.filter(attendance=seats["k"]).exists()
+
+
 def test_any_bust_of_the_night_can_be_undone_not_only_the_last(season):
     event, seats = six_and_six(season)
     bust(event, seats["a"])
