@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models import BooleanField, CharField, DateTimeField, Exists, F, OuterRef, Q, QuerySet, Value
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -463,9 +463,6 @@ def rsvp_summary(*, event: Event) -> RsvpSummary:
     )
 
 
-RSVP_CARD_FIELDS = ("answer", "called_in_at", "exemption", "substitute_name", "prize_to")
-
-
 @dataclass(frozen=True)
 class RsvpCard:
     """A member's own answer for an event, for the event page and the home page's next-event card."""
@@ -483,58 +480,102 @@ class RsvpCard:
     exemption_free: bool
 
 
+def _card_rows(*, event: Event, membership: Any) -> list[tuple[Any, ...]]:
+    """One query of three plain selects: the member's answers of the season, the member's seats of the season
+    and the event itself (its status, and whether its seats are listed). Columns: kind, event id, answer or
+    seat status, substitute name, called in at, exemption, prize to, opened."""
+    season_id = membership.season_id
+    text: CharField[str, str] = CharField()
+    stamp: DateTimeField[Any, Any] = DateTimeField()
+    flag: BooleanField[bool, bool] = BooleanField()
+    answers = (
+        Rsvp.objects.filter(membership=membership, event__season_id=season_id)
+        .order_by()
+        .annotate(
+            k=Value("answer", output_field=text),
+            e=F("event_id"),
+            a=F("answer"),
+            s=F("substitute_name"),
+            c=F("called_in_at"),
+            x=F("exemption"),
+            p=F("prize_to"),
+            o=Value(False, output_field=flag),
+        )
+        .values_list("k", "e", "a", "s", "c", "x", "p", "o")
+    )
+    seats = (
+        Attendance.objects.filter(membership=membership, event__season_id=season_id)
+        .order_by()
+        .annotate(
+            k=Value("seat", output_field=text),
+            e=F("event_id"),
+            a=F("status"),
+            s=F("substitute_name"),
+            c=F("called_in_at"),
+            x=Value(False, output_field=flag),
+            p=Value("", output_field=text),
+            o=Value(False, output_field=flag),
+        )
+        .values_list("k", "e", "a", "s", "c", "x", "p", "o")
+    )
+    night = (
+        Event.objects.filter(pk=event.pk)
+        .order_by()
+        .annotate(
+            k=Value("event", output_field=text),
+            e=F("pk"),
+            a=F("status"),
+            s=Value("", output_field=text),
+            c=Value(None, output_field=stamp),
+            x=Value(False, output_field=flag),
+            p=Value("", output_field=text),
+            o=Exists(Attendance.objects.filter(event=OuterRef("pk"))),
+        )
+        .values_list("k", "e", "a", "s", "c", "x", "p", "o")
+    )
+    return list(answers.union(seats, night, all=True))
+
+
 def rsvp_card(
     *, event: Event, membership: Any, rules: SeasonRules | None = None, today: dt.date | None = None
 ) -> RsvpCard | None:
     """The member's answer for the event, whether it may still change, and what is left of the season's
-    substitutes and exemption (counted as ``substitutes_counted`` and ``exemption_taken`` do), in one query:
-    the home page shows it with every visit. ``membership``: the member's seat on the event's roster (None:
-    no card); ``rules``: the season's, when the caller has read them."""
+    substitutes and exemption (counted as ``substitutes_counted`` and ``exemption_taken`` do), in one query
+    of plain rows counted here: the home page shows it with every visit. ``membership``: the member's seat on
+    the event's roster (None: no card); ``rules``: the season's, when the caller has read them."""
     if membership is None:
         return None
     rules = rules or selectors.season_rules(event.season)
-    mine = Rsvp.objects.filter(event=OuterRef("pk"), membership=membership)
-    others = {"event": OuterRef("pk")}
-    subs_seats = _substitute_seats(membership=membership).exclude(**others)
-    subs_asked = (
-        _answers_without_seat(membership=membership).filter(answer=Answer.SUBSTITUTE).exclude(**others)
-    )
-    asked = _answers_without_seat(membership=membership).filter(answer=Answer.LATE, exemption=True)
-
-    def count(rows: QuerySet[Any]) -> Subquery:
-        return Subquery(rows.order_by().values("membership_id").annotate(n=Count("pk")).values("n")[:1])
-
-    mine_fields = {f"my_{name}": Subquery(mine.values(name)[:1]) for name in RSVP_CARD_FIELDS}
-    facts = (
-        Event.objects.filter(pk=event.pk)
-        .annotate(
-            opened=Exists(Attendance.objects.filter(event=OuterRef("pk"))),
-            subs_seats=count(subs_seats),
-            subs_asked=count(subs_asked),
-            exemption_seat=Exists(_exemption_seats(membership=membership).exclude(**others)),
-            exemption_asked=Exists(asked.exclude(**others)),
-            **mine_fields,
-        )
-        .values(
-            "status", "opened", "subs_seats", "subs_asked", "exemption_seat", "exemption_asked", *mine_fields
-        )
-        .get()
-    )
-    closed = _answer_closed(
-        event=event, today=today or club_today(), status=facts["status"], opened=facts["opened"]
-    )
-    used = (facts["subs_seats"] or 0) + (facts["subs_asked"] or 0)
-    answer = facts["my_answer"] or ""
+    rows = _card_rows(event=event, membership=membership)
+    seated_at = {row[1] for row in rows if row[0] == "seat"}
+    status, opened = event.status, False
+    mine: tuple[Any, ...] | None = None
+    subs = 0
+    exemption_gone = False
+    for kind, event_id, value, substitute, called_in_at, exemption, prize, is_open in rows:
+        if kind == "event":
+            status, opened = value, bool(is_open)
+        elif event_id == event.pk:
+            if kind == "answer":
+                mine = (value, substitute, called_in_at, exemption, prize)
+        elif kind == "seat":  # a seat counts, whatever the answer for that night was
+            subs += 1 if substitute else 0
+            exemption_gone |= called_in_at is not None or value == Attendance.Status.CALLED_IN
+        elif event_id not in seated_at:  # an answer for a night whose seats are not listed yet
+            subs += 1 if value == Answer.SUBSTITUTE else 0
+            exemption_gone |= value == Answer.LATE and bool(exemption)
+    closed = _answer_closed(event=event, today=today or club_today(), status=status, opened=opened)
+    answer, substitute_name, called_in_at, my_exemption, prize_to = mine or ("", "", None, False, "")
     return RsvpCard(
         event=event,
         answer=answer,
         answer_label=Answer(answer).label if answer else "",
-        called_in_at=facts["my_called_in_at"],
-        exemption=bool(facts["my_exemption"]),
-        substitute_name=facts["my_substitute_name"] or "",
-        prize_to=facts["my_prize_to"] or Attendance.PrizeTo.MEMBER,
+        called_in_at=called_in_at,
+        exemption=bool(my_exemption),
+        substitute_name=substitute_name or "",
+        prize_to=prize_to or Attendance.PrizeTo.MEMBER,
         open=closed is None,
         closed_reason=closed or "",
-        substitutes_left=max(0, rules.substitutes_per_season - used),
-        exemption_free=not (facts["exemption_seat"] or facts["exemption_asked"]),
+        substitutes_left=max(0, rules.substitutes_per_season - subs),
+        exemption_free=not exemption_gone,
     )

@@ -327,6 +327,28 @@ def test_the_card_says_what_is_left_of_the_season(season, seats, django_assert_n
     assert card.substitutes_left == 1  # this night's own substitute is not counted against it
 
 
+def test_the_card_counts_a_seat_not_the_answer_once_the_seat_is_listed(season, seats):
+    """Bylaws: 3 substitutes a season (§5.3.1), one late-arrival exemption (§6.3). An answer for a night whose
+    seats are listed no longer counts (the seat does); the card's own night never counts against itself."""
+    event = season.events.get(number=7)
+    sub(season, seats["a"], number=5)  # answered, seats of event 5 not listed: counts
+    card = rsvp_card(event=event, membership=seats["a"])
+    assert (card.substitutes_left, card.exemption_free, card.open) == (2, True, True)
+    night_open(event=season.events.get(number=5), actor=None)  # the answer became a seat with the substitute
+    card = rsvp_card(event=event, membership=seats["a"])
+    assert (card.substitutes_left, card.exemption_free) == (2, True)
+    answer(season, seats["a"], "late", number=6, exemption=True)
+    card = rsvp_card(event=event, membership=seats["a"])
+    assert (card.substitutes_left, card.exemption_free) == (2, False)
+    assert (card.answer, card.substitute_name, card.called_in_at) == ("", "", None)
+    own = rsvp_card(event=season.events.get(number=6), membership=seats["a"])
+    assert (own.answer, own.exemption, own.exemption_free) == ("late", True, True)
+    assert own.called_in_at is not None
+    opened = rsvp_card(event=season.events.get(number=5), membership=seats["a"])
+    assert (opened.open, opened.answer, opened.substitutes_left) == (False, "substitute", 3)
+    assert "open" in opened.closed_reason
+
+
 # --- the reminder ------------------------------------------------------------------------------------------
 
 
