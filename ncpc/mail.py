@@ -32,6 +32,11 @@ logger = logging.getLogger(__name__)
 NOT_KEPT = "(not kept: it held a password reset link)"
 
 
+def site_link(path: str) -> str:
+    """The address of a page of the site for an e-mail: ``SITE_URL`` + the path (the path alone when unset)."""
+    return f"{settings.SITE_URL}{path}"
+
+
 @dataclass(frozen=True)
 class Mail:
     to: str

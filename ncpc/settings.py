@@ -188,6 +188,9 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "NCPC <noreply@ncpc.example>")
+# The site's address as members open it (https://ncpc.example), for the links in e-mails; unset, e-mails give
+# the page's path only.
+SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
 EMAIL_BACKEND = (
     "django.core.mail.backends.smtp.EmailBackend"
     if EMAIL_HOST

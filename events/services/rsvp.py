@@ -28,6 +28,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import BooleanField, CharField, DateTimeField, Exists, F, OuterRef, Q, QuerySet, Value
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 
 from events import hooks, selectors
@@ -39,7 +40,7 @@ from events.services.locking import event_bump, event_lock
 from ncpc.audit import Actor, actor_user, audit_record
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
-from ncpc.mail import Mail, mail_queue
+from ncpc.mail import Mail, mail_queue, site_link
 from ncpc.models import MailDelivery
 
 Answer = Rsvp.Answer
@@ -390,6 +391,7 @@ def _event_reminders_send(*, event: Event, on: dt.date, actor: Actor) -> int:
     reminded = set(RsvpReminder.objects.filter(event=locked).values_list("membership_id", flat=True))
     now = timezone.now()
     messages, to = [], []
+    link = site_link(reverse("events:event", kwargs={"season": locked.season.name, "number": locked.number}))
     for membership in hooks.event_roster(season=locked.season, event_number=locked.number):
         person = membership.person
         if membership.pk in answered or membership.pk in reminded or not person.email:
@@ -397,7 +399,13 @@ def _event_reminders_send(*, event: Event, on: dt.date, actor: Actor) -> int:
         RsvpReminder.objects.create(event=locked, membership=membership, email=person.email, sent_at=now)
         body = render_to_string(
             "events/email/rsvp_reminder.txt",
-            {"person": person, "event": event, "season": locked.season, "choices": Answer.labels},
+            {
+                "person": person,
+                "event": event,
+                "season": locked.season,
+                "choices": Answer.labels,
+                "link": link,
+            },
         )
         subject = f"NCPC event {locked.number} on {locked.date:%a %b %-d}: are you coming?"
         messages.append(Mail(to=person.email, subject=subject, body=body))

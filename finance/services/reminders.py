@@ -13,6 +13,7 @@ from decimal import Decimal
 
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from events.models import Event, Season
 from events.selectors import season_events, season_rules
@@ -22,7 +23,7 @@ from finance.services.dues import StatementLine
 from finance.services.forecast import DuesOutlook
 from members.models import Membership
 from ncpc.audit import Actor, actor_user, audit_record
-from ncpc.mail import Mail, mail_queue
+from ncpc.mail import Mail, mail_queue, site_link
 from ncpc.models import MailDelivery
 from ncpc.money import money_display
 
@@ -152,6 +153,7 @@ def dues_reminders_send(
                 "event": plan.event,
                 "outlook": outlook,
                 "lines": statement_text(lines=item.account.statement(on=on)),
+                "link": site_link(reverse("finance:statement", kwargs={"membership_id": item.membership.pk})),
             },
         )
         reminder = DuesReminder.objects.create(

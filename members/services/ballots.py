@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from django.db import transaction
 from django.db.models import Count, F
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from events.models import Season
 from members.models import (
@@ -29,7 +30,7 @@ from members.services.rule_changes import rule_changes_send_on, rule_value_clean
 from members.services.votes import vote_record
 from ncpc.audit import Actor, actor_user, audit_record
 from ncpc.errors import NcpcError
-from ncpc.mail import Mail, mail_queue
+from ncpc.mail import Mail, mail_queue, site_link
 from ncpc.models import MailDelivery
 
 YES, NO = BallotCount.Answer.YES.value, BallotCount.Answer.NO.value
@@ -164,13 +165,14 @@ def _ballot_open_mail(*, ballot: Ballot, questions: list[BallotQuestion]) -> Non
         .select_related("person")
         .order_by("person__last_name", "person__first_name", "pk")
     )
+    link = site_link(reverse("members:ballot", kwargs={"pk": ballot.pk}))
     messages = [
         Mail(
             to=m.person.email,
             subject=f"NCPC vote open: {ballot.title}",
             body=render_to_string(
                 "members/email/ballot_open.txt",
-                {"person": m.person, "ballot": ballot, "questions": questions},
+                {"person": m.person, "ballot": ballot, "questions": questions, "link": link},
             ),
         )
         for m in voters

@@ -5,13 +5,14 @@ import logging
 
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from events import selectors as event_selectors
 from events.models import Event
 from finance import selectors as finance_selectors
 from members import selectors as member_selectors
 from ncpc.errors import NcpcError
-from ncpc.mail import Mail, mail_queue
+from ncpc.mail import Mail, mail_queue, site_link
 from ncpc.models import MailDelivery
 from standings.models import ResultsNotice
 from standings.selectors import season_standings
@@ -75,6 +76,7 @@ def _results_messages(*, event: Event, corrected: bool) -> list[Mail]:
     ]
     subject = f"NCPC {'corrected ' if corrected else ''}results: event {event.number} of {season} ({event.date:%b %-d})"
     messages = []
+    link = site_link(reverse("standings:current"))
     for membership in roster:
         if not membership.person.email:
             continue
@@ -88,6 +90,7 @@ def _results_messages(*, event: Event, corrected: bool) -> list[Mail]:
                 "standings": standings,
                 "mine": standings.row_for(membership.pk),
                 "corrected": corrected,
+                "link": link,
             },
         )
         messages.append(Mail(to=membership.person.email, subject=subject, body=body))

@@ -352,7 +352,8 @@ def test_the_card_counts_a_seat_not_the_answer_once_the_seat_is_listed(season, s
 # --- the reminder ------------------------------------------------------------------------------------------
 
 
-def test_the_reminder_goes_once_to_members_without_an_answer_the_seasons_days_ahead(season, seats):
+def test_the_reminder_goes_once_to_members_without_an_answer_the_seasons_days_ahead(season, seats, settings):
+    settings.SITE_URL = "https://ncpc.example"
     answer(season, seats["a"], "coming")
     seats["b"].person.email = ""
     seats["b"].person.save()
@@ -362,7 +363,7 @@ def test_the_reminder_goes_once_to_members_without_an_answer_the_seasons_days_ah
     mails = MailDelivery.objects.filter(kind="rsvp_reminder")
     assert sorted(mails.values_list("to", flat=True)) == [f"{k}@example.org" for k in "cdef"]
     assert mails.first().subject == "NCPC event 5 on Sat Dec 12: are you coming?"
-    assert "/events/2026-27/5/" in mails.first().body
+    assert "on the event's page https://ncpc.example/events/2026-27/5/" in mails.first().body
     assert set(RsvpReminder.objects.values_list("membership__person__key", flat=True)) == set("cdef")
     assert rsvp_reminders_send(on=dt.date(2026, 12, 10)) == 0  # once per member per event
     assert AuditEntry.objects.filter(action="rsvp.reminders").count() == 1

@@ -67,8 +67,9 @@ def test_the_reminder_window_opens_days_ahead_and_closes_the_day_before(on, days
 
 
 def test_seven_days_before_december_every_member_who_must_pay_to_play_gets_one(
-    season, members, django_capture_on_commit_callbacks, mailoutbox
+    season, members, django_capture_on_commit_callbacks, mailoutbox, settings
 ):
+    settings.SITE_URL = "https://ncpc.example"
     assert dues_reminders_send(season=season, on=day("2026-12-04"), actor=None) == []
     with django_capture_on_commit_callbacks(execute=True):
         sent = dues_reminders_send(season=season, on=day("2026-12-05"), actor=None)
@@ -84,6 +85,9 @@ def test_seven_days_before_december_every_member_who_must_pay_to_play_gets_one(
     assert set(mail) == {"ann@example.org", "cal@example.org", "dee@example.org"}
     assert mail["ann@example.org"].subject == "NCPC dues: pay $100.00 to play on Dec 12"
     body = mail["ann@example.org"].body
+    assert (
+        f"Your statement on the club site: https://ncpc.example/finance/members/{members['ann'].pk}/" in body
+    )
     assert "To play at the club's event on Saturday, December 12, 2026, please pay $100.00 by then" in body
     assert (
         "If $100.00 is not paid by December 12, 2026, a late fee of $25.00 will be charged that day" in body

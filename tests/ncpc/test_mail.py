@@ -290,8 +290,9 @@ def test_the_mail_page_shows_what_waits(client, vice_president):
 
 
 def test_opening_a_ballot_emails_every_member_who_may_vote(
-    season, president, django_capture_on_commit_callbacks
+    season, president, django_capture_on_commit_callbacks, settings
 ):
+    settings.SITE_URL = "https://ncpc.example"
     from members.models import Person
     from members.services.ballots import (
         ballot_open,
@@ -310,4 +311,5 @@ def test_opening_a_ballot_emails_every_member_who_may_vote(
     assert [m.to for m in mail.outbox] == [["pres@example.org"]]
     assert mail.outbox[0].subject.startswith("NCPC vote open:")
     assert "Dues are $400" in mail.outbox[0].body
+    assert f"Club votes: https://ncpc.example/members/votes/ballots/{ballot.pk}/" in mail.outbox[0].body
     assert MailDelivery.objects.get().kind == "ballot"

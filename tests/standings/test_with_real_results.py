@@ -11,8 +11,9 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_finished_night_updates_the_standings_and_mails_the_members_once(
-    season, vice_president, django_capture_on_commit_callbacks, monkeypatch
+    season, vice_president, django_capture_on_commit_callbacks, monkeypatch, settings
 ):
+    settings.SITE_URL = "https://ncpc.example"
     # Dues and signatures belong to finance and members; here everyone may play.
     monkeypatch.setattr("events.hooks.good_standing.answer", lambda *, membership, on: True)
     monkeypatch.setattr("events.hooks.rules_signed.answer", lambda *, membership: True)
@@ -35,6 +36,7 @@ def test_a_finished_night_updates_the_standings_and_mails_the_members_once(
     assert standings.rows[0].wsop == "qualified"
     assert len(mail.outbox) == 11
     assert any("1. A Player" in m.body for m in mail.outbox)
+    assert all("under Standings: https://ncpc.example/standings/\n" in m.body for m in mail.outbox)
 
 
 def test_corrected_results_after_a_reopening_are_emailed_again_marked_corrected(
