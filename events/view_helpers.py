@@ -32,12 +32,18 @@ def seats_to_list(*, event: Event) -> int:
     return len(roster_without_seat(event=event))
 
 
+# The largest whole number both databases store (a 64-bit signed integer); a larger one posted is no number
+# of ours, and SQLite refuses even to compare with it.
+INT_LIMIT = 2**63 - 1
+
+
 def as_int(value, *, default: int = 0) -> int:
-    """A whole number from posted text; ``default`` when it is missing or not a number."""
+    """A whole number from posted text; ``default`` when it is missing, not a number or out of range."""
     try:
-        return int(value)
+        number = int(value)
     except (TypeError, ValueError):
         return default
+    return number if -INT_LIMIT <= number <= INT_LIMIT else default
 
 
 def posted_int(request, name: str, *, default: int = 0) -> int:

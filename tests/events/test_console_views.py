@@ -151,3 +151,13 @@ def test_the_finish_dialog_says_the_results_are_emailed(officer_client, night):
         act(officer_client, event, action="bust", player=seats[key].pk)
     html = officer_client.get(url(event)).content.decode()
     assert "e-mailed to every member" in html
+
+
+@pytest.mark.parametrize("number", ["999999999999999999999", "-99999999999999999999", "1e9", "", "x"])
+@pytest.mark.parametrize("action", ["bust", "undo", "arrived", "seat", "move"])
+def test_a_number_out_of_any_range_is_refused_not_a_server_error(officer_client, night, action, number):
+    event, seats = night
+    answer = act(client=officer_client, event=event, action=action, player=number, hand=number, to_table=number)
+    assert answer.status_code == 400
+    assert answer.json()["error"]
+    assert not Elimination.objects.exists()
