@@ -157,7 +157,9 @@ def test_the_finish_dialog_says_the_results_are_emailed(officer_client, night):
 @pytest.mark.parametrize("action", ["bust", "undo", "arrived", "seat", "move"])
 def test_a_number_out_of_any_range_is_refused_not_a_server_error(officer_client, night, action, number):
     event, seats = night
-    answer = act(client=officer_client, event=event, action=action, player=number, hand=number, to_table=number)
+    answer = act(
+        client=officer_client, event=event, action=action, player=number, hand=number, to_table=number
+    )
     assert answer.status_code == 400
     assert answer.json()["error"]
     assert not Elimination.objects.exists()
