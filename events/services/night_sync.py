@@ -44,6 +44,15 @@ AREA = {
     NightChange.Action.CLOCK: "clock",
 }
 AREAS = ("results", "seats", "clock")
+# Every part of the night an action's command moves the version of: an undo also moves the seating (the
+# player back in is reseated, the table moves after the bust are taken back), so the device's own undo must
+# not make its next table move look overtaken.
+MOVES = {
+    NightChange.Action.BUST: ("results",),
+    NightChange.Action.UNDO: ("results", "seats"),
+    NightChange.Action.MOVE: ("seats",),
+    NightChange.Action.CLOCK: ("clock",),
+}
 CHOICES = ("mine", "theirs", "drop")
 MAX_BATCH = 500
 DEVICE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -162,7 +171,7 @@ def night_versions(*, event: Event) -> dict[str, int]:
 
 def _own_applied(*, event: Event, device: str, area: str, seen: int) -> int:
     """How many of the device's changes to ``area`` made while it last saw version ``seen`` went through."""
-    actions = [a for a, ar in AREA.items() if ar == area]
+    actions = [a for a, areas in MOVES.items() if area in areas]
     rows = NightChange.objects.filter(
         event=event, device=device, status=NightChange.Status.APPLIED, action__in=actions
     ).values_list("seen", flat=True)

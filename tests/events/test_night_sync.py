@@ -202,6 +202,26 @@ def test_another_screens_clock_change_does_not_hold_up_a_bust(night):
     assert outcome.status == "applied"
 
 
+def test_a_move_after_the_devices_own_undo_is_not_taken_for_another_screens_change(night):
+    # The undo reseats the player back in (the seating moves too): the device's next move is still its own.
+    event, seats = night
+    s = seen(event)
+    to = empty_seat(event, 1)
+    mover = next(a for k, a in seats.items() if seat_of(a)[0] == 2 and k != "c")
+    outcomes = sync(
+        event,
+        "phone-a",
+        [
+            change(1, "bust", s, minute=5, players=[seats["c"].pk]),
+            change(2, "undo", s, minute=6),
+            change(3, "move", s, minute=7, player=mover.pk, to_table=1, to_seat=to),
+        ],
+    )
+    assert [o.status for o in outcomes] == ["applied"] * 3
+    assert out_in_order(event) == []
+    assert seat_of(mover) == (1, to)
+
+
 def test_a_move_into_a_taken_seat_is_refused_with_the_online_message(night):
     event, seats = night
     mover = next(a for a in seats.values() if seat_of(a)[0] == 2)

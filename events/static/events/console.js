@@ -12,6 +12,18 @@
 //     bust) shows the reason and the fresh state.
 //   - The clock counts down locally between polls from the server's exact seconds left.
 //
+// Offline (issue 20)
+//   When the server cannot be reached (a send fails on the network, two polls in a row fail, or the browser
+//   says it is offline), busts, undos of the last bust, table moves and clock changes are recorded on the
+//   device by static/js/night_queue.js (IndexedDB, in order, with the time they happened and the versions of
+//   the night last heard) and shown at once: the player out (waiting), the move made, the clock paused or
+//   skipped (the clock runs on the device from its plan, clock/plan/, with static/js/clock_plan.js). While
+//   changes wait, new ones queue behind them, so the order is kept. When the server answers again the queue
+//   is sent to night/sync/; a change another screen overtook comes back as a conflict and the panel links to
+//   the conflicts page, where the Vice President settles it. The status says Live, Offline — N changes
+//   waiting, or Syncing…, and when the server was last heard. The last state heard is kept in localStorage,
+//   so the page opened again with no network (the service worker's copy) shows the night as last heard.
+//
 // The seam (for the offline queue, issue 19 / h20): window.ncpcConsole = {send, render, poll, state}.
 //   send(action): action is a FormData (or a plain object) with "action", "version" and the action's fields
 //     ("player", "hand", "attendance", "to_table", "to_seat", "table", "seat", "called_at", "confirm").
@@ -21,6 +33,7 @@
 //     versions, clock, tables, move, busts, away, …) plus html = {clock, attendance, tables, busts}, the
 //     rendered parts, which replace the [data-part] sections (a section holding the focused field waits until
 //     the officer leaves it).
+//   Also: waiting() (the changes waiting on this device) and sync() (send them now).
 // No inline script: the Content-Security-Policy allows only our files.
 (function () {
   "use strict";
@@ -29,6 +42,9 @@
   var stateUrl = root.dataset.stateUrl;
   var actUrl = root.dataset.actUrl;
   var doorUrl = root.dataset.doorUrl;
+  var syncUrl = root.dataset.syncUrl;
+  var planUrl = root.dataset.planUrl;
+  var conflictsUrl = root.dataset.conflictsUrl;
   var pollMs = parseInt(root.dataset.pollMs, 10) || 1000;
   var state = JSON.parse(document.getElementById("console-state").textContent);
   var receivedAt = performance.now();
@@ -37,7 +53,34 @@
   var failures = 0;
   var inFlight = false;
   var lastFull = performance.now();
+  var forceFull = false;
   var endAsked = false;
+  var queue = window.ncpcNightQueue || null;
+  var storeKey = "ncpc-console:" + stateUrl;
+  var online = null;  // null: not known yet (the first poll tells)
+  var syncing = false;
+  var pending = [];  // this event's changes waiting on the device, oldest first
+  var heardAt = loadJson("heard");
+  var plan = loadJson("plan");  // the clock's plan (clock/plan/), to run the clock with no server
+  var QUEUED = { bust: 1, undo: 1, move: 1, "clock.start": 1, "clock.pause": 1, "clock.resume": 1, "clock.skip": 1, "clock.back": 1 };
+
+  // ---------------------------------------------------------------------------------------------------------
+  // What this device last heard (localStorage)
+
+  function loadJson(name) {
+    try { return JSON.parse(window.localStorage.getItem(storeKey + ":" + name)); } catch (e) { return null; }
+  }
+  function saveJson(name, value) {
+    try { window.localStorage.setItem(storeKey + ":" + name, JSON.stringify(value)); } catch (e) { /* full or private mode */ }
+  }
+  function serverTime(s) { return (s && s.clock && s.clock.server_time) || 0; }
+  function heard(next) {
+    online = true;
+    failures = 0;
+    heardAt = Date.now();
+    saveJson("heard", heardAt);
+    if (next) saveJson("state", next);
+  }
 
   function csrfToken() {
     var input = root.querySelector("input[name=csrfmiddlewaretoken]");
@@ -53,6 +96,11 @@
     var mm = (h ? String(m).padStart(2, "0") : String(m)) + ":" + String(s).padStart(2, "0");
     return h ? h + ":" + mm : mm;
   }
+  function hhmmss(ms) {
+    var d = new Date(ms);
+    return [d.getHours(), d.getMinutes(), d.getSeconds()].map(function (n) { return String(n).padStart(2, "0"); }).join(":");
+  }
+  function thousands(n) { return (n || 0).toLocaleString("en-US"); }
 
   function sinceReceived(seconds) {
     var clock = state.clock;
@@ -61,7 +109,85 @@
     return Math.max(0, seconds);
   }
 
+  // ---------------------------------------------------------------------------------------------------------
+  // The clock: from the server's state while live, from the plan on the device while changes wait
+
+  function setClock(name, text) {
+    var el = root.querySelector('[data-clock="' + name + '"]');
+    if (el && el.textContent !== text) el.textContent = text;
+  }
+
+  function starts(structure) {
+    var out = [], t = 0;
+    structure.forEach(function (level) { out.push(t); if (level.minutes !== null) t += level.minutes * 60; });
+    return out;
+  }
+
+  // The plan with the clock changes waiting on this device applied, as the server will apply them.
+  function planNow() {
+    if (!plan || !plan.structure || !window.ncpcClockPlan) return null;
+    var p = Object.assign({}, plan);
+    pending.forEach(function (entry) {
+      if (entry.action !== "clock") return;
+      var at = entry.happened_at;
+      var view = window.ncpcClockPlan.compute(p, state.clock, at);
+      if (entry.clock === "start" && p.started_at === null) p.started_at = at;
+      else if (entry.clock === "pause" && p.started_at !== null && p.paused_at === null) p.paused_at = at;
+      else if (entry.clock === "resume" && p.paused_at !== null) {
+        p.paused_seconds += Math.max(0, (at - p.paused_at) / 1000);
+        p.paused_at = null;
+      } else if ((entry.clock === "skip" || entry.clock === "back") && view && view.started) {
+        var s = starts(p.structure);
+        var cur = p.structure[view.index];
+        var elapsed = cur.minutes === null ? null : s[view.index] + cur.minutes * 60 - view.seconds_left_exact;
+        if (elapsed === null) return;  // an entry with no end: the server keeps it too
+        if (entry.clock === "skip" && view.index + 1 < s.length) p.shift_seconds += s[view.index + 1] - elapsed;
+        if (entry.clock === "back") p.shift_seconds += s[Math.max(0, view.index - 1)] - elapsed;
+      }
+    });
+    return p;
+  }
+
+  function localClock() {
+    if (!queueMode()) return null;
+    var p = planNow();
+    if (!p) return null;
+    return window.ncpcClockPlan.compute(p, state.clock, Date.now() + (p.offset || 0));
+  }
+
+  function showLocal(c) {
+    setClock("level", c.kind === "break" ? "Break" : "Level " + c.level_number);
+    setClock("status", !c.started ? "Not started" : c.paused ? "Paused" : "");
+    setClock("time", clockText(c.seconds_left_exact));
+    setClock("blinds", c.kind === "break" ? (c.note || "Break") :
+      thousands(c.small_blind) + " / " + thousands(c.big_blind) + (c.ante ? " · ante " + thousands(c.ante) : ""));
+    setClock("next-break", clockText(c.seconds_to_next_break));
+    var box = root.querySelector(".console-clock");
+    if (box) {
+      box.classList.toggle("is-paused", !!c.paused);
+      box.classList.toggle("is-break", c.kind === "break");
+    }
+    // The one button that starts, pauses or resumes follows the clock on the device.
+    var main = null;
+    root.querySelectorAll('[data-part="clock"] form input[name=action]').forEach(function (input) {
+      if (/^clock\.(start|pause|resume)$/.test(input.value)) main = input;
+    });
+    if (main) {
+      var want = !c.started ? "clock.start" : c.paused ? "clock.resume" : "clock.pause";
+      if (main.value !== want) {
+        main.value = want;
+        var button = main.form.querySelector("button");
+        if (button) {
+          button.textContent = { "clock.start": "Start the clock", "clock.pause": "Pause", "clock.resume": "Resume" }[want];
+          button.className = "btn " + (want === "clock.pause" ? "btn-warning" : "btn-success");
+        }
+      }
+    }
+  }
+
   function tick() {
+    var local = localClock();
+    if (local) { showLocal(local); return; }
     var clock = state.clock;
     if (!clock) return;
     var left = sinceReceived(clock.seconds_left_exact);
@@ -77,6 +203,24 @@
       poll(true);
     }
   }
+
+  function fetchPlan() {
+    if (!planUrl) return;
+    fetch(planUrl, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.json();
+      })
+      .then(function (next) {
+        next.offset = next.server_time - Date.now();  // the server's clock minus this device's
+        plan = next;
+        saveJson("plan", plan);
+      })
+      .catch(function () { /* the kept plan, if any */ });
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Rendering
 
   function flash(text, kind) {
     var box = root.querySelector("[data-flash]");
@@ -114,12 +258,198 @@
     endAsked = false;
     Object.keys(next.html || {}).forEach(function (part) { put(part, next.html[part]); });
     if (versionChanged) door();
+    if (plan && next.versions && plan.version !== next.versions.clock) fetchPlan();
+    decorate();
     tick();
   }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // The night as the server last said, with the changes waiting on this device (shown at once)
+
+  function nameOf(id) {
+    var found = "";
+    (state.tables || []).forEach(function (t) {
+      t.seats.forEach(function (x) { if (x.player === id) found = x.name; });
+    });
+    (state.still_in || []).forEach(function (r) { if (r.id === id) found = r.name; });
+    (state.busts || []).forEach(function (b) { b.players.forEach(function (p) { if (p.id === id) found = p.name; }); });
+    return found || "player #" + id;
+  }
+
+  function effective() {
+    var out = {}, undone = {}, seats = {}, where = {}, moved = [], held = {};
+    var stack = (state.busts || []).slice().reverse().map(function (b) {
+      return { hand: b.hand, players: b.players.map(function (p) { return p.id; }) };
+    });
+    (state.tables || []).forEach(function (t) {
+      t.seats.forEach(function (x) {
+        var key = t.number + "-" + x.seat;
+        if (x.player) { seats[key] = x.player; where[x.player] = key; }
+        else if (x.name) held[key] = true;  // posted and folded, or otherwise taken
+      });
+    });
+    pending.forEach(function (entry) {
+      if (entry.action === "bust") {
+        entry.players.forEach(function (p) { out[p] = true; });
+        stack.push({ sequence: entry.sequence, players: entry.players });
+      } else if (entry.action === "undo") {
+        var top = stack.pop();
+        if (!top) return;
+        top.players.forEach(function (p) { delete out[p]; });
+        if (top.hand !== undefined) undone[top.hand] = true;
+      } else if (entry.action === "move") {
+        var to = entry.to_table + "-" + entry.to_seat;
+        if (where[entry.player]) delete seats[where[entry.player]];
+        seats[to] = entry.player;
+        where[entry.player] = to;
+        moved.push(entry.player);
+      }
+    });
+    return { out: out, undone: undone, seats: seats, where: where, moved: moved, held: held, stack: stack };
+  }
+
+  function badge(el, text, kind) {
+    var mark = el.querySelector(":scope > [data-waiting]");
+    if (!text) { if (mark) mark.remove(); return; }
+    if (!mark) {
+      mark = document.createElement("span");
+      mark.dataset.waiting = "1";
+      mark.className = "badge ms-1 text-bg-" + (kind || "warning");
+      el.appendChild(mark);
+    }
+    if (mark.textContent !== text) mark.textContent = text;
+  }
+
+  // A player moved at the tables: their button goes to the new seat (whatever showed there, an empty seat or a
+  // player out, goes), their old seat shows empty. The seat's own marks (number, button) stay with the seat.
+  function moveInto(button, fromLi, toLi) {
+    var holder = button;
+    while (holder.parentNode !== fromLi) holder = holder.parentNode;
+    Array.prototype.slice.call(toLi.children).forEach(function (node) {
+      if (node.classList.contains("seat-empty") || node.querySelector("[data-bust]") || node.matches("[data-waiting]")) node.remove();
+    });
+    var empty = document.createElement("span");
+    empty.className = "flex-grow-1 seat-empty";
+    empty.textContent = "empty";
+    fromLi.insertBefore(empty, holder);
+    var number = toLi.querySelector(".seat-no");
+    toLi.insertBefore(holder, number ? number.nextSibling : toLi.firstChild);
+  }
+
+  function decorate() {
+    var eff = effective();
+    root.querySelectorAll("[data-bust]").forEach(function (button) {
+      var id = parseInt(button.dataset.bust, 10);
+      var out = !!eff.out[id];
+      if (out) button.disabled = true;
+      else if (button.dataset.waitingOut) button.disabled = false;
+      if (out) button.dataset.waitingOut = "1"; else delete button.dataset.waitingOut;
+      button.classList.toggle("text-decoration-line-through", out);
+      badge(button, out ? "out · waiting" : "");
+    });
+    eff.moved.forEach(function (id) {
+      var button = root.querySelector('[data-bust="' + id + '"]');
+      var fromLi = button && button.closest("li[data-seat]");
+      var toLi = root.querySelector('li[data-seat="' + eff.where[id] + '"]');
+      if (fromLi && toLi && fromLi !== toLi) {
+        moveInto(button, fromLi, toLi);
+        badge(toLi, "moved · waiting", "info");
+      }
+    });
+    root.querySelectorAll("li[data-hand]").forEach(function (li) {
+      badge(li, eff.undone[li.dataset.hand] ? "undo waiting" : "");
+    });
+    offlinePanel(eff);
+  }
+
+  function offlinePanel(eff) {
+    var panel = root.querySelector("[data-offline]");
+    if (!panel) return;
+    panel.hidden = !queue || !queueMode();
+    var count = panel.querySelector("[data-offline-count]");
+    if (count) count.textContent = String(pending.length);
+    var list = panel.querySelector("[data-offline-list]");
+    if (list) {
+      var html = pending.map(function (entry) {
+        return "<li data-queued=\"" + entry.sequence + "\">" + escapeHtml(entry.label || entry.action) +
+          " <span class=\"text-muted\">" + hhmmss(entry.happened_at - offsetOf()) + "</span></li>";
+      }).join("");
+      if (list.innerHTML !== html) list.innerHTML = html;
+    }
+    var form = panel.querySelector("[data-offline-move]");
+    if (!form || focusedIn(form)) return;
+    form.hidden = !(state.tables && state.tables.length) || state.final;
+    var players = Object.keys(eff.where).map(Number).filter(function (id) { return !eff.out[id]; })
+      .map(function (id) { return { id: id, name: nameOf(id), at: eff.where[id] }; })
+      .sort(function (a, b) { return a.name.localeCompare(b.name); });
+    var options = players.map(function (p) {
+      return "<option value=\"" + p.id + "\">" + escapeHtml(p.name) + " (table " + p.at.replace("-", " seat ") + ")</option>";
+    }).join("");
+    var empty = [];
+    (state.tables || []).forEach(function (t) {
+      t.seats.forEach(function (x) {
+        var key = t.number + "-" + x.seat;
+        var taken = eff.held[key] || (eff.seats[key] && !eff.out[eff.seats[key]]);
+        if (!taken) empty.push("<option value=\"" + key + "\">Table " + t.number + " seat " + x.seat + "</option>");
+      });
+    });
+    var who = form.querySelector("select[name=player]");
+    var seat = form.querySelector("select[name=seat]");
+    if (who && who.innerHTML !== options) who.innerHTML = options;
+    if (seat && seat.innerHTML !== empty.join("")) seat.innerHTML = empty.join("");
+  }
+
+  function escapeHtml(text) {
+    return String(text).replace(/[&<>"']/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // The honest status
+
+  function offsetOf() { return plan && plan.offset ? plan.offset : 0; }
+  function isOffline() { return online === false || navigator.onLine === false; }
+  function queueMode() { return isOffline() || syncing || pending.length > 0; }
+  function changes(n) { return n + " change" + (n === 1 ? "" : "s"); }
+
+  function status(extra) {
+    var box = root.querySelector("[data-status]");
+    if (!box) return;
+    box.hidden = false;
+    var text, kind;
+    if (syncing) { text = "Syncing… " + changes(pending.length); kind = "info"; }
+    else if (isOffline()) { text = "Offline — " + changes(pending.length) + " waiting"; kind = "warning"; }
+    else if (pending.length) { text = changes(pending.length) + " waiting" + (extra ? ": " + extra : ""); kind = "warning"; }
+    else if (online === null) { text = "Connecting…"; kind = "secondary"; }
+    else { text = "Live"; kind = "success"; }
+    box.className = "small badge text-wrap text-start text-bg-" + kind;
+    connection(text);
+    var when = box.querySelector("[data-heard]");
+    var said = heardAt ? " · last heard the server " + hhmmss(heardAt) : "";
+    if (when && when.textContent !== said) when.textContent = said;
+    root.classList.toggle("is-offline", isOffline());
+  }
+
+  function connection(text) {
+    var el = root.querySelector("[data-connection]");
+    if (el && el.textContent !== text) el.textContent = text;
+  }
+
+  function wentOffline() {
+    var was = online;
+    online = false;
+    status();
+    if (was !== false) decorate();
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Talking to the server
 
   function poll(full) {
     if (inFlight) return Promise.resolve();
     inFlight = true;
+    full = full || forceFull;
     if (full) lastFull = performance.now();
     var url = stateUrl + (full ? "" : "?since=" + encodeURIComponent(state.version));
     return fetch(url, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
@@ -129,20 +459,20 @@
         return response.json();
       })
       .then(function (next) {
-        failures = 0;
-        connection("");
+        var was = online;
+        heard(next);
+        if (full) forceFull = false;
         if (next) render(next);
+        if (was !== true) fetchPlan();
+        if (pending.length && !syncing) sync();
+        else status();
+        if (full) conflicts();
       })
       .catch(function () {
         failures += 1;
-        if (failures > 2) connection("Offline: showing the last known state");
+        if (failures >= 2 || navigator.onLine === false) wentOffline();
       })
       .then(function () { inFlight = false; });
-  }
-
-  function connection(text) {
-    var el = root.querySelector("[data-connection]");
-    if (el && el.textContent !== text) el.textContent = text;
   }
 
   function send(action) {
@@ -180,29 +510,169 @@
       .catch(function () { box.hidden = true; });
   }
 
+  function conflicts(count) {
+    var panel = root.querySelector("[data-conflicts-panel]");
+    if (!panel) return;
+    var show = function (n) {
+      panel.hidden = !n;
+      var text = panel.querySelector("[data-conflicts-text]");
+      if (text) {
+        text.textContent = n === 1
+          ? "1 change recorded offline waits for the Vice President (a conflict, or refused by the checks)."
+          : n + " changes recorded offline wait for the Vice President (conflicts, or refused by the checks).";
+      }
+    };
+    if (typeof count === "number") { show(count); return; }
+    if (!conflictsUrl) return;
+    fetch(conflictsUrl, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.json();
+      })
+      .then(function (body) { show((body.conflicts || []).length); })
+      .catch(function () { /* asked again at the next full poll */ });
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // The queue on this device
+
+  function reload() {
+    if (!queue) return Promise.resolve();
+    return queue.list().then(function (rows) {
+      pending = rows.filter(function (row) { return row.url === syncUrl; });
+      decorate();
+      status();
+    }).catch(function () { /* no IndexedDB: nothing can wait */ });
+  }
+
+  function sync() {
+    if (!queue || syncing || !pending.length) return Promise.resolve();
+    syncing = true;
+    status();
+    return queue.flush(csrfToken())
+      .then(function (result) {
+        syncing = false;
+        var stuck = result.outcomes.filter(function (o) { return o.status === "conflict" || o.status === "refused"; });
+        var applied = result.outcomes.filter(function (o) { return !o.duplicate && (o.status === "applied"); }).length;
+        if (result.sent) {
+          var text = "Sent " + changes(result.sent) + " recorded offline: " + applied + " applied";
+          if (stuck.length) text += ", " + stuck.length + " wait for the Vice President (" +
+            stuck.map(function (o) { return (o.label || "#" + o.sequence) + ": " + o.message; }).join("; ") + ")";
+          flash(text + ".", stuck.length ? "warning" : "success");
+        }
+        if (result.open !== null) conflicts(result.open);
+        Object.keys(shown).forEach(function (part) { shown[part] = null; });  // put the server's parts back
+        forceFull = true;
+        return reload().then(function () { return poll(true); });
+      })
+      .catch(function (error) {
+        syncing = false;
+        if (error && error.refused) status(error.message);
+        else wentOffline();
+      });
+  }
+
+  function record(data) {
+    var act = data.get("action");
+    var versions = state.versions || {};
+    var change = {
+      happened_at: Date.now() + offsetOf(),
+      seen: { results: versions.results, seats: versions.seats, clock: versions.clock },
+    };
+    var id = parseInt(data.get("player"), 10);
+    if (act === "bust") {
+      change.action = "bust";
+      change.players = [id];
+      change.label = "Out: " + nameOf(id);
+    } else if (act === "undo") {
+      var eff = effective();
+      var top = eff.stack[eff.stack.length - 1];
+      var hand = parseInt(data.get("hand"), 10);
+      if (!top || (top.hand !== undefined && top.hand !== hand)) {
+        flash("Offline, only the last bust can be undone (the server undoes the others when it is back). Nothing was recorded.", "warning");
+        return Promise.resolve(null);
+      }
+      change.action = "undo";
+      change.label = "Undo the last bust (" + top.players.map(nameOf).join(", ") + " back in)";
+    } else if (act === "move") {
+      change.action = "move";
+      change.player = id;
+      change.to_table = parseInt(data.get("to_table"), 10);
+      change.to_seat = parseInt(data.get("to_seat"), 10);
+      change.label = "Move: " + nameOf(id) + " to table " + change.to_table + " seat " + change.to_seat;
+    } else {
+      change.action = "clock";
+      change.clock = act.slice(6);
+      change.label = "Clock: " + change.clock;
+    }
+    if (!queue) {
+      flash("The server cannot be reached and this browser cannot keep changes: nothing was recorded.", "danger");
+      return Promise.resolve(null);
+    }
+    return queue.add(syncUrl, change)
+      .then(function (entry) {
+        if (!pending.some(function (e) { return e.sequence === entry.sequence; })) pending.push(entry);
+        decorate();
+        status();
+        tick();
+        flash("Recorded on this device: " + change.label + ". It is sent when the server answers again.", "warning");
+        if (!isOffline()) sync();
+        return entry;
+      })
+      .catch(function () {
+        flash("This browser could not keep the change (no storage): nothing was recorded.", "danger");
+        return null;
+      });
+  }
+
   // After ncpc.js's confirm handler (registered first, on the same node): a cancelled confirm is prevented.
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (event.defaultPrevented || !root.contains(form) || form.getAttribute("action") !== actUrl) return;
+    if (event.defaultPrevented || !root.contains(form)) return;
+    if (form.matches("[data-offline-move]")) {
+      event.preventDefault();
+      var data = new FormData();
+      var where = String(form.querySelector("select[name=seat]").value || "").split("-");
+      var who = form.querySelector("select[name=player]").value;
+      if (!who || where.length !== 2) return;
+      data.set("action", "move");
+      data.set("player", who);
+      data.set("to_table", where[0]);
+      data.set("to_seat", where[1]);
+      record(data);
+      return;
+    }
+    if (form.getAttribute("action") !== actUrl) return;
     event.preventDefault();
     if (form.dataset.busy) return;
+    var fields = new FormData(form);
+    var act = fields.get("action");
+    if (queueMode()) {
+      if (QUEUED[act]) record(fields);
+      else flash("Offline: this needs the server. Nothing was recorded; do it when the status says Live.", "warning");
+      return;
+    }
     form.dataset.busy = "1";
     var button = form.querySelector("button");
     if (button) button.disabled = true;
-    var data = new FormData(form);
     flash("");
-    send(data)
+    send(fields)
       .then(function (answer) {
+        heard(null);
+        status();
         if (answer.error) flash(answer.error, answer.conflict ? "warning" : "danger");
         else flash(answer.message, "success");
         render(answer.state);
+        saveJson("state", answer.state);
         var proposal = root.querySelector(".console-proposal");
-        if (proposal && data.get("action") === "bust") proposal.scrollIntoView({ block: "nearest" });
+        if (proposal && act === "bust") proposal.scrollIntoView({ block: "nearest" });
       })
       .catch(function () {
-        flash("The server did not answer: nothing was recorded. Try again.", "danger");
         delete form.dataset.busy;
         if (button) button.disabled = false;
+        wentOffline();
+        if (QUEUED[act]) record(fields);
+        else flash("The server did not answer: nothing was recorded. Try again.", "danger");
       });
   });
 
@@ -211,12 +681,29 @@
       Object.keys(waiting).forEach(function (part) { put(part, waiting[part]); });
     }, 0);
   });
+  window.addEventListener("offline", wentOffline);
+  window.addEventListener("online", function () { poll(true); });
 
   root.querySelectorAll("[data-part]").forEach(function (el) {
     shown[el.dataset.part] = null;  // the server's first rendering stays until a state replaces it
   });
-  window.ncpcConsole = { send: send, render: render, poll: poll, state: function () { return state; } };
+  // Opened from the device's copy (no network): what this device last heard is newer than the page.
+  var kept = loadJson("state");
+  if (kept && kept.html && serverTime(kept) > serverTime(state)) render(kept);
+  else saveJson("state", state);
+  window.ncpcConsole = {
+    send: send,
+    render: render,
+    poll: poll,
+    state: function () { return state; },
+    waiting: function () { return pending.slice(); },
+    sync: sync,
+  };
+  status();
+  reload();
   door();
+  fetchPlan();
+  conflicts();
   tick();
   setInterval(tick, 250);
   setInterval(function () {
