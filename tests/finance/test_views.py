@@ -242,6 +242,9 @@ def test_the_wsop_page_shows_the_seasons_shares_of_winnings(client, treasurer, s
     assert "(late joiner, 2%)" in page
     assert "(declined qualifier, 4.5%)" in page
     assert "1%" not in page and "3%" not in page
+    # Money written one way (the bylaws' example, §9.2: $3,550 net, 60% to the representative, 40% shared).
+    assert "gross $3,600.00, tips $50.00, net $3,550.00" in page
+    assert "Representative keeps <strong>$2,130.00</strong>; the club's $1,420.00 is shared" in page
 
 
 @pytest.mark.parametrize(
