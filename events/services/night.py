@@ -175,15 +175,18 @@ def seats_draw(
 ) -> list[NightTable]:
     """Random seats for everyone expected tonight; absent (and called-in) members are spread evenly.
 
-    A redraw replaces the seats and needs ``confirm_redraw``; once the clock has started it is refused.
+    A redraw replaces the seats and needs ``confirm_redraw``; once the clock has started it is refused (a
+    first draw is not: the clock may have been started before the seats were drawn).
     """
     night = _night_lock(event=event)
     event = night.event
     _not_final(event)
     _check(seen=version, current=night.seats_version, what="seating")
-    if night.started_at is not None:
-        raise NcpcError("The clock has started: the seats stay as drawn (a redraw is only possible before).")
     drawn = event.night_tables.exists()
+    # A redraw moves players who are playing: never once the clock runs. A first draw after an early start of
+    # the clock (an officer tapped Start first) seats who is still in.
+    if drawn and night.started_at is not None:
+        raise NcpcError("The clock has started: the seats stay as drawn (a redraw is only possible before).")
     if drawn and not confirm_redraw:
         raise NcpcError("The seats are drawn already: confirm to draw them again.")
     rows = list(Attendance.objects.filter(event=event, status__in=SEATED_STATUSES, elimination__isnull=True))

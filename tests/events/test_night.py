@@ -166,6 +166,19 @@ def test_a_redraw_needs_a_confirmation_and_is_refused_once_the_clock_has_started
     assert AuditEntry.objects.filter(action="night.redraw").count() == 1
 
 
+def test_the_first_draw_still_seats_everyone_still_in_when_the_clock_was_started_first(season):
+    """A hurried officer starts the clock before drawing: the draw must still be possible (else the night has
+    no seats at all); whoever is out already gets no seat."""
+    event, seats = night_make(season=season, players=12)
+    act(event, "start")
+    bust(event, seats["a"])
+    draw(event, seed=4)
+    seated = [p for table in seated_at(event).values() for p in table.values()]
+    assert sorted(seated) == sorted(str(seats[k].pk) for k in "bcdefghijkl")
+    with pytest.raises(NcpcError, match="clock has started"):
+        draw(event, seed=5, confirm=True)
+
+
 def test_a_draw_from_a_stale_page_is_refused(season):
     event, _ = night_make(season=season, players=5)
     draw(event)
