@@ -21,7 +21,8 @@
 //   list(): resolves to every waiting entry, oldest first.
 //   flush(csrfToken): resolves to {sent, outcomes, open, versions} (outcomes: the server's answers for this
 //     flush; open: conflicts and refused changes waiting at the last event answered); rejects when the server
-//     could not be reached or refused the batch itself (the queue is kept).
+//     could not be reached (error.login: it answered with the login page) or refused the batch itself
+//     (error.refused); the queue is kept.
 (function () {
   "use strict";
   var DB = "ncpc-night";
@@ -143,7 +144,11 @@
       body: JSON.stringify({ device: deviceId, changes: entries.map(wire) }),
     }).then(function (response) {
       var type = response.headers.get("Content-Type") || "";
-      if (type.indexOf("application/json") === -1) throw new Error("The server answered " + response.status);
+      if (type.indexOf("application/json") === -1) {
+        var failed = new Error("The server answered " + response.status);
+        failed.login = response.redirected;  // sent to the login page: the session ended
+        throw failed;
+      }
       return response.json().then(function (body) {
         if (!response.ok) {
           var error = new Error(body.error || "The server refused the batch (" + response.status + ")");

@@ -6,9 +6,10 @@ meanwhile comes back as a conflict that the Vice President settles on the confli
 import datetime as dt
 
 import pytest
+import time_machine
 from django.utils import timezone
 
-from events.models import Attendance, Elimination, NightChange, NightSeat
+from events.models import Attendance, Elimination, Night, NightChange, NightSeat
 from events.services import night as night_services
 from tests.browser.conftest import ARTIFACTS, PHONE, login
 from tests.events.factories import night_make
@@ -41,6 +42,14 @@ def night_of(season, *, seconds_left: int):
         now=timezone.now() - dt.timedelta(minutes=30) + dt.timedelta(seconds=seconds_left),
     )
     return event, seats
+
+
+@pytest.fixture
+def today():
+    """The suite's day, with the server's clock running (not frozen): the times the device recorded offline
+    are compared with the server's."""
+    with time_machine.travel(dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC), tick=True):
+        yield dt.date(2026, 11, 29)
 
 
 @pytest.fixture
@@ -92,6 +101,7 @@ def test_two_busts_and_a_move_recorded_offline_reach_the_server_in_order(
         expect(page.locator(f'[data-bust="{seats["l"].pk}"]')).to_be_disabled()
         page.click(f'[data-bust="{seats["m"].pk}"]')
         expect(page.locator(STATUS)).to_have_text("Offline — 2 changes waiting")
+        expect(page.locator('[data-clock="left"]')).to_have_text("12")
         # The Tournament Director moves A from table 1 seat 1 to L's empty seat at table 2.
         move = page.locator("[data-offline-move]")
         move.locator("select[name=player]").select_option(str(seats["a"].pk))
@@ -112,13 +122,19 @@ def test_two_busts_and_a_move_recorded_offline_reach_the_server_in_order(
         # The clock runs past the level with no server.
         expect(page.locator('[data-clock="level"]')).to_have_text("Level 2", timeout=40_000)
         expect(page.locator('[data-clock="blinds"]')).to_have_text("50 / 100")
+        # A clock change waits too: the clock pauses on the device.
+        page.locator('[data-part="clock"] button', has_text="Pause").click()
+        expect(page.locator(STATUS)).to_have_text("Offline — 4 changes waiting")
+        expect(page.locator('[data-clock="status"]')).to_have_text("Paused")
+        expect(page.locator('[data-part="clock"] button', has_text="Resume")).to_be_visible()
         assert Elimination.objects.filter(event=event).count() == 0  # nothing reached the server yet
 
         # Opened again with no network: the worker's copy of the page, the queue still on the device.
         page.reload()
-        expect(page.locator(STATUS)).to_have_text("Offline — 3 changes waiting")
+        expect(page.locator(STATUS)).to_have_text("Offline — 4 changes waiting")
         expect(page.locator(f'[data-bust="{seats["m"].pk}"]')).to_contain_text("out · waiting")
         expect(page.locator('[data-clock="level"]')).to_have_text("Level 2")
+        expect(page.locator('[data-clock="status"]')).to_have_text("Paused")
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "console-offline-390.png"), full_page=True)
         width = page.evaluate("document.documentElement.scrollWidth")
@@ -126,7 +142,7 @@ def test_two_busts_and_a_move_recorded_offline_reach_the_server_in_order(
 
         context.set_offline(False)
         expect(page.locator(STATUS)).to_have_text("Live", timeout=10_000)
-        expect(page.locator("[data-flash]")).to_contain_text("Sent 3 changes recorded offline: 3 applied")
+        expect(page.locator("[data-flash]")).to_contain_text("Sent 4 changes recorded offline: 4 applied")
         assert out_in_order(event) == [(1, "l"), (2, "m")]
         assert seat_of(seats["a"]) == (2, 5)
         changes = list(NightChange.objects.filter(event=event).order_by("sequence"))
@@ -134,15 +150,25 @@ def test_two_busts_and_a_move_recorded_offline_reach_the_server_in_order(
             (1, "bust", "applied"),
             (2, "bust", "applied"),
             (3, "move", "applied"),
+            (4, "clock", "applied"),
         ]
-        assert changes[0].happened_at <= changes[1].happened_at <= changes[2].happened_at
+        assert (
+            changes[0].happened_at
+            <= changes[1].happened_at
+            <= changes[2].happened_at
+            <= changes[3].happened_at
+        )
+        # Paused when the officer pressed Pause, in level 2, not when the network came back.
+        night = Night.objects.get(event=event)
+        assert night.paused_at == changes[3].happened_at
+        assert night_services.clock_payload(event=event)["level_number"] == 2
         # The console shows the server's night again: L and M out, A at table 2 seat 5.
         expect(page.locator('[data-part="busts"]')).to_contain_text("M Player")
         expect(page.locator('[data-seat="2-5"]')).to_contain_text("A Player")
         expect(page.locator("[data-offline]")).to_be_hidden()
         # Sending again records nothing twice.
         page.evaluate("window.ncpcConsole.sync()")
-        assert NightChange.objects.filter(event=event).count() == 3
+        assert NightChange.objects.filter(event=event).count() == 4
     finally:
         context.close()
 
@@ -198,6 +224,52 @@ def test_a_bust_another_officer_recorded_meanwhile_is_shown_as_a_conflict_to_res
         vp.goto(console_url)
         expect(vp.locator(STATUS)).to_have_text("Live")
         expect(vp.locator("[data-conflicts-panel]")).to_be_hidden()
+
+        # A session that ended is not taken for a network down: the console says to log in again.
+        vp_context.clear_cookies()
+        expect(vp.locator(STATUS)).to_have_text("Logged out: log in again")
     finally:
         vp_context.close()
         other_context.close()
+
+
+def test_an_undo_offline_puts_the_player_back_at_once_and_on_the_server(
+    browser, live_server, season, vice_president, president, rules
+):
+    from playwright.sync_api import expect
+
+    event, seats = night_of(season, seconds_left=20 * 60)
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.on("dialog", lambda dialog: dialog.accept())
+        login(page, live_server, "vp")
+        page.goto(f"{live_server.url}/events/{season.name}/{event.number}/console/")
+        expect(page.locator(STATUS)).to_have_text("Live")
+
+        context.set_offline(True)
+        expect(page.locator(STATUS)).to_have_text("Offline — 0 changes waiting")
+        page.click(f'[data-bust="{seats["l"].pk}"]')
+        expect(page.locator(f'[data-bust="{seats["l"].pk}"]')).to_be_disabled()
+        undo = page.locator("[data-offline-undo] button")
+        expect(undo).to_have_text("Undo the last bust: L Player back in")
+        undo.click()
+        expect(page.locator(STATUS)).to_have_text("Offline — 2 changes waiting")
+        expect(page.locator(f'[data-bust="{seats["l"].pk}"]')).to_be_enabled()
+        expect(page.locator(f'[data-bust="{seats["l"].pk}"]')).not_to_contain_text("waiting")
+        page.click(f'[data-bust="{seats["m"].pk}"]')
+        expect(page.locator(STATUS)).to_have_text("Offline — 3 changes waiting")
+
+        context.set_offline(False)
+        expect(page.locator(STATUS)).to_have_text("Live", timeout=10_000)
+        assert [k for _, k in out_in_order(event)] == ["m"]
+        assert list(
+            NightChange.objects.filter(event=event).order_by("sequence").values_list("action", "status")
+        ) == [
+            ("bust", "applied"),
+            ("undo", "applied"),
+            ("bust", "applied"),
+        ]
+    finally:
+        context.close()

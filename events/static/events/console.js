@@ -59,6 +59,8 @@
   var storeKey = "ncpc-console:" + stateUrl;
   var online = null;  // null: not known yet (the first poll tells)
   var syncing = false;
+  var loggedOut = false;  // the server answers with its login page: the session ended
+  var retryAt = 0;  // after the server refused a batch as a whole, when to send again
   var pending = [];  // this event's changes waiting on the device, oldest first
   var heardAt = loadJson("heard");
   var plan = loadJson("plan");  // the clock's plan (clock/plan/), to run the clock with no server
@@ -162,6 +164,11 @@
     setClock("blinds", c.kind === "break" ? (c.note || "Break") :
       thousands(c.small_blind) + " / " + thousands(c.big_blind) + (c.ante ? " · ante " + thousands(c.ante) : ""));
     setClock("next-break", clockText(c.seconds_to_next_break));
+    setClock("next", c.next_level ? thousands(c.next_level.small_blind) + " / " + thousands(c.next_level.big_blind) : "–");
+    if (state.clock && typeof state.clock.players_left === "number") {
+      var eff = effective();
+      setClock("left", String(state.clock.players_left - Object.keys(eff.out).length + undoneBack(eff)));
+    }
     var box = root.querySelector(".console-clock");
     if (box) {
       box.classList.toggle("is-paused", !!c.paused);
@@ -308,6 +315,12 @@
     return { out: out, undone: undone, seats: seats, where: where, moved: moved, held: held, stack: stack };
   }
 
+  function undoneBack(eff) {
+    var back = 0;
+    (state.busts || []).forEach(function (b) { if (eff.undone[b.hand]) back += b.players.length; });
+    return back;
+  }
+
   function badge(el, text, kind) {
     var mark = el.querySelector(":scope > [data-waiting]");
     if (!text) { if (mark) mark.remove(); return; }
@@ -376,6 +389,15 @@
       }).join("");
       if (list.innerHTML !== html) list.innerHTML = html;
     }
+    var undo = panel.querySelector("[data-offline-undo]");
+    if (undo) {
+      var top = eff.stack[eff.stack.length - 1];
+      undo.hidden = !top || state.final;
+      var label = top ? "Undo the last bust: " + top.players.map(nameOf).join(", ") + " back in" : "";
+      var undoButton = undo.querySelector("button");
+      if (undoButton && undoButton.textContent !== label) undoButton.textContent = label;
+      undo.dataset.confirm = label + "?";
+    }
     var form = panel.querySelector("[data-offline-move]");
     if (!form || focusedIn(form)) return;
     form.hidden = !(state.tables && state.tables.length) || state.final;
@@ -409,7 +431,7 @@
   // The honest status
 
   function offsetOf() { return plan && plan.offset ? plan.offset : 0; }
-  function isOffline() { return online === false || navigator.onLine === false; }
+  function isOffline() { return online === false || loggedOut || navigator.onLine === false; }
   function queueMode() { return isOffline() || syncing || pending.length > 0; }
   function changes(n) { return n + " change" + (n === 1 ? "" : "s"); }
 
@@ -419,6 +441,10 @@
     box.hidden = false;
     var text, kind;
     if (syncing) { text = "Syncing… " + changes(pending.length); kind = "info"; }
+    else if (loggedOut) {
+      text = "Logged out: log in again" + (pending.length ? " to send the " + changes(pending.length) + " waiting" : "");
+      kind = "danger";
+    }
     else if (isOffline()) { text = "Offline — " + changes(pending.length) + " waiting"; kind = "warning"; }
     else if (pending.length) { text = changes(pending.length) + " waiting" + (extra ? ": " + extra : ""); kind = "warning"; }
     else if (online === null) { text = "Connecting…"; kind = "secondary"; }
@@ -455,20 +481,27 @@
     return fetch(url, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
         if (response.status === 204) return null;
+        if (response.redirected && (response.headers.get("Content-Type") || "").indexOf("json") === -1) {
+          var error = new Error("logged out");
+          error.login = true;
+          throw error;
+        }
         if (!response.ok) throw new Error(response.status);
         return response.json();
       })
       .then(function (next) {
         var was = online;
+        loggedOut = false;
         heard(next);
         if (full) forceFull = false;
         if (next) render(next);
         if (was !== true) fetchPlan();
-        if (pending.length && !syncing) sync();
+        if (pending.length && !syncing && Date.now() >= retryAt) sync();
         else status();
         if (full) conflicts();
       })
-      .catch(function () {
+      .catch(function (error) {
+        if (error && error.login) { loggedOut = true; status(); decorate(); return; }
         failures += 1;
         if (failures >= 2 || navigator.onLine === false) wentOffline();
       })
@@ -567,7 +600,8 @@
       })
       .catch(function (error) {
         syncing = false;
-        if (error && error.refused) status(error.message);
+        if (error && error.login) { loggedOut = true; status(); }
+        else if (error && error.refused) { retryAt = Date.now() + 30000; status(error.message); }
         else wentOffline();
       });
   }
@@ -629,6 +663,16 @@
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (event.defaultPrevented || !root.contains(form)) return;
+    if (form.matches("[data-offline-undo]")) {
+      event.preventDefault();
+      var last = effective().stack.slice(-1)[0];
+      if (!last) return;
+      var undoData = new FormData();
+      undoData.set("action", "undo");
+      undoData.set("hand", last.hand === undefined ? "" : String(last.hand));
+      record(undoData);
+      return;
+    }
     if (form.matches("[data-offline-move]")) {
       event.preventDefault();
       var data = new FormData();
