@@ -45,6 +45,8 @@ def demo_results_load(context: dict) -> None:
     today = club_today()
     venues = list(Venue.objects.filter(name__in=[name for name, _ in DEMO_VENUES]).order_by("name"))
     rng = random.Random(f"ncpc-demo-{season.name}")  # the same believable nights every time
+    night = demo_current_night(season=season)
+    current = night.pk if night is not None else None
     for event in season.events.order_by("number"):
         if event.announced_on is None and event.date - dt.timedelta(days=season.announce_days_ahead) <= today:
             ahead = season.announce_days_ahead + (
@@ -58,7 +60,11 @@ def demo_results_load(context: dict) -> None:
                 on=event.date - dt.timedelta(days=ahead),
             )
             event.refresh_from_db()
-        if event.date >= today or event.status == Event.Status.FINAL or event.eliminations.exists():
+        if event.date >= today or event.status == Event.Status.FINAL or event.pk == current:
+            continue
+        if event.eliminations.exists():
+            # The night in progress of an earlier run of the demo, over now: the rest play it out.
+            _night_play_out(event=event, rng=rng)
             continue
         attendance_services.attendance_prepare(event=event)
         event.refresh_from_db()
@@ -120,3 +126,216 @@ def demo_results_load(context: dict) -> None:
 
 
 DEMO_STEPS.append((30, demo_results_load))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A night in progress (issue 19): so a new user sees the night console at once
+
+
+def demo_current_night(*, season: Season) -> Event | None:
+    """The demo's night in progress: the season's event dated today, else the last one held before today
+    (the demo leaves it running, not final), None before the season's first event. A night someone finished
+    stays finished."""
+    today = club_today()
+    event = season.events.filter(date__lte=today).order_by("-date", "-number").first()
+    if event is None or event.status == Event.Status.FINAL:
+        return None
+    return event
+
+
+def _night_play_out(*, event: Event, rng) -> None:
+    """Bust everyone still in but one, in a random order, and make the results final (chips of players who
+    never came come off)."""
+    event.refresh_from_db()
+    still_in = list(
+        event.attendances.filter(status__in=Attendance.PLAYING, elimination__isnull=True).order_by("pk")
+    )
+    rng.shuffle(still_in)
+    for row in still_in[:-1]:
+        results_services.bust_record(
+            event=event, attendance_ids=[row.pk], version=event.results_version, actor=None
+        )
+        event.refresh_from_db()
+    if event.eliminations.exists():
+        results_services.results_finish(event=event, version=event.results_version, actor=None)
+
+
+# Who does what on the demo night: one member does not come (the seat is posted and folded), one calls in
+# late and uses the exemption (§5.2.4, §6.3), one sends a substitute (§5.3). All of them pay on time; the
+# first with the exemption (or a substitute) left this season does it.
+NIGHT_ABSENT, NIGHT_LATE_KEYS, NIGHT_SUBSTITUTE_KEYS = "lou", ("kim", "ivy", "ann"), ("cat", "eve", "ann")
+NIGHT_SUBSTITUTE_NAME = "Dale Whitfield"
+NIGHT_CLOCK_MINUTES = 40  # started this long ago: level 2 (25/50 and 50/100 are 30 minutes each)
+
+
+def demo_night_load(context: dict) -> None:
+    """The night in progress (``demo_current_night``), run through the same commands an officer uses: the
+    members' answers (when the night is today), "Open the night", the seat draw, the clock started a while
+    ago, a few busts that leave a table move to confirm. Added once: a night already opened is left as is."""
+    import datetime as dt
+    import random
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from events.models import Rsvp
+    from events.services import night as night_services
+    from events.services import rsvp as rsvp_services
+    from events.services.seating import needs_balancing
+
+    season = context["season"]
+    event = demo_current_night(season=season)
+    if event is None or event.status != Event.Status.SCHEDULED or event.attendances.exists():
+        return
+    officer = get_user_model().objects.filter(username="vera").first()  # the Vice President runs the night
+    rng = random.Random(f"ncpc-demo-night-{season.name}-{event.number}")
+    now = timezone.now()
+    started = now - dt.timedelta(minutes=NIGHT_CLOCK_MINUTES)
+    roster = {
+        m.person.key: m
+        for m in event.season.memberships.select_related("person__user", "season").filter(
+            person__key__in=(NIGHT_ABSENT, *NIGHT_LATE_KEYS, *NIGHT_SUBSTITUTE_KEYS)
+        )
+    }
+    limit = season.substitutes_per_season
+    late_key = next(
+        (
+            k
+            for k in NIGHT_LATE_KEYS
+            if k in roster and rsvp_services.exemption_taken(membership=roster[k]) is None
+        ),
+        "",
+    )
+    sub_key = next(
+        (
+            k
+            for k in NIGHT_SUBSTITUTE_KEYS
+            if k in roster
+            and k != late_key
+            and rsvp_services.substitutes_counted(membership=roster[k]) < limit
+        ),
+        "",
+    )
+    answered = event.date == club_today()  # answers are taken until the night is opened, on its day
+    if answered:
+        answers = (
+            (NIGHT_ABSENT, Rsvp.Answer.NOT_COMING, {}),
+            (late_key, Rsvp.Answer.LATE, {"exemption": True}),
+            (
+                sub_key,
+                Rsvp.Answer.SUBSTITUTE,
+                {
+                    "substitute_name": NIGHT_SUBSTITUTE_NAME,
+                    "not_professional": True,
+                    "prize_to": Attendance.PrizeTo.MEMBER,
+                },
+            ),
+        )
+        for key, answer, extra in answers:
+            membership = roster.get(key)
+            if membership is None:
+                continue
+            rsvp_services.rsvp_answer(
+                event=event,
+                membership=membership,
+                answer=answer,
+                actor=membership.person.user,
+                now=started - dt.timedelta(minutes=30),
+                **extra,
+            )
+    rsvp_services.night_open(event=event, actor=officer)
+    event.refresh_from_db()
+    if not event.attendances.filter(status__in=Attendance.PLAYING).count() >= 4:
+        return  # too few may play (nobody paid yet?): the night stays opened, without a clock
+    rows = {r.membership.person.key: r for r in event.attendances.select_related("membership__person")}
+    if not answered:
+        # The night is not today: what the answers would have done, entered on the night instead.
+        absent, substitute = rows.get(NIGHT_ABSENT), rows.get(sub_key)
+        if absent is not None and absent.status == Attendance.Status.EXPECTED:
+            attendance_services.attendance_set(
+                event=event,
+                attendance_id=absent.pk,
+                status=Attendance.Status.ABSENT,
+                version=event.results_version,
+                actor=officer,
+            )
+            event.refresh_from_db()
+        if substitute is not None and substitute.status == Attendance.Status.EXPECTED:
+            attendance_services.substitute_set(
+                event=event,
+                attendance_id=substitute.pk,
+                name=NIGHT_SUBSTITUTE_NAME,
+                not_professional=True,
+                prize_to=Attendance.PrizeTo.MEMBER,
+                version=event.results_version,
+                actor=officer,
+            )
+            event.refresh_from_db()
+        late = rows.get(late_key)
+        if late is not None and late.status == Attendance.Status.EXPECTED:
+            attendance_services.attendance_set(
+                event=event,
+                attendance_id=late.pk,
+                status=Attendance.Status.ABSENT,
+                version=event.results_version,
+                actor=officer,
+            )
+            event.refresh_from_db()
+    night_services.seats_draw(event=event, version=0, actor=officer, rng=rng)
+    night = night_services.night_of(event=event)
+    night_services.clock_command(
+        event=event, action="start", version=night.clock_version, actor=officer, now=started
+    )
+    late = rows.get(late_key)
+    if not answered and late is not None:
+        late.refresh_from_db()
+        if late.status == Attendance.Status.ABSENT:
+            # The call came ten minutes into play; the exemption lets the member join in the second hour.
+            night_services.late_arrival_settle(
+                event=event,
+                attendance_id=late.pk,
+                use_exemption=True,
+                called_at=started + dt.timedelta(minutes=10),
+                version=event.results_version,
+                actor=officer,
+            )
+    # Three busts: one at the bigger table (at the other when they are even), then two at the other, which
+    # leaves it two players short: the console shows the balancing move to confirm.
+    tables = sorted(night_services.calculator_tables(event=event), key=lambda t: (-t.size, t.number))
+    playing = set(
+        str(pk) for pk in event.attendances.filter(status__in=Attendance.PLAYING).values_list("pk", flat=True)
+    )
+    out: list[str] = []
+    if len(tables) >= 2:
+        big, small = tables[0], tables[-1]
+        first = big if big.size > small.size else small
+        out.append(rng.choice(sorted(p for p in first.seats.values() if p in playing)))
+        out.extend(rng.sample(sorted(p for p in small.seats.values() if p in playing and p not in out), 2))
+    else:
+        out.extend(rng.sample(sorted(playing), 2))
+    for player in out:
+        event.refresh_from_db()
+        results_services.bust_record(
+            event=event, attendance_ids=[int(player)], version=event.results_version, actor=officer
+        )
+    if len(tables) >= 2:
+        # The move needs a free seat outside the blinds at the short table: the dealer moves the button on
+        # until one is (as at the table, a hand later).
+        for _ in range(small.seat_count):
+            overview = night_services.night_overview(event=event)
+            if overview.next_move is not None or not needs_balancing(
+                tables=night_services.calculator_tables(event=event)
+            ):
+                break
+            table = next(t for t in overview.tables if t.number == small.number)
+            night = night_services.night_of(event=event)
+            night_services.button_set(
+                event=event,
+                table_number=small.number,
+                seat=(table.button or 0) % table.seat_count + 1,
+                version=night.seats_version,
+                actor=officer,
+            )
+
+
+DEMO_STEPS.append((35, demo_night_load))
