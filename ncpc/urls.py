@@ -24,6 +24,7 @@ urlpatterns = [
     # Members opens a season (it carries the seats over), so the form posts here rather than to events.
     path("events/seasons/new/", members_views.season_new, name="season_new"),
     path("events/<str:season>/<int:number>/sheet.pdf", sheets.event_sheet, name="event_sheet"),
+    path("events/<str:season>/<int:number>/sheet/", sheets.event_sheet_page, name="event_sheet_page"),
     path("events/", include("events.urls")),
     path("finance/", include("finance.urls")),
     path("standings/", include("standings.urls")),

@@ -160,6 +160,7 @@ PAGES: dict[str, Page] = {
     "events:night": Page(club(), EVENT, post=only(*MEMBERS, ok=405)),
     "events:night_seats": Page(club(), EVENT, post=only(*MEMBERS, ok=405)),
     "event_sheet": Page(club(), EVENT, post=only(*MEMBERS, ok=405)),
+    "event_sheet_page": Page(club(), EVENT, post=only(*MEMBERS, ok=405)),
     "events:night_draw": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:night_move": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:night_button": Page(**post_only(PRES, VP), kwargs=EVENT),

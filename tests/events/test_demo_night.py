@@ -72,7 +72,7 @@ def test_on_the_night_the_demo_runs_it_with_answers_seats_a_running_clock_busts_
 
         # The home page's "Run the night" leads to the console, which shows it all.
         vera = officer()
-        console_url = f"/events/2026-27/4/console/"
+        console_url = "/events/2026-27/4/console/"
         assert f'href="{console_url}"' in vera.get("/").content.decode()
         page = vera.get(console_url).content.decode()
         for name in facts["busts"]:
