@@ -1,10 +1,13 @@
 """Demo seasons and venues for `manage.py load_demo`."""
 
-from events.models import Attendance, Event, Season, Venue
+from events.models import Attendance, Event, Rsvp, Season, Venue
 from events.services import attendance as attendance_services
+from events.services import night as night_services
 from events.services import results as results_services
+from events.services import rsvp as rsvp_services
 from events.services.event_edit import event_announce
 from events.services.seasons import season_bounds, season_create
+from events.services.seating import needs_balancing
 from ncpc.clock import club_today
 
 DEMO_VENUES = (
@@ -177,11 +180,6 @@ def demo_night_load(context: dict) -> None:
 
     from django.contrib.auth import get_user_model
     from django.utils import timezone
-
-    from events.models import Rsvp
-    from events.services import night as night_services
-    from events.services import rsvp as rsvp_services
-    from events.services.seating import needs_balancing
 
     season = context["season"]
     event = demo_current_night(season=season)
