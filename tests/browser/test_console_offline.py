@@ -7,6 +7,7 @@ import datetime as dt
 
 import pytest
 import time_machine
+from django.db.models import F
 from django.utils import timezone
 
 from events.models import Attendance, Elimination, Night, NightChange, NightSeat
@@ -18,7 +19,7 @@ from tests.events.test_night import place
 pytestmark = pytest.mark.django_db(transaction=True)
 
 STATUS = "[data-connection]"
-PLAN_KEPT = "Object.keys(localStorage).some(k => k.startsWith('ncpc-console:') && k.endsWith(':plan') && (JSON.parse(localStorage[k]) || {}).structure)"
+PLAN_KEPT = "version => Object.keys(localStorage).some(k => k.startsWith('ncpc-console:') && k.endsWith(':plan') && (JSON.parse(localStorage[k]) || {}).version === version)"
 
 
 def night_of(season, *, seconds_left: int):
@@ -75,7 +76,7 @@ def test_two_busts_and_a_move_recorded_offline_reach_the_server_in_order(
 ):
     from playwright.sync_api import expect
 
-    event, seats = night_of(season, seconds_left=25)
+    event, seats = night_of(season, seconds_left=20 * 60)
     console_url = f"{live_server.url}/events/{season.name}/{event.number}/console/"
     context = browser.new_context(viewport=PHONE)
     try:
@@ -88,9 +89,17 @@ def test_two_busts_and_a_move_recorded_offline_reach_the_server_in_order(
         expect(page.locator(STATUS)).to_have_text("Live")
         expect(page.locator("[data-heard]")).to_contain_text("last heard the server")
         assert page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)")
-        page.wait_for_function(PLAN_KEPT)
+        page.wait_for_function(PLAN_KEPT, arg=1)
         page.reload()  # under the worker's control now: the console is kept for offline use
         expect(page.locator(STATUS)).to_have_text("Live")
+        expect(page.locator('[data-clock="level"]')).to_have_text("Level 1")
+        # Another screen sets the clock back to 12 seconds before the end of level 1 (however long the
+        # loading took); this console hears it and keeps the new plan.
+        Night.objects.filter(event=event).update(
+            started_at=timezone.now() - dt.timedelta(minutes=30) + dt.timedelta(seconds=12),
+            clock_version=F("clock_version") + 1,
+        )
+        page.wait_for_function(PLAN_KEPT, arg=2)
         expect(page.locator('[data-clock="level"]')).to_have_text("Level 1")
 
         context.set_offline(True)
@@ -120,7 +129,7 @@ def test_two_busts_and_a_move_recorded_offline_reach_the_server_in_order(
         ]
 
         # The clock runs past the level with no server.
-        expect(page.locator('[data-clock="level"]')).to_have_text("Level 2", timeout=40_000)
+        expect(page.locator('[data-clock="level"]')).to_have_text("Level 2", timeout=20_000)
         expect(page.locator('[data-clock="blinds"]')).to_have_text("50 / 100")
         # A clock change waits too: the clock pauses on the device.
         page.locator('[data-part="clock"] button', has_text="Pause").click()
