@@ -134,6 +134,20 @@ def next_event(
     )
 
 
+def night_under_way(*, season: Season, on: dt.date | None = None) -> Event | None:
+    """The season's latest night held by ``on`` (default today) that has begun and is not final: busts are
+    recorded or its clock has started (a night that runs past midnight, or results left to finish)."""
+    day = on or club_today()
+    return (
+        Event.objects.select_related("season", "venue")
+        .filter(season=season, date__lte=day)
+        .exclude(status=Event.Status.FINAL)
+        .filter(models.Q(status=Event.Status.IN_PROGRESS) | models.Q(night__started_at__isnull=False))
+        .order_by("-date", "-number")
+        .first()
+    )
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Schedule, attendance and results
 

@@ -6,7 +6,7 @@ None when it has nothing to show this user.
 
 from django.template.loader import render_to_string
 
-from events.selectors import next_event, season_events, season_rules
+from events.selectors import next_event, night_under_way, season_events, season_rules
 from events.services.rsvp import rsvp_card
 from finance.selectors import account_outlook, checks_awaiting, dues_account, good_standing
 from finance.services.dues import LATE_FEE
@@ -132,12 +132,12 @@ def _rsvp_card(request, event, *, season, memberships, rules):
     return rsvp_card(event=event, membership=membership, rules=rules)
 
 
-def night_today(*, request, next_event) -> bool:
-    """On the day of the next event, officers who run the night get "Run the night" (the console). Not cached
-    with the page: it depends on the day."""
-    return bool(
-        next_event is not None
-        and next_event.date == club_today()
-        and next_event.status != "final"
-        and user_can(request.user, Action.ENTER_RESULTS)
-    )
+def night_to_run(*, request, season, next_event):
+    """The night whose console officers who run it get as "Run the night": the next event on its day, else a
+    night of the season under way and not final (one that runs past midnight, results left to finish, the
+    demo's night). None for everyone else. Not cached with the page: it depends on the day."""
+    if not user_can(request.user, Action.ENTER_RESULTS):
+        return None
+    if next_event is not None and next_event.date == club_today() and next_event.status != "final":
+        return next_event
+    return night_under_way(season=season) if season is not None else None

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET
 from events.bylaws import BYLAWS_RULES
 from events.selectors import current_season, season_rules
 from events.services.schedule import schedule_words
-from ncpc.home import home_page, night_today
+from ncpc.home import home_page, night_to_run
 from ncpc.models import AuditEntry
 from ncpc.permissions import Action, require, user_can, user_person
 
@@ -54,7 +54,7 @@ def home(request):
         "person": user_person(request.user),
         **home_page(request=request, season=season),
     }
-    context["run_night"] = night_today(request=request, next_event=context["next_event"])
+    context["run_night"] = night_to_run(request=request, season=season, next_event=context["next_event"])
     return render(request, "home.html", context)
 
 

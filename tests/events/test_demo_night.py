@@ -106,6 +106,13 @@ def test_between_nights_the_demo_leaves_the_last_night_running_and_finishes_it_w
         assert facts["away"]["Lou Tremblay"]["status"] == Attendance.Status.ABSENT
         assert not season.events.get(number=5).attendances.exists()
         assert "Run the night" in officer().get("/events/2026-27/4/").content.decode()
+        # The home page offers the night under way to the officers who run it, not to a member.
+        home = officer().get("/").content.decode()
+        assert (
+            'href="/events/2026-27/4/console/"' in home
+            and "Run the night: event 4, Nov 14 (under way)" in home
+        )
+        assert "/console/" not in officer("ann").get("/").content.decode()
         assert [e.number for e in season_standings(season=season).events] == [1, 2, 3]
 
     with time_machine.travel(AFTER_EVENT_5, tick=False):
