@@ -138,6 +138,9 @@ def test_the_treasurer_records_a_payment_and_finds_it_in_the_monthly_report(
     login(page, live_server, "treas")
     page.goto(f"{live_server.url}/finance/payments/")
     page.get_by_label("Member").select_option(label="Ned Nolan")
+    # What Ned owes shows above the form once the server answers: wait for it, so the form does not move
+    # under the officer's tap (on a slow machine the click landed beside the button).
+    expect(page.locator(".payment-outlook")).to_contain_text("Ned Nolan")
     expect(page.get_by_label("Date")).to_have_value("2026-11-29")  # today, by the club's clock
     page.get_by_label("Amount").fill("410.00")
     page.get_by_label("Method").select_option(label="Check")
