@@ -248,16 +248,17 @@ def demo_night_load(context: dict) -> None:
     rows = {r.membership.person.key: r for r in event.attendances.select_related("membership__person")}
     if not answered:
         # The night is not today: what the answers would have done, entered on the night instead.
-        absent, substitute = rows.get(NIGHT_ABSENT), rows.get(sub_key)
-        if absent is not None and absent.status == Attendance.Status.EXPECTED:
-            attendance_services.attendance_set(
-                event=event,
-                attendance_id=absent.pk,
-                status=Attendance.Status.ABSENT,
-                version=event.results_version,
-                actor=officer,
-            )
-            event.refresh_from_db()
+        substitute = rows.get(sub_key)
+        for away in (rows.get(NIGHT_ABSENT), rows.get(late_key)):  # the late member may still come
+            if away is not None and away.status == Attendance.Status.EXPECTED:
+                attendance_services.attendance_set(
+                    event=event,
+                    attendance_id=away.pk,
+                    status=Attendance.Status.ABSENT,
+                    version=event.results_version,
+                    actor=officer,
+                )
+                event.refresh_from_db()
         if substitute is not None and substitute.status == Attendance.Status.EXPECTED:
             attendance_services.substitute_set(
                 event=event,
@@ -265,16 +266,6 @@ def demo_night_load(context: dict) -> None:
                 name=NIGHT_SUBSTITUTE_NAME,
                 not_professional=True,
                 prize_to=Attendance.PrizeTo.MEMBER,
-                version=event.results_version,
-                actor=officer,
-            )
-            event.refresh_from_db()
-        late = rows.get(late_key)
-        if late is not None and late.status == Attendance.Status.EXPECTED:
-            attendance_services.attendance_set(
-                event=event,
-                attendance_id=late.pk,
-                status=Attendance.Status.ABSENT,
                 version=event.results_version,
                 actor=officer,
             )

@@ -2,12 +2,9 @@
 balancing, the final table and late arrivals, and the printable seat list. Thin views over
 ``events.services.night``."""
 
-import datetime as dt
-
 from django.contrib import messages
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -15,6 +12,7 @@ from events import selectors
 from events.models import Attendance, Event
 from events.services import attendance as attendance_services
 from events.services import night as night_services
+from events.services.late_arrival import call_time_read
 from events.view_helpers import event_view, posted_int, posted_version, seats_to_list
 from ncpc.errors import NcpcError
 from ncpc.feedback import command_run, error_show
@@ -227,7 +225,7 @@ def late_arrival(request, event):
             messages.success(request, f"Chips removed: {done} absent player(s).")
     else:
         use_exemption = request.POST.get("exempt") == "1"
-        called_at = _called_at(request, event) if use_exemption else None
+        called_at = call_time_read(request.POST.get("called_at", ""), event=event) if use_exemption else None
         if called_at is False:
             messages.error(
                 request, "Give the time of the call as HH:MM (e.g. 19:40), or leave it empty for now."
@@ -245,22 +243,6 @@ def late_arrival(request, event):
         if row:
             messages.success(request, f"{row.membership.person.full_name}: {row.get_status_display()}.")
     return _to("events:night", event)
-
-
-def _called_at(request, event):
-    """The time of the call typed on the night page (HH:MM on the event's evening, club time); None when empty
-    (the call is now); False when it cannot be read."""
-    raw = request.POST.get("called_at", "").strip()
-    if not raw:
-        return None
-    try:
-        hour, minute = (int(part) for part in raw.split(":"))
-        when = dt.datetime.combine(event.date, dt.time(hour, minute))
-    except (TypeError, ValueError):
-        return False
-    if when.time() < event.starts_at:  # past midnight: the next calendar day
-        when += dt.timedelta(days=1)
-    return timezone.make_aware(when)
 
 
 @require_POST

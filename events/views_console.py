@@ -9,13 +9,11 @@ officers running the night, kept live on every open phone and laptop.
   and a redirect back to the console.
 """
 
-import datetime as dt
-
 from django.contrib import messages
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -25,6 +23,7 @@ from events.services import attendance as attendance_services
 from events.services import console as console_services
 from events.services import night as night_services
 from events.services import results as results_services
+from events.services.late_arrival import call_time_read
 from events.view_helpers import as_int, event_view, posted_int, seats_to_list
 from ncpc.errors import ConcurrentChange, NcpcError
 from ncpc.permissions import Action, require
@@ -42,13 +41,9 @@ def _versions(raw: str) -> tuple[int, int, int]:
 
 
 def _door_url(event: Event) -> str:
-    """The Treasurer's door list of who must pay to play (finance), as an HTML fragment; the console shows it
-    when that page exists and answers ("" when the project has no such page)."""
+    """The Treasurer's door list of who must pay to play (finance), as an HTML fragment for the console."""
     kwargs = {"season": event.season.name, "number": event.number}
-    try:
-        return reverse("finance:door_list", kwargs=kwargs) + "?fragment=1"
-    except NoReverseMatch:
-        return ""
+    return reverse("finance:door_list", kwargs=kwargs) + "?fragment=1"
 
 
 def _context(request, event: Event, state: dict) -> dict:
@@ -100,22 +95,6 @@ def console_state(request, event):
     if since and since == console_services.night_version(event=event):
         return HttpResponse(status=204)
     return JsonResponse(_state_json(request, event))
-
-
-def _called_at(raw: str, event: Event) -> dt.datetime | None | bool:
-    """The time of a call typed as HH:MM on the event's evening (club time); None when empty (the call is
-    now); False when it cannot be read."""
-    raw = raw.strip()
-    if not raw:
-        return None
-    try:
-        hour, minute = (int(part) for part in raw.split(":"))
-        when = dt.datetime.combine(event.date, dt.time(hour, minute))
-    except (TypeError, ValueError):
-        return False
-    if when.time() < event.starts_at:  # past midnight: the next calendar day
-        when += dt.timedelta(days=1)
-    return timezone.make_aware(when)
 
 
 def _run(request, event: Event, action: str) -> str:
@@ -172,7 +151,7 @@ def _run(request, event: Event, action: str) -> str:
         )
         return f"{row.membership.person.full_name} arrived and plays."
     if action == "called":
-        called_at = _called_at(request.POST.get("called_at", ""), event)
+        called_at = call_time_read(request.POST.get("called_at", ""), event=event)
         if called_at is False:
             raise NcpcError("Give the time of the call as HH:MM (e.g. 19:40), or leave it empty for now.")
         row = night_services.late_arrival_settle(

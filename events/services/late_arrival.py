@@ -9,6 +9,8 @@ their chips come off as anyone's (no place, no points, no prize).
 
 import datetime as dt
 
+from django.utils import timezone
+
 from events import selectors
 from events.models import Event, Night
 from events.services.clock import ClockState, clock_elapsed, late_arrival_deadline
@@ -46,3 +48,19 @@ def elapsed_at(*, event: Event, when: dt.datetime, now: dt.datetime) -> float | 
     if when <= night.started_at:
         return 0.0
     return max(0.0, clock_elapsed(state=_state(night), now=now) - max(0.0, (now - when).total_seconds()))
+
+
+def call_time_read(raw: str, *, event: Event) -> dt.datetime | None | bool:
+    """The time of a call typed as HH:MM on the event's evening (club time), past midnight on the next
+    calendar day; None when empty (the call is now); False when it cannot be read."""
+    raw = raw.strip()
+    if not raw:
+        return None
+    try:
+        hour, minute = (int(part) for part in raw.split(":"))
+        when = dt.datetime.combine(event.date, dt.time(hour, minute))
+    except (TypeError, ValueError):
+        return False
+    if when.time() < event.starts_at:  # past midnight: the next calendar day
+        when += dt.timedelta(days=1)
+    return timezone.make_aware(when)

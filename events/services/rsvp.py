@@ -488,58 +488,50 @@ class RsvpCard:
     exemption_free: bool
 
 
+_CARD_COLUMNS = ("k", "e", "a", "s", "c", "x", "p", "o")
+
+
 def _card_rows(*, event: Event, membership: Any) -> list[tuple[Any, ...]]:
     """One query of three plain selects: the member's answers of the season, the member's seats of the season
     and the event itself (its status, and whether its seats are listed). Columns: kind, event id, answer or
     seat status, substitute name, called in at, exemption, prize to, opened."""
     season_id = membership.season_id
-    text: CharField[str, str] = CharField()
-    stamp: DateTimeField[Any, Any] = DateTimeField()
-    flag: BooleanField[bool, bool] = BooleanField()
-    answers = (
-        Rsvp.objects.filter(membership=membership, event__season_id=season_id)
-        .order_by()
-        .annotate(
-            k=Value("answer", output_field=text),
-            e=F("event_id"),
-            a=F("answer"),
-            s=F("substitute_name"),
-            c=F("called_in_at"),
-            x=F("exemption"),
-            p=F("prize_to"),
-            o=Value(False, output_field=flag),
-        )
-        .values_list("k", "e", "a", "s", "c", "x", "p", "o")
+
+    def select(rows: QuerySet[Any], kind: str, **columns: Any) -> QuerySet[Any]:
+        defaults = {
+            "s": Value("", output_field=CharField()),
+            "c": Value(None, output_field=DateTimeField()),
+            "x": Value(False, output_field=BooleanField()),
+            "p": Value("", output_field=CharField()),
+            "o": Value(False, output_field=BooleanField()),
+        }
+        named = {"k": Value(kind, output_field=CharField()), **defaults, **columns}
+        return rows.order_by().annotate(**{c: named[c] for c in _CARD_COLUMNS}).values_list(*_CARD_COLUMNS)
+
+    answers = select(
+        Rsvp.objects.filter(membership=membership, event__season_id=season_id),
+        "answer",
+        e=F("event_id"),
+        a=F("answer"),
+        s=F("substitute_name"),
+        c=F("called_in_at"),
+        x=F("exemption"),
+        p=F("prize_to"),
     )
-    seats = (
-        Attendance.objects.filter(membership=membership, event__season_id=season_id)
-        .order_by()
-        .annotate(
-            k=Value("seat", output_field=text),
-            e=F("event_id"),
-            a=F("status"),
-            s=F("substitute_name"),
-            c=F("called_in_at"),
-            x=Value(False, output_field=flag),
-            p=Value("", output_field=text),
-            o=Value(False, output_field=flag),
-        )
-        .values_list("k", "e", "a", "s", "c", "x", "p", "o")
+    seats = select(
+        Attendance.objects.filter(membership=membership, event__season_id=season_id),
+        "seat",
+        e=F("event_id"),
+        a=F("status"),
+        s=F("substitute_name"),
+        c=F("called_in_at"),
     )
-    night = (
-        Event.objects.filter(pk=event.pk)
-        .order_by()
-        .annotate(
-            k=Value("event", output_field=text),
-            e=F("pk"),
-            a=F("status"),
-            s=Value("", output_field=text),
-            c=Value(None, output_field=stamp),
-            x=Value(False, output_field=flag),
-            p=Value("", output_field=text),
-            o=Exists(Attendance.objects.filter(event=OuterRef("pk"))),
-        )
-        .values_list("k", "e", "a", "s", "c", "x", "p", "o")
+    night = select(
+        Event.objects.filter(pk=event.pk),
+        "event",
+        e=F("pk"),
+        a=F("status"),
+        o=Exists(Attendance.objects.filter(event=OuterRef("pk"))),
     )
     return list(answers.union(seats, night, all=True))
 
