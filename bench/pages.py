@@ -104,26 +104,31 @@ def main() -> None:
     compiler.SQLCompiler.as_sql = timed("compile", compiler.SQLCompiler.as_sql)  # type: ignore[method-assign]
     Template.render = timed("render", Template.render)  # type: ignore[method-assign]
     print(f"{'page':40} {'ms':>6} {'db':>6} {'sql':>6} {'tmpl':>6} {'rest':>6} {'×floor':>7} queries")
-    floor = None
     for page in pages:
         for _ in range(3):
             response = client.get(page)
             if response.status_code != 200:
                 raise SystemExit(f"{page} answered {response.status_code}")
-        for kind in spent:
-            spent[kind] = 0.0
-        with connection.execute_wrapper(db_timer):
-            start = time.perf_counter()
-            for _ in range(rounds):
+    # Round-robin, one request of each page per round, so that the machine's drift (other work, a slower
+    # moment) falls on every page alike and the ratios hold even when the absolute times do not.
+    totals = {page: dict.fromkeys([*spent, "total"], 0.0) for page in pages}
+    with connection.execute_wrapper(db_timer):
+        for _ in range(rounds):
+            for page in pages:
+                for kind in spent:
+                    spent[kind] = 0.0
+                start = time.perf_counter()
                 client.get(page)
-            total = (time.perf_counter() - start) / rounds
-        floor = floor or total
-        part = {kind: value / rounds * 1000 for kind, value in spent.items()}
-        queries = round(spent["queries"] / rounds)
-        rest = total * 1000 - part["db"] - part["compile"] - part["render"]
+                totals[page]["total"] += time.perf_counter() - start
+                for kind, value in spent.items():
+                    totals[page][kind] += value
+    floor = totals[pages[0]]["total"]
+    for page in pages:
+        part = {kind: value / rounds * 1000 for kind, value in totals[page].items()}
+        rest = part["total"] - part["db"] - part["compile"] - part["render"]
         print(
-            f"{page:40} {total * 1000:6.2f} {part['db']:6.2f} {part['compile']:6.2f} {part['render']:6.2f} "
-            f"{rest:6.2f} {floor / total:7.2f} {queries:4}"
+            f"{page:40} {part['total']:6.2f} {part['db']:6.2f} {part['compile']:6.2f} {part['render']:6.2f} "
+            f"{rest:6.2f} {floor / totals[page]['total']:7.2f} {round(part['queries'] / 1000):4}"
         )
 
 
