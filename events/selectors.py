@@ -17,6 +17,7 @@ from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.money import quantize
+from ncpc.reads import Read
 
 
 @functools.cache
@@ -98,20 +99,27 @@ def season_rules(season: Season) -> SeasonRules:
     )
 
 
+_seasons_all = Read(lambda: Season.objects.all())
+
+
 @computed(lambda: "")
 def seasons_all() -> list[Season]:
     """Every season, newest first (season menus)."""
-    return list(Season.objects.all())
+    return _seasons_all()
+
+
+_season_on = Read(lambda day: Season.objects.filter(start__lte=day, end__gte=day)[:1], day=dt.date)
+_latest_season = Read(lambda: Season.objects.all()[:1])
 
 
 def season_for_date(day: dt.date) -> Season | None:
-    return Season.objects.filter(start__lte=day, end__gte=day).first()
+    return next(iter(_season_on(day=day)), None)
 
 
 @computed(lambda: "")
 def current_season() -> Season | None:
     """The season containing today, else the latest one that exists."""
-    return season_for_date(club_today()) or Season.objects.first()
+    return season_for_date(club_today()) or next(iter(_latest_season()), None)
 
 
 def first_event_from(events: Iterable[Event], *, on: dt.date) -> Event | None:
@@ -159,28 +167,46 @@ def event_get(*, season: Season, number: int) -> Event | None:
 @computed(lambda *, season_name, number: f"{season_name}:{number}")
 def event_by_name(*, season_name: str, number: int) -> Event | None:
     """The event of a page address (one query, none when cached: events change only through audited commands)."""
-    return (
-        Event.objects.select_related("season", "venue")
-        .filter(season__name=season_name, number=number)
-        .first()
+    return next(iter(_event_by_name(season_name=season_name, number=number)), None)
+
+
+_event_by_name = Read(
+    lambda season_name, number: Event.objects.select_related("season", "venue").filter(
+        season__name=season_name, number=number
+    )[:1],
+    season_name=str,
+)
+
+
+_season_events = Read(
+    lambda season_id: (
+        Event.objects.filter(season_id=season_id).select_related("venue").order_by("number", "pk")
     )
+)
 
 
 def season_events(*, season: Season) -> list[Event]:
     """The season's events with their venues, by number (one query). A page that needs them in several
     places reads them once and passes them on."""
-    events = list(Event.objects.filter(season=season).select_related("venue").order_by("number", "pk"))
+    events: list[Event] = _season_events(season_id=season.pk)
     for event in events:
         event.season = season
     return events
 
 
+_event_attendances = Read(
+    lambda event_id: (
+        Attendance.objects.filter(event_id=event_id)
+        .select_related("membership__person", "elimination")
+        .order_by()
+    )
+)
+
+
 def event_attendances(*, event: Event) -> list[Attendance]:
     """Every seat of the event with its member (and elimination, if out), by name."""
     # Sorted here: ordering by the person's name costs the query more Python work than the sort.
-    rows = (
-        Attendance.objects.filter(event=event).select_related("membership__person", "elimination").order_by()
-    )
+    rows: list[Attendance] = _event_attendances(event_id=event.pk)
     return sorted(rows, key=lambda a: (a.membership.person.last_name, a.membership.person.first_name, a.pk))
 
 
@@ -212,6 +238,27 @@ def placings_snapshot(placings: Iterable[Placing]) -> list[dict[str, Any]]:
     return [asdict(p) for p in placings]
 
 
+def _places_values(attendances: models.QuerySet[Attendance]) -> models.QuerySet:
+    """Placed seats, by event and place: what ``_placing_of`` needs of each."""
+    return (
+        attendances.filter(place__isnull=False)
+        .order_by("event_id", "place", "pk")
+        .values_list(
+            "event_id",
+            "place",
+            "membership_id",
+            "membership__person__key",
+            "substitute_name",
+            "prize_to",
+            "elimination__removed_for_abuse",
+        )
+    )
+
+
+_event_places = Read(lambda event_id: _places_values(Attendance.objects.filter(event_id=event_id)))
+_season_places = Read(lambda season_id: _places_values(Attendance.objects.filter(event__season_id=season_id)))
+
+
 def season_placings(*, events: Iterable[Event]) -> dict[int, list[Placing]]:
     """``event_placings`` for many events in one query: event id → placings, best first.
 
@@ -224,23 +271,19 @@ def season_placings(*, events: Iterable[Event]) -> dict[int, list[Placing]]:
             placings[e.pk] = [Placing(**p) for p in e.final_placings]
     if not final:
         return placings
-    rows = (
-        Attendance.objects.filter(event_id__in=final, place__isnull=False)
-        .order_by("event_id", "place", "pk")
-        .values_list(
-            "event_id",
-            "place",
-            "membership_id",
-            "membership__person__key",
-            "substitute_name",
-            "prize_to",
-            "elimination__removed_for_abuse",
-        )
-    )
+    seasons = {e.season_id for e in events}
+    rows: Iterable[tuple]
+    if len(final) == 1:
+        rows = _event_places(event_id=final[0])
+    elif len(seasons) == 1:
+        wanted = set(final)
+        rows = [row for row in _season_places(season_id=seasons.pop()) if row[0] in wanted]
+    else:
+        rows = _places_values(Attendance.objects.filter(event_id__in=final))
     for event_id, place, membership_id, key, substitute, prize_to, removed in rows:
         placings[event_id].append(
             _placing_of(
-                place=place,  # type: ignore[arg-type]  # place__isnull=False above
+                place=place,  # never None: place__isnull=False above
                 membership_id=membership_id,
                 member_key=key,
                 substitute_name=substitute,

@@ -87,6 +87,12 @@ def schedule(request, season):
     )
 
 
+@computed(lambda *, event, lines: f"{event.pk}")
+def _placed_html(*, event: Event, lines) -> SafeString:
+    """The results table's rows, built once per data version (the same for every viewer)."""
+    return result_rows_html(line for line in lines if line.place)
+
+
 @club_page
 @event_view
 def event_detail(request, event):
@@ -97,7 +103,7 @@ def event_detail(request, event):
         "event": event,
         "season": event.season,
         "placed": [line for line in lines if line.place],
-        "placed_html": result_rows_html(line for line in lines if line.place),
+        "placed_html": _placed_html(event=event, lines=lines),
         "unplaced": [line for line in lines if not line.place],
         "show_reasons": show_reasons,
         "can_edit": can_edit,

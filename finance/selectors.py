@@ -3,10 +3,11 @@
 import calendar
 import datetime as dt
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
-from django.db.models import Q, Sum
+from django.db.models import CharField, DecimalField, F, Q, QuerySet, Sum, Value
 
 from events import selectors as events_selectors
 from events.models import Event, Season
@@ -45,6 +46,7 @@ from members.models import Membership, Person, Suspension
 from members.selectors import season_memberships
 from ncpc.cache import computed
 from ncpc.money import ZERO, quantize
+from ncpc.reads import Read
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,12 @@ class DuesAccount:
     terms: AccountTerms
     charges: list[Charge]
     payments: list[MoneyIn]
+    # Each holder's suspension periods (start, end), read with the money: good standing needs both.
+    suspensions: dict[int, list[tuple[dt.date, dt.date]]] = field(default_factory=dict)
+
+    def suspended(self, *, membership_id: int, on: dt.date) -> bool:
+        """Is that holder under a suspension on that date (SPEC §2, both ends included)?"""
+        return any(start <= on <= end for start, end in self.suspensions.get(membership_id, ()))
 
     @property
     def holder(self) -> Membership:
@@ -122,32 +130,78 @@ class _PaymentRow:
     reversal_reason: str | None
 
 
-def _payment_rows(*, membership_ids: Iterable[int]) -> list[_PaymentRow]:
-    """The payments of these memberships with their reversal, if any, in date order (one query)."""
-    return [
-        _PaymentRow(*row)
-        for row in Payment.objects.filter(membership_id__in=membership_ids)
-        .order_by("date", "pk")
-        .values_list(
-            "pk",
-            "membership_id",
-            "date",
-            "amount",
-            "method",
-            "reference",
-            "transaction__reversed_by__date",
-            "transaction__reversed_by__reason",
-        )
-    ]
+_MONEY_COLUMNS = ("k", "i", "m", "d", "a", "t", "r", "e", "n")
 
 
-def _waiver_rows(*, membership_ids: Iterable[int]) -> list[tuple[int, Waiver]]:
-    return [
-        (membership_id, Waiver(fee_date, on, reason))
-        for membership_id, fee_date, on, reason in LateFeeWaiver.objects.filter(
-            membership_id__in=membership_ids
-        ).values_list("membership_id", "fee_date", "on", "reason")
-    ]
+def _money_query(**membership: int) -> QuerySet[Any]:
+    """Seats' payments (with their reversal, if any), late-fee waivers and suspensions in one query, for the
+    memberships ``membership`` selects (``membership_id=`` one seat, ``membership__season_id=`` a season).
+    Columns: kind ("p", "w", "s"), pk, membership id, date (paid, fee, suspension start), amount, method,
+    reference, second date (reversed on, waived on, suspension end), text (reversal or waiver reason)."""
+    text: CharField[str, str] = CharField()
+
+    def part(rows: QuerySet[Any], kind: str, **columns: Any) -> QuerySet[Any]:
+        named = {
+            "k": Value(kind, output_field=text),
+            "i": F("pk"),
+            "m": F("membership_id"),
+            "a": Value(None, output_field=DecimalField(max_digits=12, decimal_places=2)),
+            "t": Value("", output_field=text),
+            "r": Value("", output_field=text),
+            "n": Value("", output_field=text),
+            **columns,
+        }
+        return rows.order_by().annotate(**{c: named[c] for c in _MONEY_COLUMNS}).values_list(*_MONEY_COLUMNS)
+
+    payments = part(
+        Payment.objects.filter(**membership),
+        "p",
+        d=F("date"),
+        a=F("amount"),
+        t=F("method"),
+        r=F("reference"),
+        e=F("transaction__reversed_by__date"),
+        n=F("transaction__reversed_by__reason"),
+    )
+    waivers = part(LateFeeWaiver.objects.filter(**membership), "w", d=F("fee_date"), e=F("on"), n=F("reason"))
+    suspensions = part(Suspension.objects.filter(**membership), "s", d=F("start"), e=F("end"))
+    return payments.union(waivers, suspensions, all=True)
+
+
+_seat_money = Read(lambda membership_id: _money_query(membership_id=membership_id))
+_season_money = Read(lambda season_id: _money_query(membership__season_id=season_id))
+
+
+@dataclass(frozen=True)
+class _Money:
+    """What dues accounts and good standing need of seats, by membership: payments and waivers in date
+    order, suspension periods."""
+
+    payments: dict[int, list[_PaymentRow]]
+    waivers: dict[int, list[Waiver]]
+    suspensions: dict[int, list[tuple[dt.date, dt.date]]]
+
+
+def _money(*, membership_ids: Collection[int], season_id: int) -> _Money:
+    """The money and suspensions of these memberships (of the season ``season_id``), in one query."""
+    if len(membership_ids) == 1:
+        rows = _seat_money(membership_id=next(iter(membership_ids)))
+    else:
+        rows = [row for row in _season_money(season_id=season_id) if row[2] in membership_ids]
+    payments: dict[int, list[_PaymentRow]] = {}
+    waivers: dict[int, list[Waiver]] = {}
+    suspensions: dict[int, list[tuple[dt.date, dt.date]]] = {}
+    for kind, pk, membership_id, day, amount, method, reference, other_day, note in sorted(
+        rows, key=lambda row: (row[3], row[1])
+    ):
+        if kind == "p":
+            row = _PaymentRow(pk, membership_id, day, amount, method, reference, other_day, note)
+            payments.setdefault(membership_id, []).append(row)
+        elif kind == "w":
+            waivers.setdefault(membership_id, []).append(Waiver(day, other_day, note))
+        else:
+            suspensions.setdefault(membership_id, []).append((day, other_day))
+    return _Money(payments, waivers, suspensions)
 
 
 @computed(lambda *, membership, rules=None, events=None, memberships=None: f"{membership.pk}")
@@ -168,8 +222,7 @@ def dues_account(
     return _account_build(
         season=season,
         holders=holders,
-        payments=_payment_rows(membership_ids=ids),
-        waivers=[w for _id, w in _waiver_rows(membership_ids=ids)],
+        money=_money(membership_ids=ids, season_id=season.pk),
         rules=rules,
         dates=dates,
     )
@@ -182,12 +235,16 @@ def _account_build(
     *,
     season: Season,
     holders: list[Membership],
-    payments: Iterable[_PaymentRow],
-    waivers: Iterable[Waiver],
+    money: _Money,
     rules: SeasonRules,
     dates: dict[int, dt.date],
 ) -> DuesAccount:
-    """The account of one seat from its holders' payments (date order) and waivers, already read."""
+    """The account of one seat from its holders' payments, waivers and suspensions, already read (``money``
+    may hold other seats' too)."""
+    payments = sorted(
+        (p for h in holders for p in money.payments.get(h.pk, [])), key=lambda p: (p.date, p.pk)
+    )
+    waivers = [w for h in holders for w in money.waivers.get(h.pk, [])]
     last = holders[-1]
     terms = AccountTerms(first_event=holders[0].first_event, last_event=last.left_after_event)
     people = {h.pk: h.person for h in holders}
@@ -214,7 +271,10 @@ def _account_build(
         payments=sorted(money_in, key=lambda p: p.date),
         waivers=list(waivers),
     )
-    return DuesAccount(holders=holders, terms=terms, charges=charges, payments=money_in)
+    suspensions = {h.pk: money.suspensions[h.pk] for h in holders if h.pk in money.suspensions}
+    return DuesAccount(
+        holders=holders, terms=terms, charges=charges, payments=money_in, suspensions=suspensions
+    )
 
 
 @computed(lambda *, season, rules=None, events=None, memberships=None: f"{season.pk}")
@@ -245,38 +305,13 @@ def season_dues_accounts(
             chains.append(chain)
 
     holder_ids = {h.pk for chain in chains for h in chain}
-    payments: dict[int, list[_PaymentRow]] = {}
-    for payment in _payment_rows(membership_ids=holder_ids):
-        payments.setdefault(payment.membership_id, []).append(payment)
-    waivers: dict[int, list[Waiver]] = {}
-    for membership_id, waiver in _waiver_rows(membership_ids=holder_ids):
-        waivers.setdefault(membership_id, []).append(waiver)
-
-    accounts = []
-    for chain in chains:
-        accounts.append(
-            _account_build(
-                season=season,
-                holders=chain,
-                payments=sorted(
-                    (p for h in chain for p in payments.get(h.pk, [])), key=lambda p: (p.date, p.pk)
-                ),
-                waivers=[w for h in chain for w in waivers.get(h.pk, [])],
-                rules=rules,
-                dates=dates,
-            )
-        )
+    money = _money(membership_ids=holder_ids, season_id=season.pk)
+    accounts = [
+        _account_build(season=season, holders=chain, money=money, rules=rules, dates=dates)
+        for chain in chains
+    ]
     return sorted(
         accounts, key=lambda a: (a.holder.person.last_name, a.holder.person.first_name, a.holder.pk)
-    )
-
-
-def suspended_membership_ids(*, memberships: Collection[Membership], on: dt.date) -> set[int]:
-    """``members.selectors.suspended_on`` for many memberships in one query: those suspended on ``on``."""
-    return set(
-        Suspension.objects.filter(membership__in=memberships, start__lte=on, end__gte=on).values_list(
-            "membership_id", flat=True
-        )
     )
 
 
@@ -286,7 +321,10 @@ def good_standing(*, membership: Membership, on: dt.date, account: DuesAccount |
 
     ``account``: the membership's dues account when the caller has read it already (saves the queries).
     """
-    if members_selectors.suspended_on(membership=membership, on=on):
+    if account is not None and membership.pk in {h.pk for h in account.holders}:
+        if account.suspended(membership_id=membership.pk, on=on):
+            return False
+    elif members_selectors.suspended_on(membership=membership, on=on):
         return False
     return (account or dues_account(membership=membership)).status(on=on).paid_up
 
@@ -358,7 +396,13 @@ def checks_awaiting(*, person: Person | None) -> list[Disbursement]:
 
 
 def closed_month(*, year: int, month: int) -> ClosedMonth | None:
-    return ClosedMonth.objects.filter(month=dt.date(year, month, 1)).select_related("closed_by").first()
+    return next(iter(_closed_month(month=dt.date(year, month, 1))), None)
+
+
+_closed_month = Read(
+    lambda month: ClosedMonth.objects.filter(month=month).select_related("closed_by").order_by("pk")[:1],
+    month=dt.date,
+)
 
 
 def money_total(values: Iterable[Decimal]) -> Decimal:
@@ -520,6 +564,30 @@ def _report_categories(
     return income, expenses
 
 
+_month_sums = Read(
+    lambda start, end, season_start: (
+        Entry.objects.values(
+            "account", "account__code", "account__name", "account__kind", "account__position"
+        )
+        .annotate(
+            opening=Sum("amount", filter=Q(transaction__date__lt=start)),
+            receipts=Sum(
+                "amount", filter=Q(transaction__date__gte=start, transaction__date__lte=end, amount__gt=0)
+            ),
+            payments=Sum(
+                "amount", filter=Q(transaction__date__gte=start, transaction__date__lte=end, amount__lt=0)
+            ),
+            month=Sum("amount", filter=Q(transaction__date__gte=start, transaction__date__lte=end)),
+            season=Sum("amount", filter=Q(transaction__date__gte=season_start, transaction__date__lte=end)),
+        )
+        .order_by()
+    ),
+    start=dt.date,
+    end=dt.date,
+    season_start=dt.date,
+)
+
+
 @computed(lambda *, year, month, today: f"{year}-{month}:{today}")
 def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     """The treasurer's monthly report (§3.6.3, SPEC §11). Dues are as of the month's last day, or today while
@@ -532,22 +600,7 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     # One grouped read of every account: the asset accounts' month, and every account's month and season to
     # date (income and expenses by category).
     season_start = season.start if season is not None else start
-    sums = {
-        row["account__code"]: row
-        for row in Entry.objects.values(
-            "account", "account__code", "account__name", "account__kind", "account__position"
-        ).annotate(
-            opening=Sum("amount", filter=Q(transaction__date__lt=start)),
-            receipts=Sum(
-                "amount", filter=Q(transaction__date__gte=start, transaction__date__lte=end, amount__gt=0)
-            ),
-            payments=Sum(
-                "amount", filter=Q(transaction__date__gte=start, transaction__date__lte=end, amount__lt=0)
-            ),
-            month=Sum("amount", filter=Q(transaction__date__gte=start, transaction__date__lte=end)),
-            season=Sum("amount", filter=Q(transaction__date__gte=season_start, transaction__date__lte=end)),
-        )
-    }
+    sums = {row["account__code"]: row for row in _month_sums(start=start, end=end, season_start=season_start)}
     rows: list[AccountMonth] = []
     for code in ASSET_CODES:
         account = accounts[code]
@@ -578,7 +631,7 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
         rules = season_rules(season)
         memberships = season_memberships(season=season)
         dues_accounts = season_dues_accounts(season=season, rules=rules, memberships=memberships)
-        suspended = suspended_membership_ids(memberships=[a.holder for a in dues_accounts], on=as_of)
+        suspended = {a.holder.pk for a in dues_accounts if a.suspended(membership_id=a.holder.pk, on=as_of)}
         for dues in dues_accounts:
             status = dues.status(on=as_of)
             holder = dues.holder

@@ -58,6 +58,7 @@ from finance.services.payments import payment_reverse as reverse_payment
 from finance.services.reminders import dues_reminders_plan, dues_reminders_send
 from members.models import Membership
 from members.selectors import officer_holders
+from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.feedback import error_show
@@ -738,6 +739,15 @@ def report_current(request):
 report_current = require(Action.VIEW_CLUB)(report_current)
 
 
+@computed(lambda *, year, month, today, viewer, data, own: f"{year}-{month}:{today}:{viewer}")
+def _report_body(*, year: int, month: int, today: dt.date, viewer: int | None, data, own) -> str:
+    """The report's tables, rendered once per data version for the officers (``viewer`` None: every seat) and
+    once for each member (their own seat): the largest part of the page's rendering."""
+    return render_to_string(
+        "finance/partials/report_body.html", {"report": data, "full": viewer is None, "own_rows": own}
+    )
+
+
 @require(Action.VIEW_CLUB)
 def report(request, year, month):
     if not (1 <= month <= 12 and 2000 <= year <= 2200):
@@ -766,8 +776,14 @@ def report(request, year, month):
         "finance/report.html",
         {
             "report": data,
-            "full": full,
-            "own_rows": own,
+            "body_html": _report_body(
+                year=year,
+                month=month,
+                today=club_today(),
+                viewer=None if full else request.user.pk,
+                data=data,
+                own=own,
+            ),
             "prev": prev,
             "next": nxt,
             "closed": data.closed,

@@ -17,6 +17,7 @@ from members.models import (
     Ruling,
     Vote,
 )
+from ncpc.reads import Read
 
 
 def rule_changes_pending(*, season_name: str) -> list[RuleChange]:
@@ -34,22 +35,29 @@ class BallotWaiting:
     title: str
 
 
-def ballots_waiting_for(*, person: Person, season: Season, seated: bool | None = None) -> list[BallotWaiting]:
-    """The season's open ballots the person may vote on and has not finished (the home page's "Club votes"):
-    one query. ``seated``: whether the person holds a seat in the season now, when the caller knows."""
-    ballots = [
-        BallotWaiting(pk, title)
-        for pk, title, questions, answered in Ballot.objects.filter(season=season, status=Ballot.Status.OPEN)
+_open_ballots = Read(
+    lambda season_id, person_id: (
+        Ballot.objects.filter(season_id=season_id, status=Ballot.Status.OPEN)
         .annotate(
             question_count=Count("questions", distinct=True),
             answered=Count(
                 "questions__participations",
-                filter=Q(questions__participations__person=person),
+                filter=Q(questions__participations__person_id=person_id),
                 distinct=True,
             ),
         )
         .order_by("pk")
         .values_list("pk", "title", "question_count", "answered")
+    )
+)
+
+
+def ballots_waiting_for(*, person: Person, season: Season, seated: bool | None = None) -> list[BallotWaiting]:
+    """The season's open ballots the person may vote on and has not finished (the home page's "Club votes"):
+    one query. ``seated``: whether the person holds a seat in the season now, when the caller knows."""
+    ballots = [
+        BallotWaiting(pk, title)
+        for pk, title, questions, answered in _open_ballots(season_id=season.pk, person_id=person.pk)
         if answered < questions
     ]
     if not ballots:

@@ -9,6 +9,8 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import F, IntegerField, QuerySet, Value
+
 from events import selectors as event_selectors
 from events.models import Event, Season
 from events.placings import Placing
@@ -20,6 +22,7 @@ from members.models import Membership, Person
 from members.services.late_joiners import join_terms, wsop_eligibility_kept
 from ncpc.cache import computed
 from ncpc.errors import NcpcError
+from ncpc.reads import Read
 from standings.models import TieBreakEntry, WsopDecline
 from standings.services.career import CareerStats, career_stats
 from standings.services.points import EventPlaces, MemberTotal, cumulative_points, season_totals
@@ -116,6 +119,40 @@ def roster_from(memberships: Iterable[Membership], event_number: int) -> list[Me
     ]
 
 
+def _tie_breaks_and_declines(*, season_id: int) -> QuerySet[Any]:
+    """The season's tie-break entries and WSOP declines in one query: (tie-break id, recorded at, position,
+    points tied on, membership id), a decline with no tie-break id."""
+    columns = ("t", "r", "o", "p", "m")
+    entries = (
+        TieBreakEntry.objects.filter(tie_break__season_id=season_id)
+        .order_by()
+        .annotate(
+            t=F("tie_break_id"),
+            r=F("tie_break__recorded_at"),
+            o=F("position"),
+            p=F("tie_break__points"),
+            m=F("membership_id"),
+        )
+        .values_list(*columns)
+    )
+    declines = (
+        WsopDecline.objects.filter(season_id=season_id)
+        .order_by()
+        .annotate(
+            t=Value(None, output_field=IntegerField()),
+            r=F("recorded_at"),
+            o=Value(0, output_field=IntegerField()),
+            p=Value(None, output_field=IntegerField()),
+            m=F("membership_id"),
+        )
+        .values_list(*columns)
+    )
+    return entries.union(declines, all=True)
+
+
+_standings_extras = Read(lambda season_id: _tie_breaks_and_declines(season_id=season_id))
+
+
 @computed(lambda *, season, through=None, rules=None, events=None, memberships=None: f"{season.pk}:{through}")
 def season_standings(
     *,
@@ -147,13 +184,12 @@ def season_standings(
     totals = {mid: t for mid, t in totals.items() if mid in by_id}
 
     tie_breaks: dict[int, tuple[int, list[int]]] = {}
-    for tie_break_id, tied_on, membership_id in (
-        TieBreakEntry.objects.filter(tie_break__season=season)
-        .order_by("tie_break__recorded_at", "tie_break_id", "position")
-        .values_list("tie_break_id", "tie_break__points", "membership_id")
+    extras = _standings_extras(season_id=season.pk)
+    for tie_break_id, _at, _position, tied_on, membership_id in sorted(
+        (row for row in extras if row[0] is not None), key=lambda row: (row[1], row[0], row[2])
     ):
         tie_breaks.setdefault(tie_break_id, (tied_on, []))[1].append(membership_id)
-    declined = set(WsopDecline.objects.filter(season=season).values_list("membership_id", flat=True))
+    declined = {row[4] for row in extras if row[0] is None}
 
     ranked = standings_ranks(
         totals={mid: t.points for mid, t in totals.items()},

@@ -3,8 +3,8 @@ import os
 
 import pytest
 import time_machine
-from django.core.cache import cache
 
+from ncpc.cache import computed_forget
 from tests.factories import member_user, season_make
 
 
@@ -79,4 +79,4 @@ def computed_cache(settings):
     tests/ncpc/test_cache.py turns the cache on to test it."""
     settings.NCPC_COMPUTED_CACHE = CACHE_ON
     if CACHE_ON:
-        cache.clear()
+        computed_forget()

@@ -42,6 +42,7 @@ from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.mail import Mail, mail_queue, site_link
 from ncpc.models import MailDelivery
+from ncpc.reads import Read
 
 Answer = Rsvp.Answer
 
@@ -491,11 +492,10 @@ class RsvpCard:
 _CARD_COLUMNS = ("k", "e", "a", "s", "c", "x", "p", "o")
 
 
-def _card_rows(*, event: Event, membership: Any) -> list[tuple[Any, ...]]:
+def _card_rows_query(*, membership_id: int, season_id: int, event_id: int) -> QuerySet[Any]:
     """One query of three plain selects: the member's answers of the season, the member's seats of the season
     and the event itself (its status, and whether its seats are listed). Columns: kind, event id, answer or
     seat status, substitute name, called in at, exemption, prize to, opened."""
-    season_id = membership.season_id
 
     def select(rows: QuerySet[Any], kind: str, **columns: Any) -> QuerySet[Any]:
         defaults = {
@@ -509,7 +509,7 @@ def _card_rows(*, event: Event, membership: Any) -> list[tuple[Any, ...]]:
         return rows.order_by().annotate(**{c: named[c] for c in _CARD_COLUMNS}).values_list(*_CARD_COLUMNS)
 
     answers = select(
-        Rsvp.objects.filter(membership=membership, event__season_id=season_id),
+        Rsvp.objects.filter(membership_id=membership_id, event__season_id=season_id),
         "answer",
         e=F("event_id"),
         a=F("answer"),
@@ -519,7 +519,7 @@ def _card_rows(*, event: Event, membership: Any) -> list[tuple[Any, ...]]:
         p=F("prize_to"),
     )
     seats = select(
-        Attendance.objects.filter(membership=membership, event__season_id=season_id),
+        Attendance.objects.filter(membership_id=membership_id, event__season_id=season_id),
         "seat",
         e=F("event_id"),
         a=F("status"),
@@ -527,13 +527,25 @@ def _card_rows(*, event: Event, membership: Any) -> list[tuple[Any, ...]]:
         c=F("called_in_at"),
     )
     night = select(
-        Event.objects.filter(pk=event.pk),
+        Event.objects.filter(pk=event_id),
         "event",
         e=F("pk"),
         a=F("status"),
         o=Exists(Attendance.objects.filter(event=OuterRef("pk"))),
     )
-    return list(answers.union(seats, night, all=True))
+    return answers.union(seats, night, all=True)
+
+
+_card_read = Read(
+    lambda membership_id, season_id, event_id: _card_rows_query(
+        membership_id=membership_id, season_id=season_id, event_id=event_id
+    )
+)
+
+
+def _card_rows(*, event: Event, membership: Any) -> list[tuple[Any, ...]]:
+    """The card's rows (``_card_rows_query``) for the member and the event."""
+    return list(_card_read(membership_id=membership.pk, season_id=membership.season_id, event_id=event.pk))
 
 
 def rsvp_card(

@@ -15,10 +15,18 @@ from members.selectors import season_memberships
 from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.money import money_str
+from ncpc.reads import Read
 from standings.selectors import roster_from, season_standings
 from standings.services.points import placing_points
 
 FORMAT = "ncpc-season-report/1"
+
+
+_wsop_results = Read(
+    lambda season_id: (
+        WsopResult.objects.filter(season_id=season_id).select_related("representative__person").order_by("pk")
+    )
+)
 
 
 def report_as_of(*, season: Season, as_of: dt.date | None) -> dt.date:
@@ -76,7 +84,6 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
     accounts = finance_selectors.season_dues_accounts(
         season=season, rules=rules, events=season_events_all, memberships=memberships
     )
-    suspended = finance_selectors.suspended_membership_ids(memberships=[a.holder for a in accounts], on=as_of)
     for account in accounts:
         status = account.status(on=as_of)
         dues.append(
@@ -87,8 +94,9 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
                 "paid": money_str(status.paid),
                 "late_fees": money_str(status.late_fees),
                 "balance": money_str(status.balance),
-                # finance.selectors.good_standing, from the account and suspensions read above
-                "good_standing": status.paid_up and account.holder.pk not in suspended,
+                # finance.selectors.good_standing, from the account (its money and suspensions) read above
+                "good_standing": status.paid_up
+                and not account.suspended(membership_id=account.holder.pk, on=as_of),
             }
         )
     dues.sort(key=lambda row: str(row["member"]))
@@ -109,9 +117,7 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
     wsop["undecided"] = [row.key for row in standings.rows if row.wsop == "undecided"]
 
     distributions = []
-    for result in (
-        WsopResult.objects.filter(season=season).select_related("representative__person").order_by("pk")
-    ):
+    for result in _wsop_results(season_id=season.pk):
         split = wsop_result_split(result=result)
         distributions.append(
             {

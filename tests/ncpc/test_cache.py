@@ -14,7 +14,7 @@ from finance.selectors import season_dues_accounts
 from finance.services.ledger import accounts_ensure
 from finance.services.payments import payment_record
 from ncpc.audit import audit_record
-from ncpc.cache import data_version, data_version_bump, data_version_forget
+from ncpc.cache import computed_forget, data_version, data_version_bump, data_version_forget
 from tests.factories import member_user, season_make
 
 # Cached values are used only outside transactions, so these tests run without the usual test transaction.
@@ -23,12 +23,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def cache_on(settings):
-    from django.core.cache import cache
-
     settings.NCPC_COMPUTED_CACHE = True
-    cache.clear()
+    computed_forget()
     yield
-    cache.clear()
+    computed_forget()
 
 
 def count_queries(client, url) -> int:

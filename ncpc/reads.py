@@ -1,0 +1,206 @@
+"""Reads built and compiled once: a page's hot queries without the ORM's per-request work.
+
+Building a queryset (``filter``, ``annotate``, joins) and compiling it to SQL costs more Python time than the
+database spends answering it: on the demo club, about two fifths of a cold home page went to the ORM building
+and compiling the same dozen queries on every request (`bench/pages.py --profile /`). A ``Read`` builds its
+queryset once per process and database, with stand-ins for the values that change between calls, keeps the
+SQL, and from then on only swaps the values in, runs the SQL and turns the rows into what the queryset would
+have given: model instances (``select_related`` included), dicts for ``values()``, tuples or flat values for
+``values_list()``. The database's converters (decimals and dates on SQLite) are applied as the ORM applies
+them, so the results are the same objects the queryset gives.
+
+    events_of = Read(lambda season_id: Event.objects.filter(season_id=season_id).order_by("number"))
+    events = events_of(season_id=season.pk)
+
+A parameter is an ``int``, a ``str`` or a ``datetime.date`` (a date, not a datetime), compared or stored as
+itself: the stand-in must come out of compilation unchanged (or, for a date, as the backend's form of a date),
+so a parameter cannot be used inside ``__in``, a transform (``__year``) or arithmetic. A parameter that the
+compiled SQL does not carry is a mistake in the builder and raises ``ImproperlyConfigured`` on first use.
+"""
+
+import datetime as dt
+import inspect
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from django.core.exceptions import EmptyResultSet, FullResultSet, ImproperlyConfigured
+from django.db import connections
+from django.db.models import QuerySet
+from django.db.models.query import (
+    FlatValuesListIterable,
+    ModelIterable,
+    NamedValuesListIterable,
+    ValuesIterable,
+    ValuesListIterable,
+    get_related_populators,
+)
+
+
+def _stand_in(kind: type, index: int, round_: int) -> Any:
+    """Two rounds of stand-ins, each a value of its type that no query here compares against: an int within
+    every integer column's range (Django refuses an out-of-range comparison before it reaches SQL), a date long
+    before the club, a str from Unicode's private-use area."""
+    if kind is int:
+        return 31_000 + 500 * round_ + index
+    if kind is dt.date:
+        return dt.date(1901 + round_, 1, 1) + dt.timedelta(days=index)
+    if kind is str:
+        return f"\ue000ncpc-read-{round_}-{index}"
+    raise ImproperlyConfigured(f"Read: a parameter is an int, a str or a date, not {kind.__name__}")
+
+
+class _Pattern:
+    """A LIKE pattern that holds a str parameter's stand-in."""
+
+    def __init__(self, template: str, stand_in: str) -> None:
+        self.template = template
+        self.stand_in = stand_in
+
+
+class _Compiled:
+    """One Read's SQL on one database, and how to turn its rows into results.
+
+    The queryset is built and compiled twice, with two sets of stand-ins: the parameters that differ between
+    the two are the slots of the Read's values (a fixed value of the query that happens to equal a stand-in
+    is the same in both, so it is never taken for one)."""
+
+    def __init__(self, build: Callable[..., QuerySet], types: dict[str, type], alias: str) -> None:
+        connection = connections[alias]
+        rounds = []
+        for round_ in (0, 1):
+            stand_ins = {
+                name: _stand_in(kind, index, round_) for index, (name, kind) in enumerate(types.items())
+            }
+            try:
+                queryset = build(**stand_ins)
+                compiler = queryset.query.get_compiler(using=alias)
+                sql, params = compiler.as_sql()
+            except (ValueError, TypeError, EmptyResultSet, FullResultSet) as exc:
+                raise ImproperlyConfigured(f"Read: the query does not take a stand-in value ({exc})") from exc
+            rounds.append((stand_ins, queryset, compiler, sql, list(params)))
+        (stand_ins, queryset, compiler, self.sql, self.params), (_, _, _, other_sql, other_params) = rounds
+        if other_sql != self.sql or len(other_params) != len(self.params):
+            raise ImproperlyConfigured("Read: the query's SQL depends on its values")
+        self.alias = alias
+        self.compiler = compiler
+        adapted = {
+            name: connection.ops.adapt_datefield_value(value) if types[name] is dt.date else value
+            for name, value in stand_ins.items()
+        }
+        self.slots: list[tuple[int, str, Any]] = []
+        for position, (param, other) in enumerate(zip(self.params, other_params, strict=True)):
+            if param == other:
+                continue
+            for name, value in adapted.items():
+                if type(param) is type(value) and param == value:
+                    self.slots.append((position, name, types[name]))
+                    break
+                if types[name] is str and isinstance(param, str) and value in param:
+                    # A pattern made of the value (``__startswith``, ``__contains``): the value goes in
+                    # escaped as the lookup escapes it.
+                    self.slots.append((position, name, _Pattern(param, value)))
+                    break
+            else:
+                raise ImproperlyConfigured(f"Read: parameter {position} is a value transformed by the query")
+        missing = set(types) - {name for _, name, _ in self.slots}
+        if missing:
+            raise ImproperlyConfigured(f"Read: the compiled SQL does not carry {', '.join(sorted(missing))}")
+        self.date_adapter = connection.ops.adapt_datefield_value
+        fields = [s[0] for s in compiler.select[0 : compiler.col_count]]
+        self.converters = compiler.get_converters(fields)
+        self.iterable = queryset._iterable_class
+        query = queryset.query
+        if self.iterable is ModelIterable:
+            klass_info = compiler.klass_info
+            if queryset._known_related_objects or klass_info is None:
+                raise ImproperlyConfigured("Read: a queryset of models is read without known related objects")
+            self.model = klass_info["model"]
+            select_fields = klass_info["select_fields"]
+            self.model_slice = slice(select_fields[0], select_fields[-1] + 1)
+            self.init_list = [f[0].target.attname for f in compiler.select[self.model_slice]]
+            self.populators = get_related_populators(klass_info, compiler.select, alias)
+            self.annotation_col_map = compiler.annotation_col_map
+        else:
+            names = [*query.extra_select, *query.values_select, *query.annotation_select]
+            fields = list(queryset._fields or names)
+            if self.iterable in (ValuesListIterable, FlatValuesListIterable, NamedValuesListIterable) and (
+                fields != names
+            ):
+                raise ImproperlyConfigured("Read: values_list() names its columns in the query's own order")
+            self.names = names
+            if self.iterable is NamedValuesListIterable:
+                self.row_class = NamedValuesListIterable.create_namedtuple_class(*names)
+
+    def run(self, values: dict[str, Any]) -> list[Any]:
+        params = list(self.params)
+        for position, name, kind in self.slots:
+            value = values[name]
+            if kind is dt.date:
+                value = self.date_adapter(value)
+            elif isinstance(kind, _Pattern):
+                value = kind.template.replace(
+                    kind.stand_in, connections[self.alias].ops.prep_for_like_query(value)
+                )
+            params[position] = value
+        connection = connections[self.alias]
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, params)
+            rows: Any = cursor.fetchall()
+        if self.converters:
+            rows = self.compiler.apply_converters(rows, self.converters)
+        iterable = self.iterable
+        if iterable is ModelIterable:
+            return self._models(rows)
+        if iterable is ValuesIterable:
+            names = self.names
+            return [dict(zip(names, row, strict=True)) for row in rows]
+        if iterable is FlatValuesListIterable:
+            return [row[0] for row in rows]
+        if iterable is NamedValuesListIterable:
+            return [self.row_class(*row) for row in rows]
+        return [tuple(row) for row in rows]
+
+    def _models(self, rows: Any) -> list[Any]:
+        from_db = self.model.from_db
+        alias, init_list, part = self.alias, self.init_list, self.model_slice
+        populators, annotations = self.populators, self.annotation_col_map
+        objects = []
+        for row in rows:
+            obj = from_db(alias, init_list, row[part])
+            for populator in populators:
+                populator.populate(row, obj)
+            for attr, position in annotations.items():
+                setattr(obj, attr, row[position])
+            objects.append(obj)
+        return objects
+
+
+class Read:
+    """A queryset built once by ``build`` (called with keyword stand-ins), run with new values by calling the
+    Read with the same keywords. ``types`` gives a parameter's type when it is not ``int``."""
+
+    def __init__(self, build: Callable[..., QuerySet], **types: type) -> None:
+        self.build = build
+        self.names = sorted(inspect.signature(build).parameters)
+        self.types = types
+        self._compiled: dict[tuple[str, str], _Compiled] = {}
+        self._lock = threading.Lock()
+
+    def _for(self, alias: str) -> _Compiled:
+        key = (alias, connections[alias].vendor)
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            with self._lock:
+                compiled = self._compiled.get(key)
+                if compiled is None:
+                    types = {name: self.types.get(name, int) for name in self.names}
+                    compiled = _Compiled(self.build, types, alias)
+                    self._compiled[key] = compiled
+        return compiled
+
+    def __call__(self, *, using: str = "default", **values: Any) -> list[Any]:
+        """The rows for these values, as the built queryset would give them."""
+        if sorted(values) != self.names or any(value is None for value in values.values()):
+            raise TypeError(f"Read: give {', '.join(self.names)}, none of them None")
+        return self._for(using).run(values)

@@ -1,0 +1,123 @@
+"""ncpc.reads.Read: a queryset built and compiled once gives, for any values, what the queryset gives."""
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+from django.db import connection
+from django.db.models import Count, F, Value
+from django.test.utils import CaptureQueriesContext
+
+from events.models import Event, Season, Venue
+from members.models import Membership, Person
+from ncpc.reads import Read
+from tests.factories import MembershipFactory, PersonFactory, season_make
+
+pytestmark = pytest.mark.django_db
+
+
+def test_models_with_their_related_rows_are_what_the_queryset_gives(season):
+    other = season_make(2027)
+    read = Read(lambda season_id: Event.objects.filter(season_id=season_id).select_related("venue", "season"))
+    for s in (season, other, season):
+        expected = list(Event.objects.filter(season=s).select_related("venue", "season"))
+        got = read(season_id=s.pk)
+        assert [(e.pk, e.number, e.date, e.status) for e in got] == [
+            (e.pk, e.number, e.date, e.status) for e in expected
+        ]
+        assert {e.season.name for e in got} == {s.name}  # select_related filled in, no query more
+    with CaptureQueriesContext(connection) as queries:
+        [e.season.name for e in read(season_id=season.pk)]
+    assert len(queries) == 1
+
+
+def test_dates_decimals_and_annotations_come_back_typed(season):
+    """On SQLite the database gives dates and decimals as text: the ORM's converters are applied."""
+    read = Read(
+        lambda season_id, on: (
+            Event.objects.filter(season_id=season_id, date__gte=on)
+            .annotate(label=Value("x"), twice=F("number") * 2)
+            .order_by("number")
+            .values("number", "date", "label", "twice")
+        ),
+        on=dt.date,
+    )
+    rows = read(season_id=season.pk, on=dt.date(2027, 1, 1))
+    assert rows == list(
+        Event.objects.filter(season=season, date__gte=dt.date(2027, 1, 1))
+        .annotate(label=Value("x"), twice=F("number") * 2)
+        .order_by("number")
+        .values("number", "date", "label", "twice")
+    )
+    assert rows and all(isinstance(r["date"], dt.date) for r in rows)
+    assert all(r["date"] >= dt.date(2027, 1, 1) for r in rows)
+    dues = Read(lambda season_id: Season.objects.filter(pk=season_id).values_list("admin_fee", flat=True))
+    (fee,) = dues(season_id=season.pk)
+    assert isinstance(fee, Decimal) and fee == season.admin_fee
+
+
+def test_a_value_in_a_startswith_pattern_is_escaped_as_the_lookup_escapes_it(db):
+    for name in ("50% off", "50_ off", "Back room", "Back room 2"):
+        Venue.objects.create(name=name)
+    read = Read(lambda prefix: Venue.objects.filter(name__startswith=prefix).order_by("name"), prefix=str)
+    assert [v.name for v in read(prefix="50%")] == ["50% off"]  # % is a character, not "anything"
+    assert [v.name for v in read(prefix="50_")] == ["50_ off"]
+    assert [v.name for v in read(prefix="Back")] == ["Back room", "Back room 2"]
+    assert read(prefix="Nowhere") == []
+
+
+def test_a_fixed_number_equal_to_a_stand_in_stays_fixed(season):
+    """The SQL is compiled twice with different stand-ins: a constant of the query that equals one of them is
+    the same both times, so it is never mistaken for the parameter."""
+    read = Read(
+        lambda season_id: Event.objects.filter(season_id=season_id, number__lt=31_000).values_list(
+            "number", flat=True
+        )
+    )
+    assert sorted(read(season_id=season.pk)) == sorted(season.events.values_list("number", flat=True))
+    fixed = Read(lambda season_id: Event.objects.filter(season_id=season_id, number=31_000).values_list("pk"))
+    assert fixed(season_id=season.pk) == []
+
+
+def test_aggregates_and_unions(season):
+    m1 = MembershipFactory(season=season)
+    MembershipFactory(season=season, person=PersonFactory(last_name="Zed"))
+    counts = Read(
+        lambda season_id: (
+            Season.objects.filter(pk=season_id)
+            .annotate(seats=Count("memberships"))
+            .values_list("name", "seats")
+        )
+    )
+    assert counts(season_id=season.pk) == [(season.name, 2)]
+    both = Read(
+        lambda person_id, season_id: (
+            Person.objects.filter(pk=person_id)
+            .order_by()
+            .values_list("pk")
+            .union(
+                Membership.objects.filter(season_id=season_id).order_by().values_list("person_id"), all=True
+            )
+        )
+    )
+    assert sorted(both(person_id=m1.person_id, season_id=season.pk)) == sorted(
+        [(m1.person_id,)] + list(Membership.objects.filter(season=season).values_list("person_id"))
+    )
+
+
+def test_mistakes_in_a_read_are_told_at_once(season):
+    with pytest.raises(TypeError):
+        Read(lambda season_id: Event.objects.filter(season_id=season_id))()
+    with pytest.raises(TypeError):
+        Read(lambda season_id: Event.objects.filter(season_id=season_id))(season_id=None)
+    # A value the query transforms (a year into the dates it spans) cannot be swapped in.
+    with pytest.raises(ImproperlyConfigured):
+        Read(lambda year: Event.objects.filter(date__year=year))(year=2026)
+    # A parameter the builder does not use.
+    with pytest.raises(ImproperlyConfigured):
+        Read(lambda season_id, number: Event.objects.filter(season_id=season_id))(
+            season_id=season.pk, number=1
+        )
+    with pytest.raises(ImproperlyConfigured):
+        Read(lambda when: Event.objects.filter(starts_at=when), when=float)(when=1.0)
