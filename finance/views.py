@@ -740,12 +740,22 @@ report_current = require(Action.VIEW_CLUB)(report_current)
 
 
 @computed(lambda *, year, month, today, viewer, data, own: f"{year}-{month}:{today}:{viewer}")
-def _report_body(*, year: int, month: int, today: dt.date, viewer: int | None, data, own) -> str:
-    """The report's tables, rendered once per data version for the officers (``viewer`` None: every seat) and
-    once for each member (their own seat): the largest part of the page's rendering."""
-    return render_to_string(
-        "finance/partials/report_body.html", {"report": data, "full": viewer is None, "own_rows": own}
-    )
+def _report_parts(*, year: int, month: int, today: dt.date, viewer: int | None, data, own) -> dict[str, str]:
+    """The report's heading (its links) and tables, rendered once per data version for the officers
+    (``viewer`` None: every seat) and once for each member (their own seat): most of the page's rendering."""
+    first = dt.date(year, month, 1)
+    context = {
+        "report": data,
+        "full": viewer is None,
+        "own_rows": own,
+        "prev": (first - dt.timedelta(days=1)).replace(day=1),
+        "next": (first + dt.timedelta(days=32)).replace(day=1),
+        "csv_tables": report_files.csv_tables(full=viewer is None),
+    }
+    return {
+        f"{part}_html": render_to_string("finance/partials/report_parts.html", {**context, "part": part})
+        for part in ("head", "body")
+    }
 
 
 @require(Action.VIEW_CLUB)
@@ -768,15 +778,13 @@ def report(request, year, month):
         return report_files.report_xlsx(data, full=full, own=own)
     if fmt == "pdf":
         return report_files.report_pdf(data, full=full, own=own, printed=timezone.localtime())
-    first = dt.date(year, month, 1)
-    prev = (first - dt.timedelta(days=1)).replace(day=1)
-    nxt = (first + dt.timedelta(days=32)).replace(day=1)
+    nxt = (dt.date(year, month, 1) + dt.timedelta(days=32)).replace(day=1)
     return render(
         request,
         "finance/report.html",
         {
             "report": data,
-            "body_html": _report_body(
+            **_report_parts(
                 year=year,
                 month=month,
                 today=club_today(),
@@ -784,12 +792,9 @@ def report(request, year, month):
                 data=data,
                 own=own,
             ),
-            "prev": prev,
-            "next": nxt,
             "closed": data.closed,
             "may_close": user_can(request.user, Action.MANAGE_LEDGER) and nxt <= club_today(),
             "printed": timezone.localtime(),
-            "csv_tables": report_files.csv_tables(full=full),
         },
     )
 

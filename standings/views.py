@@ -4,6 +4,7 @@ import datetime as dt
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_POST
@@ -57,15 +58,26 @@ def current(request):
     return redirect("standings:season", season=season.name)
 
 
-@computed(lambda *, season, me_id, standings: f"{season.pk}:{me_id}")
-def _standings_html(*, season: Season, me_id: int | None, standings) -> dict[str, SafeString]:
-    """The table's rows and the chart for one viewer (their row marked), kept with the computed pages: cheap
-    to build (standings.html), but every warm request would build them again."""
+@computed(lambda *, season, me_id, can_record, standings, seasons: f"{season.pk}:{me_id}:{can_record}")
+def _standings_body(*, season: Season, me_id: int | None, can_record: bool, standings, seasons) -> SafeString:
+    """The page's content for one viewer (their row marked), rendered once per data version: the table's
+    rows and the chart are built in Python, the rest from standings/partials/season_body.html."""
     me = standings.row_for(me_id) if me_id is not None else None
-    return {
-        "rows_html": standings_rows_html(standings.rows, me=me),
-        "chart_html": chart_svg(_chart(standings, me=me)),
-    }
+    if me is not None:
+        _decorate([me])
+    return render_to_string(
+        "standings/partials/season_body.html",
+        {
+            "season": season,
+            "standings": standings,
+            "me": me,
+            "rows_html": standings_rows_html(standings.rows, me=me),
+            "chart_html": chart_svg(_chart(standings, me=me)),
+            "season_links": season_menu(url_name="standings:season", seasons=seasons),
+            "can_record": can_record,
+            "report_month": _report_month(season),
+        },
+    )
 
 
 @club_page
@@ -76,21 +88,14 @@ def season(request, season):
         raise Http404("No such season.")
     standings = selectors.season_standings(season=season)
     me = standings.row_for_user(request.user.pk)
-    if me is not None:
-        _decorate([me])
-    return render(
-        request,
-        "standings/season.html",
-        {
-            "season": season,
-            "standings": standings,
-            "me": me,
-            **_standings_html(season=season, me_id=me.membership.pk if me else None, standings=standings),
-            "season_links": season_menu(url_name="standings:season", seasons=seasons),
-            "can_record": user_can(request.user, Action.RECORD_TIE_BREAKS),
-            "report_month": _report_month(season),
-        },
+    body = _standings_body(
+        season=season,
+        me_id=me.membership.pk if me else None,
+        can_record=user_can(request.user, Action.RECORD_TIE_BREAKS),
+        standings=standings,
+        seasons=seasons,
     )
+    return render(request, "standings/season.html", {"season": season, "body_html": body})
 
 
 def _report_month(season: Season) -> tuple[int, int]:
