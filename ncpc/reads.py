@@ -180,12 +180,21 @@ class Read:
     """A queryset built once by ``build`` (called with keyword stand-ins), run with new values by calling the
     Read with the same keywords. ``types`` gives a parameter's type when it is not ``int``."""
 
+    # Every Read made, so that a test can compile them all on each database (a mistake shows before a page
+    # that uses a rare one meets it).
+    made: list["Read"] = []
+
     def __init__(self, build: Callable[..., QuerySet], **types: type) -> None:
+        Read.made.append(self)
         self.build = build
         self.names = sorted(inspect.signature(build).parameters)
         self.types = types
         self._compiled: dict[tuple[str, str], _Compiled] = {}
         self._lock = threading.Lock()
+
+    def compile(self, *, using: str = "default") -> None:
+        """Build and compile now (normally done on first use)."""
+        self._for(using)
 
     def _for(self, alias: str) -> _Compiled:
         key = (alias, connections[alias].vendor)

@@ -121,3 +121,18 @@ def test_mistakes_in_a_read_are_told_at_once(season):
         )
     with pytest.raises(ImproperlyConfigured):
         Read(lambda when: Event.objects.filter(starts_at=when), when=float)(when=1.0)
+
+
+def test_every_read_of_the_app_compiles_on_this_database(db):
+    """The app's Reads are built and compiled here (on SQLite by `make test`, on PostgreSQL by CI), so a Read
+    that a rarely opened page uses cannot fail on its first visit."""
+    import ncpc.urls  # noqa: F401  # every view, and through them every selector and service
+
+    reads = [
+        read
+        for read in Read.made
+        if read.build.__module__.split(".")[0] in {"ncpc", "events", "members", "finance", "standings"}
+    ]
+    assert len(reads) >= 20
+    for read in reads:
+        read.compile()
