@@ -26,7 +26,7 @@ from events.services import results as results_services
 from events.services.late_arrival import call_time_read
 from events.view_helpers import as_int, event_view, posted_int, seats_to_list
 from ncpc.errors import ConcurrentChange, NcpcError
-from ncpc.permissions import Action, require
+from ncpc.permissions import Action, require, user_can
 
 PARTS = ("clock", "attendance", "tables", "busts")
 
@@ -81,7 +81,8 @@ def console(request, event):
         {
             **_context(request, event, state),
             "state_json": state,
-            "door_url": _door_url(event),
+            # Only for those who may open the door list (the Treasurer's): others would be refused every poll.
+            "door_url": _door_url(event) if user_can(request.user, Action.RECORD_PAYMENTS) else "",
         },
     )
 
