@@ -12,9 +12,10 @@ them, so the results are the same objects the queryset gives.
     events_of = Read(lambda season_id: Event.objects.filter(season_id=season_id).order_by("number"))
     events = events_of(season_id=season.pk)
 
-A parameter is an ``int``, a ``str`` or a ``datetime.date`` (a date, not a datetime), compared or stored as
-itself: the stand-in must come out of compilation unchanged (or, for a date, as the backend's form of a date),
-so a parameter cannot be used inside ``__in``, a transform (``__year``) or arithmetic. A parameter that the
+A parameter is an ``int``, a ``str`` or a ``datetime.date`` (a date, not a datetime), compared for equality
+(an ``int`` beyond 64 bits matches no row): the stand-in must come out of compilation unchanged (or, for a
+date, as the backend's form of a date), so a parameter cannot be used inside a transform (``__year``) or
+arithmetic. A parameter that the
 compiled SQL does not carry is a mistake in the builder and raises ``ImproperlyConfigured`` on first use.
 """
 
@@ -35,6 +36,8 @@ from django.db.models.query import (
     ValuesListIterable,
     get_related_populators,
 )
+
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
 def _stand_in(kind: type, index: int, round_: int) -> Any:
@@ -212,4 +215,8 @@ class Read:
         """The rows for these values, as the built queryset would give them."""
         if sorted(values) != self.names or any(value is None for value in values.values()):
             raise TypeError(f"Read: give {', '.join(self.names)}, none of them None")
+        if any(type(value) is int and not _INT64_MIN <= value <= _INT64_MAX for value in values.values()):
+            # A key or number no column can hold (an address's /events/2026-27/99999999999999999999/): no row
+            # has it, and SQLite could not even take it as a parameter.
+            return []
         return self._for(using).run(values)

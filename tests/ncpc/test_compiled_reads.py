@@ -136,3 +136,10 @@ def test_every_read_of_the_app_compiles_on_this_database(db):
     assert len(reads) >= 20
     for read in reads:
         read.compile()
+
+
+def test_a_number_beyond_64_bits_matches_nothing(season, client, member):
+    read = Read(lambda number: Event.objects.filter(number=number))
+    assert read(number=2**70) == []
+    client.force_login(member)
+    assert client.get(f"/events/{season.name}/{2**70}/").status_code == 404
