@@ -718,6 +718,8 @@ class DoorRow:
 
     membership: Membership
     amount: Decimal
+    # Under a suspension on the event's day (SPEC §2): paying does not put them in good standing tonight.
+    suspended: bool = False
 
 
 def event_door_list(*, event: Event) -> list[DoorRow]:
@@ -737,5 +739,6 @@ def event_door_list(*, event: Event) -> list[DoorRow]:
             charges=account.charges, payments=account.payments, on=event.date, event_date=event.date
         )
         if amount > 0:
-            rows.append(DoorRow(membership=holder, amount=amount))
+            suspended = account.suspended(membership_id=holder.pk, on=event.date)
+            rows.append(DoorRow(membership=holder, amount=amount, suspended=suspended))
     return rows

@@ -15,6 +15,7 @@ from finance.models import Payment, Transaction
 from finance.selectors import dues_account, event_door_list
 from finance.services.door import door_payment_record
 from finance.services.payments import PaymentError
+from members.models import Suspension
 from tests.factories import MembershipFactory, PersonFactory, once
 from tests.finance.factories import pay
 
@@ -274,3 +275,18 @@ def test_money_is_shown_one_way_on_the_finance_pages(client, club, treasurer, me
     assert "the payment of $1,234.50 from Bob Door" in confirm
     txn = client.get(reverse("finance:transaction", args=[payment.transaction_id])).content.decode()
     assert txn.count("$1,234.50") >= 2  # debit and credit
+
+
+def test_a_member_suspended_on_the_night_is_listed_as_unable_to_play_even_if_paid(
+    client, club, season, treasurer
+):
+    Suspension.objects.create(
+        membership=club["cal"], start=dt.date(2026, 12, 1), end=dt.date(2026, 12, 31), reason="§2.11"
+    )
+    rows = {r.membership.person.key: r for r in event_door_list(event=december(season))}
+    assert (rows["cal"].amount, rows["cal"].suspended) == (D("510.00"), True)
+    assert (rows["ann"].amount, rows["ann"].suspended) == (D("100.00"), False)
+    client.force_login(treasurer)
+    html = client.get(reverse("finance:door_list", args=[season.name, 5])).content.decode()
+    assert html.count("cannot play, even if paid") == 1
+    assert "suspended on Dec 12: cannot play, even if paid" in html
