@@ -13,7 +13,7 @@ from pypdf import PdfReader
 
 from events.models import Attendance, Event, NightSeat, NightTable
 from events.services.seating import Table, forbidden_seats
-from ncpc.clock import club_today
+from ncpc.clock import club_now, club_today
 from tests.browser.conftest import PHONE, login
 from tests.factories import MembershipFactory, PersonFactory, member_user, season_make
 
@@ -26,6 +26,10 @@ OTHERS = "defghijklmn"  # eleven more members: 16 on the roster, two tables of e
 def tonight(db, monkeypatch):
     """An event dated today on the real clock (the browser and the server keep real time): answers are taken
     until the night opens, and busts only from its day on (SPEC §15.11)."""
+    now = club_now()
+    if (now.hour, now.minute) >= (23, 40):
+        # Seen in CI at 23:58 club time: the club's day turned during the test and the event was yesterday's.
+        pytest.skip("the club's day ends during this test (real clock): run it after midnight")
     monkeypatch.setattr("events.hooks.good_standing.answer", lambda *, membership, on: True)
     monkeypatch.setattr("events.hooks.rules_signed.answer", lambda *, membership: True)
     today = club_today()
