@@ -113,13 +113,13 @@ _latest_season = Read(lambda: Season.objects.all()[:1])
 
 
 def season_for_date(day: dt.date) -> Season | None:
-    return next(iter(_season_on(day=day)), None)
+    return _season_on.first(day=day)
 
 
 @computed(lambda: "")
 def current_season() -> Season | None:
     """The season containing today, else the latest one that exists."""
-    return season_for_date(club_today()) or next(iter(_latest_season()), None)
+    return season_for_date(club_today()) or _latest_season.first()
 
 
 def first_event_from(events: Iterable[Event], *, on: dt.date) -> Event | None:
@@ -167,7 +167,7 @@ def event_get(*, season: Season, number: int) -> Event | None:
 @computed(lambda *, season_name, number: f"{season_name}:{number}")
 def event_by_name(*, season_name: str, number: int) -> Event | None:
     """The event of a page address (one query, none when cached: events change only through audited commands)."""
-    return next(iter(_event_by_name(season_name=season_name, number=number)), None)
+    return _event_by_name.first(season_name=season_name, number=number)
 
 
 _event_by_name = Read(

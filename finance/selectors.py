@@ -46,7 +46,7 @@ from members.models import Membership, Person, Suspension
 from members.selectors import season_memberships
 from ncpc.cache import computed
 from ncpc.money import ZERO, quantize
-from ncpc.reads import Read
+from ncpc.reads import Read, plain_union
 
 
 @dataclass(frozen=True)
@@ -140,8 +140,8 @@ def _money_query(**membership: int) -> QuerySet[Any]:
     reference, second date (reversed on, waived on, suspension end), text (reversal or waiver reason)."""
     text: CharField[str, str] = CharField()
 
-    def part(rows: QuerySet[Any], kind: str, **columns: Any) -> QuerySet[Any]:
-        named = {
+    def part(rows: QuerySet[Any], kind: str, **columns: Any) -> tuple[QuerySet[Any], dict[str, Any]]:
+        defaults = {
             "k": Value(kind, output_field=text),
             "i": F("pk"),
             "m": F("membership_id"),
@@ -149,23 +149,24 @@ def _money_query(**membership: int) -> QuerySet[Any]:
             "t": Value("", output_field=text),
             "r": Value("", output_field=text),
             "n": Value("", output_field=text),
-            **columns,
         }
-        return rows.order_by().annotate(**{c: named[c] for c in _MONEY_COLUMNS}).values_list(*_MONEY_COLUMNS)
+        return rows.filter(**membership), {**defaults, **columns}
 
-    payments = part(
-        Payment.objects.filter(**membership),
-        "p",
-        d=F("date"),
-        a=F("amount"),
-        t=F("method"),
-        r=F("reference"),
-        e=F("transaction__reversed_by__date"),
-        n=F("transaction__reversed_by__reason"),
+    return plain_union(
+        _MONEY_COLUMNS,
+        part(
+            Payment.objects.all(),
+            "p",
+            d=F("date"),
+            a=F("amount"),
+            t=F("method"),
+            r=F("reference"),
+            e=F("transaction__reversed_by__date"),
+            n=F("transaction__reversed_by__reason"),
+        ),
+        part(LateFeeWaiver.objects.all(), "w", d=F("fee_date"), e=F("on"), n=F("reason")),
+        part(Suspension.objects.all(), "s", d=F("start"), e=F("end")),
     )
-    waivers = part(LateFeeWaiver.objects.filter(**membership), "w", d=F("fee_date"), e=F("on"), n=F("reason"))
-    suspensions = part(Suspension.objects.filter(**membership), "s", d=F("start"), e=F("end"))
-    return payments.union(waivers, suspensions, all=True)
 
 
 _seat_money = Read(lambda membership_id: _money_query(membership_id=membership_id))
@@ -396,7 +397,7 @@ def checks_awaiting(*, person: Person | None) -> list[Disbursement]:
 
 
 def closed_month(*, year: int, month: int) -> ClosedMonth | None:
-    return next(iter(_closed_month(month=dt.date(year, month, 1))), None)
+    return _closed_month.first(month=dt.date(year, month, 1))
 
 
 _closed_month = Read(

@@ -739,17 +739,23 @@ def report_current(request):
 report_current = require(Action.VIEW_CLUB)(report_current)
 
 
+def _months_beside(year: int, month: int) -> tuple[dt.date, dt.date]:
+    """The first days of the month before and the month after."""
+    first = dt.date(year, month, 1)
+    return (first - dt.timedelta(days=1)).replace(day=1), (first + dt.timedelta(days=32)).replace(day=1)
+
+
 @computed(lambda *, year, month, today, viewer, data, own: f"{year}-{month}:{today}:{viewer}")
 def _report_parts(*, year: int, month: int, today: dt.date, viewer: int | None, data, own) -> dict[str, str]:
     """The report's heading (its links) and tables, rendered once per data version for the officers
     (``viewer`` None: every seat) and once for each member (their own seat): most of the page's rendering."""
-    first = dt.date(year, month, 1)
+    prev, nxt = _months_beside(year, month)
     context = {
         "report": data,
         "full": viewer is None,
         "own_rows": own,
-        "prev": (first - dt.timedelta(days=1)).replace(day=1),
-        "next": (first + dt.timedelta(days=32)).replace(day=1),
+        "prev": prev,
+        "next": nxt,
         "csv_tables": report_files.csv_tables(full=viewer is None),
     }
     return {
@@ -778,7 +784,7 @@ def report(request, year, month):
         return report_files.report_xlsx(data, full=full, own=own)
     if fmt == "pdf":
         return report_files.report_pdf(data, full=full, own=own, printed=timezone.localtime())
-    nxt = (dt.date(year, month, 1) + dt.timedelta(days=32)).replace(day=1)
+    nxt = _months_beside(year, month)[1]
     return render(
         request,
         "finance/report.html",

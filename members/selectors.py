@@ -49,7 +49,7 @@ def _login_standing_query(*, user_id: int, on: dt.date) -> "QuerySet[Person]":
     )
 
 
-_login_standing = Read(lambda user_id, on: _login_standing_query(user_id=user_id, on=on), on=dt.date)
+_login_standing = Read(_login_standing_query, on=dt.date)
 
 
 def offices_held(*, person: Person, on: dt.date) -> set[str]:

@@ -15,14 +15,16 @@ them, so the results are the same objects the queryset gives.
 A parameter is an ``int``, a ``str`` or a ``datetime.date`` (a date, not a datetime), compared for equality
 (an ``int`` beyond 64 bits matches no row): the stand-in must come out of compilation unchanged (or, for a
 date, as the backend's form of a date), so a parameter cannot be used inside a transform (``__year``) or
-arithmetic. A parameter that the
-compiled SQL does not carry is a mistake in the builder and raises ``ImproperlyConfigured`` on first use.
+arithmetic. A parameter that the compiled SQL does not carry is a mistake in the builder and raises
+``ImproperlyConfigured`` on first use.
+
+``plain_union`` builds the other shape these reads take: several tables' rows as one query of plain values.
 """
 
 import datetime as dt
 import inspect
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.core.exceptions import EmptyResultSet, FullResultSet, ImproperlyConfigured
@@ -179,6 +181,18 @@ class _Compiled:
         return objects
 
 
+def plain_union(columns: Sequence[str], *parts: tuple[QuerySet, dict[str, Any]]) -> QuerySet:
+    """Several tables' rows as one query (UNION ALL) of plain values: ``parts`` are (queryset, expressions by
+    column); every part gives every column of ``columns``, in that order (a ``Value`` with its
+    ``output_field`` where a table has nothing for one: PostgreSQL matches a UNION's column types pairwise).
+    The rows are tuples; callers sort them (a UNION has no order of its own)."""
+    selects = [
+        rows.order_by().annotate(**{c: expressions[c] for c in columns}).values_list(*columns)
+        for rows, expressions in parts
+    ]
+    return selects[0].union(*selects[1:], all=True)
+
+
 class Read:
     """A queryset built once by ``build`` (called with keyword stand-ins), run with new values by calling the
     Read with the same keywords. ``types`` gives a parameter's type when it is not ``int``."""
@@ -194,6 +208,10 @@ class Read:
         self.types = types
         self._compiled: dict[tuple[str, str], _Compiled] = {}
         self._lock = threading.Lock()
+
+    def first(self, *, using: str = "default", **values: Any) -> Any:
+        """The first row for these values, or None."""
+        return next(iter(self(using=using, **values)), None)
 
     def compile(self, *, using: str = "default") -> None:
         """Build and compile now (normally done on first use)."""

@@ -22,7 +22,7 @@ from members.models import Membership, Person
 from members.services.late_joiners import join_terms, wsop_eligibility_kept
 from ncpc.cache import computed
 from ncpc.errors import NcpcError
-from ncpc.reads import Read
+from ncpc.reads import Read, plain_union
 from standings.models import TieBreakEntry, WsopDecline
 from standings.services.career import CareerStats, career_stats
 from standings.services.points import EventPlaces, MemberTotal, cumulative_points, season_totals
@@ -122,35 +122,33 @@ def roster_from(memberships: Iterable[Membership], event_number: int) -> list[Me
 def _tie_breaks_and_declines(*, season_id: int) -> QuerySet[Any]:
     """The season's tie-break entries and WSOP declines in one query: (tie-break id, recorded at, position,
     points tied on, membership id), a decline with no tie-break id."""
-    columns = ("t", "r", "o", "p", "m")
-    entries = (
-        TieBreakEntry.objects.filter(tie_break__season_id=season_id)
-        .order_by()
-        .annotate(
-            t=F("tie_break_id"),
-            r=F("tie_break__recorded_at"),
-            o=F("position"),
-            p=F("tie_break__points"),
-            m=F("membership_id"),
-        )
-        .values_list(*columns)
+    whole: IntegerField[int, int] = IntegerField()
+    return plain_union(
+        ("t", "r", "o", "p", "m"),
+        (
+            TieBreakEntry.objects.filter(tie_break__season_id=season_id),
+            {
+                "t": F("tie_break_id"),
+                "r": F("tie_break__recorded_at"),
+                "o": F("position"),
+                "p": F("tie_break__points"),
+                "m": F("membership_id"),
+            },
+        ),
+        (
+            WsopDecline.objects.filter(season_id=season_id),
+            {
+                "t": Value(None, output_field=whole),
+                "r": F("recorded_at"),
+                "o": Value(0, output_field=whole),
+                "p": Value(None, output_field=whole),
+                "m": F("membership_id"),
+            },
+        ),
     )
-    declines = (
-        WsopDecline.objects.filter(season_id=season_id)
-        .order_by()
-        .annotate(
-            t=Value(None, output_field=IntegerField()),
-            r=F("recorded_at"),
-            o=Value(0, output_field=IntegerField()),
-            p=Value(None, output_field=IntegerField()),
-            m=F("membership_id"),
-        )
-        .values_list(*columns)
-    )
-    return entries.union(declines, all=True)
 
 
-_standings_extras = Read(lambda season_id: _tie_breaks_and_declines(season_id=season_id))
+_standings_extras = Read(_tie_breaks_and_declines)
 
 
 @computed(lambda *, season, through=None, rules=None, events=None, memberships=None: f"{season.pk}:{through}")

@@ -42,7 +42,7 @@ from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.mail import Mail, mail_queue, site_link
 from ncpc.models import MailDelivery
-from ncpc.reads import Read
+from ncpc.reads import Read, plain_union
 
 Answer = Rsvp.Answer
 
@@ -497,50 +497,48 @@ def _card_rows_query(*, membership_id: int, season_id: int, event_id: int) -> Qu
     and the event itself (its status, and whether its seats are listed). Columns: kind, event id, answer or
     seat status, substitute name, called in at, exemption, prize to, opened."""
 
-    def select(rows: QuerySet[Any], kind: str, **columns: Any) -> QuerySet[Any]:
+    def part(rows: QuerySet[Any], kind: str, **columns: Any) -> tuple[QuerySet[Any], dict[str, Any]]:
         defaults = {
+            "k": Value(kind, output_field=CharField()),
             "s": Value("", output_field=CharField()),
             "c": Value(None, output_field=DateTimeField()),
             "x": Value(False, output_field=BooleanField()),
             "p": Value("", output_field=CharField()),
             "o": Value(False, output_field=BooleanField()),
         }
-        named = {"k": Value(kind, output_field=CharField()), **defaults, **columns}
-        return rows.order_by().annotate(**{c: named[c] for c in _CARD_COLUMNS}).values_list(*_CARD_COLUMNS)
+        return rows, {**defaults, **columns}
 
-    answers = select(
-        Rsvp.objects.filter(membership_id=membership_id, event__season_id=season_id),
-        "answer",
-        e=F("event_id"),
-        a=F("answer"),
-        s=F("substitute_name"),
-        c=F("called_in_at"),
-        x=F("exemption"),
-        p=F("prize_to"),
+    return plain_union(
+        _CARD_COLUMNS,
+        part(
+            Rsvp.objects.filter(membership_id=membership_id, event__season_id=season_id),
+            "answer",
+            e=F("event_id"),
+            a=F("answer"),
+            s=F("substitute_name"),
+            c=F("called_in_at"),
+            x=F("exemption"),
+            p=F("prize_to"),
+        ),
+        part(
+            Attendance.objects.filter(membership_id=membership_id, event__season_id=season_id),
+            "seat",
+            e=F("event_id"),
+            a=F("status"),
+            s=F("substitute_name"),
+            c=F("called_in_at"),
+        ),
+        part(
+            Event.objects.filter(pk=event_id),
+            "event",
+            e=F("pk"),
+            a=F("status"),
+            o=Exists(Attendance.objects.filter(event=OuterRef("pk"))),
+        ),
     )
-    seats = select(
-        Attendance.objects.filter(membership_id=membership_id, event__season_id=season_id),
-        "seat",
-        e=F("event_id"),
-        a=F("status"),
-        s=F("substitute_name"),
-        c=F("called_in_at"),
-    )
-    night = select(
-        Event.objects.filter(pk=event_id),
-        "event",
-        e=F("pk"),
-        a=F("status"),
-        o=Exists(Attendance.objects.filter(event=OuterRef("pk"))),
-    )
-    return answers.union(seats, night, all=True)
 
 
-_card_read = Read(
-    lambda membership_id, season_id, event_id: _card_rows_query(
-        membership_id=membership_id, season_id=season_id, event_id=event_id
-    )
-)
+_card_read = Read(_card_rows_query)
 
 
 def _card_rows(*, event: Event, membership: Any) -> list[tuple[Any, ...]]:

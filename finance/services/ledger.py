@@ -280,7 +280,7 @@ def account_balance(*, account: Account, on: dt.date | None = None, before: dt.d
 
 def posted_under_key(*, prefix: str) -> Transaction | None:
     """The live (not reversed) transaction posted under an idempotency key prefix, if any."""
-    return next(iter(_posted_under(prefix=prefix)), None)
+    return _posted_under.first(prefix=prefix)
 
 
 _posted_under = Read(
