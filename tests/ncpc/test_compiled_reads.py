@@ -5,13 +5,13 @@ from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Count, F, Value
 from django.test.utils import CaptureQueriesContext
 
 from events.models import Event, Season, Venue
 from members.models import Membership, Person
-from ncpc.reads import Read
+from ncpc.reads import Read, _stand_in
 from tests.factories import MembershipFactory, PersonFactory, season_make
 
 pytestmark = pytest.mark.django_db
@@ -136,6 +136,54 @@ def test_every_read_of_the_app_compiles_on_this_database(db):
     assert len(reads) >= 20
     for read in reads:
         read.compile()
+        # And run once with stand-in values: on PostgreSQL that prepares it, so a statement the server would
+        # not prepare shows here too.
+        read(**{name: _stand_in(read.types.get(name, int), i, 0) for i, name in enumerate(read.names)})
+        if connection.vendor == "postgresql":
+            assert read._for("default").prepared is not None, read.build
+
+
+def _statements() -> set[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name FROM pg_prepared_statements")
+        return {name for (name,) in cursor.fetchall()}
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="prepared statements are PostgreSQL's")
+@pytest.mark.django_db(transaction=True)  # it closes the connection
+def test_on_postgresql_a_read_is_prepared_once_per_database_session(season):
+    numbers = list(Event.objects.filter(season=season).order_by("number").values_list("number", flat=True))
+    assert len(numbers) == 10
+    read = Read(lambda season_id: Event.objects.filter(season_id=season_id).order_by("number"))
+    with CaptureQueriesContext(connection) as queries:
+        first = read(season_id=season.pk)
+        second = read(season_id=season.pk)
+    assert [e.number for e in first] == [e.number for e in second] == numbers
+    sent = [q["sql"] for q in queries.captured_queries]
+    assert len(sent) == 3
+    assert sent[0].startswith("PREPARE ncpc_read_") and sent[1].startswith("EXECUTE ncpc_read_")
+    assert sent[2] == sent[1]
+    name = sent[1].split()[1]
+    assert name.endswith("_events_event") and name in _statements()
+    # A new connection is a new session, without the statement: it is prepared again there.
+    connection.close()
+    assert name not in _statements()
+    assert [e.number for e in read(season_id=season.pk)] == numbers
+    assert name in _statements()
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="prepared statements are PostgreSQL's")
+def test_a_prepare_the_server_refuses_leaves_the_transaction_usable_and_the_read_runs_plain(season, caplog):
+    numbers = list(Event.objects.filter(season=season).order_by("number").values_list("number", flat=True))
+    read = Read(lambda season_id: Event.objects.filter(season_id=season_id).order_by("number"))
+    compiled = read._for("default")
+    name, _, execute = compiled.prepared
+    compiled.prepared = (name, "PREPARE broken AS SELECT * FROM no_such_table", execute)
+    with transaction.atomic():  # (in the test's own transaction: a savepoint)
+        assert [e.number for e in read(season_id=season.pk)] == numbers
+        assert Season.objects.filter(pk=season.pk).exists()  # the transaction was not aborted
+    assert compiled.prepared is None
+    assert "refused to prepare" in caplog.text
 
 
 def test_a_number_beyond_64_bits_matches_nothing(season, client, member):
