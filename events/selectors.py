@@ -17,10 +17,14 @@ from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.money import quantize
-from ncpc.reads import Read
+from ncpc.reads import Read, Statement
 
 
 @functools.cache
+def _rule_tables_statement() -> Statement:
+    return Statement("ncpc_rule_tables", _rule_tables_sql(), [0] * 4)
+
+
 def _rule_tables_sql() -> str:
     """One SELECT per rule table, the same columns each: kind, number, pk, four money values, four whole
     numbers, two texts (typed NULLs where a table has no such column: PostgreSQL matches a UNION's column
@@ -63,9 +67,7 @@ def _rule_tables(season_id: int) -> dict[str, list[tuple]]:
     values, four whole numbers, two texts). Plain SQL because every page needs the rules when nothing is
     cached: through the ORM the same read cost about 40 times the Python work (5,500 calls for four queries,
     9,500 for a UNION of querysets, 150 for this)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_rule_tables_sql(), [season_id] * 4)
-        rows = cursor.fetchall()
+    rows = _rule_tables_statement().rows([season_id] * 4)
     tables: dict[str, list[tuple]] = {"dues": [], "payout": [], "wsop": [], "blind": []}
     for kind, number, pk, *rest in sorted(rows, key=lambda r: (r[0], r[1], r[2])):
         money = tuple(None if v is None else quantize(v) for v in rest[:4])

@@ -150,9 +150,7 @@ class _Compiled:
                 self.row_class = NamedValuesListIterable.create_namedtuple_class(*names)
         # The prepared statement's name also says what it reads, for a query log.
         statement = f"{statement}_{re.sub(r'[^a-z0-9_]', '', queryset.model._meta.db_table.lower())}"[:63]
-        self.prepared = (
-            _prepared_forms(self.sql, self.params, statement) if connection.vendor == "postgresql" else None
-        )
+        self.statement = Statement(statement, self.sql, self.params, alias=alias)
 
     def run(self, values: dict[str, Any]) -> list[Any]:
         params = list(self.params)
@@ -165,11 +163,7 @@ class _Compiled:
                     kind.stand_in, connections[self.alias].ops.prep_for_like_query(value)
                 )
             params[position] = value
-        connection = connections[self.alias]
-        with connection.cursor() as cursor:
-            execute = self.sql if self.prepared is None else self._prepare(connection, cursor)
-            cursor.execute(execute, params)
-            rows: Any = cursor.fetchall()
+        rows: Any = self.statement.rows(params)
         if self.converters:
             rows = self.compiler.apply_converters(rows, self.converters)
         iterable = self.iterable
@@ -183,33 +177,6 @@ class _Compiled:
         if iterable is NamedValuesListIterable:
             return [self.row_class(*row) for row in rows]
         return [tuple(row) for row in rows]
-
-    def _prepare(self, connection: Any, cursor: Any) -> str:
-        """The EXECUTE of this Read's prepared statement on ``connection``'s current database session, PREPAREd
-        first if the session has not got it (a statement lives as long as the session, through commits and
-        rollbacks alike: a new connection starts with none). Should the server refuse the PREPARE, the Read
-        runs its plain SQL from then on."""
-        name, prepare, execute = self.prepared  # type: ignore[misc]
-        session = connection.connection
-        held = getattr(connection, "_ncpc_prepared", None)
-        if held is None or held[0] is not session:
-            # Holding the session object itself (not its id) keeps a new session from passing for the old one.
-            held = (session, set())
-            connection._ncpc_prepared = held
-        if name not in held[1]:
-            try:
-                if connection.in_atomic_block:
-                    # In a savepoint: a refused PREPARE must not abort the page's transaction.
-                    with transaction.atomic(using=self.alias):
-                        cursor.execute(prepare)
-                else:
-                    cursor.execute(prepare)
-            except DatabaseError:
-                logger.warning("Read: PostgreSQL refused to prepare %s; its SQL runs unprepared", name)
-                self.prepared = None
-                return self.sql
-            held[1].add(name)
-        return execute
 
     def _models(self, rows: Any) -> list[Any]:
         from_db = self.model.from_db
@@ -238,25 +205,67 @@ _PG_TYPES: tuple[tuple[type, str], ...] = (
 )
 
 
-def _prepared_forms(sql: str, params: list[Any], name: str) -> tuple[str, str, str] | None:
-    """(statement name, PREPARE, EXECUTE) for a Read's SQL on PostgreSQL, or None when a parameter's type has
-    no plain declaration here (the Read then runs its SQL as is).
+class Statement:
+    """SQL with ``%s`` parameters, run as a prepared statement on PostgreSQL: PREPAREd once per database session
+    (a statement lives as long as the session, through commits and rollbacks alike; a new connection starts
+    with none), then EXECUTEd with the values. Elsewhere, or when a parameter's type has no plain declaration
+    here, or should the server refuse the PREPARE, the SQL runs as it is.
 
-    A parameter's type is declared (PostgreSQL would otherwise have to infer it from where it is used, and a
-    value in a SELECT list or a UNION column gives it nothing to infer from)."""
-    types = []
-    for param in params:
-        pg_type = next((name for kind, name in _PG_TYPES if isinstance(param, kind)), None)
-        if pg_type is None:
-            return None
-        types.append(pg_type)
-    numbers = iter(range(1, len(params) + 1))
-    # psycopg2's placeholders: %s is a parameter, %% a literal percent sign.
-    body = re.sub(r"%([s%])", lambda m: f"${next(numbers)}" if m.group(1) == "s" else "%", sql)
-    declared = f" ({', '.join(types)})" if types else ""
-    prepare = f"PREPARE {name}{declared} AS {body}".replace("%", "%%")
-    execute = f"EXECUTE {name} ({', '.join(['%s'] * len(params))})" if params else f"EXECUTE {name}"
-    return name, prepare, execute
+    ``params`` are values of the types every call passes: their types are declared in the PREPARE (PostgreSQL
+    would otherwise infer them from where they are used, and a value in a SELECT list or a UNION column gives
+    it nothing to infer from)."""
+
+    def __init__(self, name: str, sql: str, params: Sequence[Any], *, alias: str = "default") -> None:
+        self.name = name
+        self.sql = sql
+        self.alias = alias
+        self.forms: tuple[str, str] | None = None
+        if connections[alias].vendor != "postgresql":
+            return
+        types = []
+        for param in params:
+            pg_type = next((name for kind, name in _PG_TYPES if isinstance(param, kind)), None)
+            if pg_type is None:
+                return
+            types.append(pg_type)
+        numbers = iter(range(1, len(types) + 1))
+        # psycopg2's placeholders: %s is a parameter, %% a literal percent sign.
+        body = re.sub(r"%([s%])", lambda m: f"${next(numbers)}" if m.group(1) == "s" else "%", sql)
+        declared = f" ({', '.join(types)})" if types else ""
+        prepare = f"PREPARE {name}{declared} AS {body}".replace("%", "%%")
+        execute = f"EXECUTE {name} ({', '.join(['%s'] * len(types))})" if types else f"EXECUTE {name}"
+        self.forms = (prepare, execute)
+
+    def rows(self, params: Sequence[Any]) -> list[tuple]:
+        connection = connections[self.alias]
+        with connection.cursor() as cursor:
+            sql = self.sql if self.forms is None else self._prepared(connection, cursor)
+            cursor.execute(sql, params)
+            return cursor.fetchall()
+
+    def _prepared(self, connection: Any, cursor: Any) -> str:
+        """The EXECUTE, after a PREPARE if this database session has not got the statement yet."""
+        prepare, execute = self.forms  # type: ignore[misc]
+        session = connection.connection
+        held = getattr(connection, "_ncpc_prepared", None)
+        if held is None or held[0] is not session:
+            # Holding the session object itself (not its id) keeps a new session from passing for the old one.
+            held = (session, set())
+            connection._ncpc_prepared = held
+        if self.name not in held[1]:
+            try:
+                if connection.in_atomic_block:
+                    # In a savepoint: a refused PREPARE must not abort the page's transaction.
+                    with transaction.atomic(using=self.alias):
+                        cursor.execute(prepare)
+                else:
+                    cursor.execute(prepare)
+            except DatabaseError:
+                logger.warning("PostgreSQL refused to prepare %s; its SQL runs unprepared", self.name)
+                self.forms = None
+                return self.sql
+            held[1].add(self.name)
+        return execute
 
 
 def plain_union(columns: Sequence[str], *parts: tuple[QuerySet, dict[str, Any]]) -> QuerySet:

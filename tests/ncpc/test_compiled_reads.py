@@ -140,7 +140,12 @@ def test_every_read_of_the_app_compiles_on_this_database(db):
         # not prepare shows here too.
         read(**{name: _stand_in(read.types.get(name, int), i, 0) for i, name in enumerate(read.names)})
         if connection.vendor == "postgresql":
-            assert read._for("default").prepared is not None, read.build
+            assert read._for("default").statement.forms is not None, read.build
+    # The season's rule tables: plain SQL, prepared the same way.
+    from events.selectors import _rule_tables, _rule_tables_statement
+
+    assert _rule_tables(season_id=31_000) == {"dues": [], "payout": [], "wsop": [], "blind": []}
+    assert (_rule_tables_statement().forms is not None) == (connection.vendor == "postgresql")
 
 
 def _statements() -> set[str]:
@@ -177,12 +182,12 @@ def test_a_prepare_the_server_refuses_leaves_the_transaction_usable_and_the_read
     numbers = list(Event.objects.filter(season=season).order_by("number").values_list("number", flat=True))
     read = Read(lambda season_id: Event.objects.filter(season_id=season_id).order_by("number"))
     compiled = read._for("default")
-    name, _, execute = compiled.prepared
-    compiled.prepared = (name, "PREPARE broken AS SELECT * FROM no_such_table", execute)
+    _, execute = compiled.statement.forms
+    compiled.statement.forms = ("PREPARE broken AS SELECT * FROM no_such_table", execute)
     with transaction.atomic():  # (in the test's own transaction: a savepoint)
         assert [e.number for e in read(season_id=season.pk)] == numbers
         assert Season.objects.filter(pk=season.pk).exists()  # the transaction was not aborted
-    assert compiled.prepared is None
+    assert compiled.statement.forms is None
     assert "refused to prepare" in caplog.text
 
 
