@@ -37,7 +37,8 @@ from typing import Any
 
 from django.core.exceptions import EmptyResultSet, FullResultSet, ImproperlyConfigured
 from django.db import DatabaseError, connections, transaction
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet, signals
+from django.db.models.base import ModelState
 from django.db.models.query import (
     FlatValuesListIterable,
     ModelIterable,
@@ -179,18 +180,61 @@ class _Compiled:
         return [tuple(row) for row in rows]
 
     def _models(self, rows: Any) -> list[Any]:
-        from_db = self.model.from_db
-        alias, init_list, part = self.alias, self.init_list, self.model_slice
+        model, alias, init_list, part = self.model, self.alias, self.init_list, self.model_slice
         populators, annotations = self.populators, self.annotation_col_map
         objects = []
         for row in rows:
-            obj = from_db(alias, init_list, row[part])
+            obj = _from_db(model, alias, init_list, row[part])
             for populator in populators:
-                populator.populate(row, obj)
+                _populate(populator, row, obj)
             for attr, position in annotations.items():
                 setattr(obj, attr, row[position])
             objects.append(obj)
         return objects
+
+
+def _from_db(model: Any, alias: str, attnames: list[str], values: Sequence[Any]) -> Any:
+    """``model.from_db(alias, attnames, values)`` without ``Model.__init__``'s walk over every field: the values
+    go straight into the instance's ``__dict__``, which is where ``__init__`` puts them (a field's descriptor,
+    a foreign key's included, reads them from there; a column not read stays deferred, as with ``from_db``).
+    A tenth of the Python work of a cold page was building model instances. Not for a model that something
+    listens on ``pre_init``/``post_init`` for, or that has its own ``__init__`` or ``from_db``: those go
+    through Django's way."""
+    if model not in _PLAIN_MODELS:
+        _PLAIN_MODELS[model] = (
+            model.__init__ is Model.__init__
+            and model.from_db.__func__ is Model.from_db.__func__
+            and not signals.pre_init.has_listeners(model)
+            and not signals.post_init.has_listeners(model)
+        )
+    if not _PLAIN_MODELS[model]:
+        return model.from_db(alias, attnames, values)
+    obj = model.__new__(model)
+    state = ModelState()
+    state.adding = False
+    state.db = alias
+    obj.__dict__.update(zip(attnames, values, strict=True), _state=state)
+    return obj
+
+
+_PLAIN_MODELS: dict[type, bool] = {}
+
+
+def _populate(populator: Any, row: Sequence[Any], from_obj: Any) -> None:
+    """Django's ``RelatedPopulator.populate`` (a ``select_related`` row's related object), with ``_from_db``."""
+    if populator.reorder_for_init:
+        obj_data = populator.reorder_for_init(row)
+    else:
+        obj_data = row[populator.cols_start : populator.cols_end]
+    if obj_data[populator.pk_idx] is None:
+        obj = None
+    else:
+        obj = _from_db(populator.model_cls, populator.db, populator.init_list, obj_data)
+        for related in populator.related_populators:
+            _populate(related, row, obj)
+    populator.local_setter(from_obj, obj)
+    if obj is not None:
+        populator.remote_setter(obj, from_obj)
 
 
 # How a parameter's Python type is declared to PostgreSQL in a prepared statement, in the order to test
