@@ -7,11 +7,13 @@ the data goes through ``html.escape``; dates and numbers need none.
 """
 
 import datetime as dt
+import re
 from html import escape
 
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
+from events.converters import SeasonConverter
 from events.selectors import seasons_all
 from ncpc.cache import computed
 
@@ -82,7 +84,17 @@ def result_rows_html(lines) -> SafeString:
 def season_menu(*, url_name: str, seasons=None) -> list[tuple[str, str]]:
     """(season name, its page's address) for every season, newest first: a page's season menu. ``seasons``:
     every season, when the page has read them."""
-    return [
-        (s.name, reverse(url_name, args=[s.name]))
-        for s in (seasons if seasons is not None else seasons_all())
-    ]
+    # One reverse() for the menu: a season's address is the sample's with its name in place (a name is four
+    # digits, a dash, two digits, as the URL converters require; reverse() costs ~100 calls a season).
+    sample = "0000-00"
+    pattern = reverse(url_name, args=[sample])
+    links = []
+    for season in seasons if seasons is not None else seasons_all():
+        if _SEASON_NAME.fullmatch(season.name) and pattern.count(sample) == 1:
+            links.append((season.name, pattern.replace(sample, season.name)))
+        else:
+            links.append((season.name, reverse(url_name, args=[season.name])))
+    return links
+
+
+_SEASON_NAME = re.compile(SeasonConverter.regex)

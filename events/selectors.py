@@ -4,6 +4,7 @@ import datetime as dt
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
+from operator import itemgetter
 from typing import Any
 
 from django.db import connection, models
@@ -69,8 +70,8 @@ def _rule_tables(season_id: int) -> dict[str, list[tuple]]:
     9,500 for a UNION of querysets, 150 for this)."""
     rows = _rule_tables_statement().rows([season_id] * 4)
     tables: dict[str, list[tuple]] = {"dues": [], "payout": [], "wsop": [], "blind": []}
-    for kind, number, pk, *rest in sorted(rows, key=lambda r: (r[0], r[1], r[2])):
-        money = tuple(None if v is None else quantize(v) for v in rest[:4])
+    for kind, number, pk, *rest in sorted(rows, key=itemgetter(0, 1, 2)):
+        money = [None if v is None else quantize(v) for v in rest[:4]]
         tables[kind].append((number, pk, *money, *rest[4:]))
     return tables
 
@@ -112,6 +113,14 @@ def seasons_all() -> list[Season]:
 
 _season_on = Read(lambda day: Season.objects.filter(start__lte=day, end__gte=day)[:1], day=dt.date)
 _latest_season = Read(lambda: Season.objects.all()[:1])
+
+
+_season_named = Read(lambda name: Season.objects.filter(name=name)[:1], name=str)
+
+
+def season_named(name: str) -> Season | None:
+    """The season of a page address ("2026-27"), or None."""
+    return _season_named.first(name=name)
 
 
 def season_for_date(day: dt.date) -> Season | None:

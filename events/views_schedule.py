@@ -26,7 +26,7 @@ from ncpc.permissions import Action, club_page, require, user_can
 
 
 def _season(name: str) -> Season:
-    season = Season.objects.filter(name=name).first()
+    season = selectors.season_named(name)
     if season is None:
         raise Http404("No such season.")
     return season

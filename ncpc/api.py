@@ -6,7 +6,7 @@ from django.contrib.auth.decorators import login_not_required
 from django.http import JsonResponse
 from django.views.decorators.http import require_GET
 
-from events.models import Season
+from events.selectors import season_named
 from ncpc.permissions import Action, user_can, user_person
 from ncpc.services.season_report import season_report
 
@@ -29,7 +29,7 @@ def season_report_json(request, season):
         return response
     if not user_can(request.user, Action.VIEW_CLUB):
         return JsonResponse({"error": "The season report is for club members."}, status=403)
-    found = Season.objects.filter(name=season).first()
+    found = season_named(season)
     if found is None:
         return JsonResponse({"error": f"No season named {season!r}."}, status=404)
     as_of = None

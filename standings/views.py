@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from events.html import season_menu
 from events.models import Season
-from events.selectors import current_season, seasons_all
+from events.selectors import current_season, season_named, seasons_all
 from members.models import Person
 from ncpc.cache import computed
 from ncpc.clock import club_today
@@ -26,7 +26,10 @@ from standings.services.tie_breaks import tie_break_record, wsop_decline_record,
 
 
 def _season(name: str) -> Season:
-    return get_object_or_404(Season, name=name)
+    season = season_named(name)
+    if season is None:
+        raise Http404("No such season.")
+    return season
 
 
 def _chart(standings, *, me=None):

@@ -97,9 +97,9 @@ def wsop_race(
     for mid in contenders:
         p = points[mid]
         others = [points[o] for o in contenders if o != mid]
-        if sum(1 for q in others if q + reach >= p) < prizes:
+        if len([q for q in others if q + reach >= p]) < prizes:
             race[mid] = CLINCHED
-        elif sum(1 for q in others if q > p + reach) >= prizes:
+        elif len([q for q in others if q > p + reach]) >= prizes:
             race[mid] = OUT_OF_REACH
         else:
             race[mid] = OPEN

@@ -58,3 +58,17 @@ def test_a_new_season_gets_its_ten_events(season):
 )
 def test_the_schedule_rule_is_said_in_words(schedule, words):
     assert schedule_words(schedule) == words
+
+
+def test_a_season_menu_links_every_season_as_reverse_would(db):
+    from types import SimpleNamespace
+
+    from django.urls import reverse
+
+    from events.html import season_menu
+
+    seasons = [SimpleNamespace(name=name) for name in ("2027-28", "2026-27", "1999-00")]
+    for url_name in ("standings:season", "events:schedule"):
+        assert season_menu(url_name=url_name, seasons=seasons) == [
+            (s.name, reverse(url_name, args=[s.name])) for s in seasons
+        ]
