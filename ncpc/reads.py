@@ -138,6 +138,7 @@ class _Compiled:
             self.model_slice = slice(select_fields[0], select_fields[-1] + 1)
             self.init_list = [f[0].target.attname for f in compiler.select[self.model_slice]]
             self.populators = get_related_populators(klass_info, compiler.select, alias)
+            self.models = [self.model, *_related_models(self.populators)]
             self.annotation_col_map = compiler.annotation_col_map
         else:
             names = [*query.extra_select, *query.values_select, *query.annotation_select]
@@ -182,32 +183,44 @@ class _Compiled:
     def _models(self, rows: Any) -> list[Any]:
         model, alias, init_list, part = self.model, self.alias, self.init_list, self.model_slice
         populators, annotations = self.populators, self.annotation_col_map
+        # Asked once per read, not per row (a listener may be connected at any time, tests do).
+        plain = {m: _plain(m) for m in self.models}
         objects = []
         for row in rows:
-            obj = _from_db(model, alias, init_list, row[part])
+            obj = _from_db(model, alias, init_list, row[part], plain)
             for populator in populators:
-                _populate(populator, row, obj)
+                _populate(populator, row, obj, plain)
             for attr, position in annotations.items():
                 setattr(obj, attr, row[position])
             objects.append(obj)
         return objects
 
 
-def _from_db(model: Any, alias: str, attnames: list[str], values: Sequence[Any]) -> Any:
+def _related_models(populators: list[Any]) -> list[type]:
+    """The models of ``select_related`` populators, theirs included."""
+    return [m for p in populators for m in (p.model_cls, *_related_models(p.related_populators))]
+
+
+def _plain(model: type) -> bool:
+    """Can ``_from_db`` build this model's instances without ``Model.__init__``? Not when the model has its
+    own ``__init__`` or ``from_db``, or something listens on ``pre_init``/``post_init`` for it."""
+    return (
+        model.__init__ is Model.__init__
+        and model.from_db.__func__ is Model.from_db.__func__  # type: ignore[attr-defined]
+        and not signals.pre_init.has_listeners(model)
+        and not signals.post_init.has_listeners(model)
+    )
+
+
+def _from_db(
+    model: Any, alias: str, attnames: list[str], values: Sequence[Any], plain: dict[type, bool]
+) -> Any:
     """``model.from_db(alias, attnames, values)`` without ``Model.__init__``'s walk over every field: the values
     go straight into the instance's ``__dict__``, which is where ``__init__`` puts them (a field's descriptor,
     a foreign key's included, reads them from there; a column not read stays deferred, as with ``from_db``).
-    A tenth of the Python work of a cold page was building model instances. Not for a model that something
-    listens on ``pre_init``/``post_init`` for, or that has its own ``__init__`` or ``from_db``: those go
-    through Django's way."""
-    if model not in _PLAIN_MODELS:
-        _PLAIN_MODELS[model] = (
-            model.__init__ is Model.__init__
-            and model.from_db.__func__ is Model.from_db.__func__
-            and not signals.pre_init.has_listeners(model)
-            and not signals.post_init.has_listeners(model)
-        )
-    if not _PLAIN_MODELS[model]:
+    A tenth of the Python work of a cold page was building model instances. A model that is not ``plain``
+    (``_plain``) goes through Django's way."""
+    if not plain[model]:
         return model.from_db(alias, attnames, values)
     obj = model.__new__(model)
     state = ModelState()
@@ -217,10 +230,7 @@ def _from_db(model: Any, alias: str, attnames: list[str], values: Sequence[Any])
     return obj
 
 
-_PLAIN_MODELS: dict[type, bool] = {}
-
-
-def _populate(populator: Any, row: Sequence[Any], from_obj: Any) -> None:
+def _populate(populator: Any, row: Sequence[Any], from_obj: Any, plain: dict[type, bool]) -> None:
     """Django's ``RelatedPopulator.populate`` (a ``select_related`` row's related object), with ``_from_db``."""
     if populator.reorder_for_init:
         obj_data = populator.reorder_for_init(row)
@@ -229,9 +239,9 @@ def _populate(populator: Any, row: Sequence[Any], from_obj: Any) -> None:
     if obj_data[populator.pk_idx] is None:
         obj = None
     else:
-        obj = _from_db(populator.model_cls, populator.db, populator.init_list, obj_data)
+        obj = _from_db(populator.model_cls, populator.db, populator.init_list, obj_data, plain)
         for related in populator.related_populators:
-            _populate(related, row, obj)
+            _populate(related, row, obj, plain)
     populator.local_setter(from_obj, obj)
     if obj is not None:
         populator.remote_setter(obj, from_obj)

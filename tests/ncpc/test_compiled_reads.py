@@ -32,6 +32,35 @@ def test_models_with_their_related_rows_are_what_the_queryset_gives(season):
     assert len(queries) == 1
 
 
+def test_instances_are_built_as_the_orm_builds_them_and_listeners_still_hear_of_them(season):
+    read = Read(lambda season_id: Event.objects.filter(season_id=season_id).select_related("season"))
+    expected = {e.pk: e for e in Event.objects.filter(season=season).select_related("season")}
+    got = read(season_id=season.pk)
+    for event in got:
+        orm = expected[event.pk]
+        assert {f.attname: getattr(event, f.attname) for f in Event._meta.concrete_fields} == {
+            f.attname: getattr(orm, f.attname) for f in Event._meta.concrete_fields
+        }
+        assert (event._state.adding, event._state.db) == (False, "default")
+        assert event == orm and hash(event) == hash(orm)
+        assert event.season._state.db == "default" and event.season.events.count() == len(expected)
+    # A model something listens on post_init for goes through Django's __init__ (and the listener hears).
+    heard = []
+
+    def listener(sender, instance, **kwargs):
+        heard.append(instance.pk)
+
+    from django.db.models.signals import post_init
+
+    post_init.connect(listener, sender=Event)
+    try:
+        fresh = Read(lambda season_id: Event.objects.filter(season_id=season_id).order_by("number"))
+        assert sorted(heard) == [] and sorted(e.pk for e in fresh(season_id=season.pk)) == sorted(heard)
+    finally:
+        post_init.disconnect(listener, sender=Event)
+    assert len(heard) == len(expected)
+
+
 def test_dates_decimals_and_annotations_come_back_typed(season):
     """On SQLite the database gives dates and decimals as text: the ORM's converters are applied."""
     read = Read(
