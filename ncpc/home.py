@@ -1,7 +1,8 @@
 """The home page's panels: club-wide wiring (the top layer), so each app only offers its selectors.
 
-A panel is a dict: {"title": str, "template": "app/partials/x.html", "context": {...}, "order": int}, or
-None when it has nothing to show this user.
+A panel is a dict: {"title": str, "template": "app/partials/x.html", "context": {...}, "order": int} (or
+"html" instead of "template" and "context": the panel built in Python), or None when it has nothing to show
+this user.
 """
 
 from django.template.loader import render_to_string
@@ -15,6 +16,7 @@ from members.selectors import roster_for_event, season_memberships
 from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.permissions import Action, user_can, user_person
+from standings.html import home_panel_html
 from standings.selectors import season_standings
 
 STANDINGS_TOP = 5
@@ -81,19 +83,10 @@ def standings_panel(*, request, season, events, memberships, rules) -> dict | No
         return None
     standings = season_standings(season=season, rules=rules, events=events, memberships=memberships)
     mine = standings.row_for_person(user_person(request.user))
-    top = standings.rows[:STANDINGS_TOP]
-    return {
-        "title": f"Standings {season}",
-        "template": "standings/partials/home_panel.html",
-        "context": {
-            "season": season,
-            "rows": top,
-            "mine": mine,
-            "mine_in_top": mine is not None and mine in top,
-            "played": len(standings.events),
-        },
-        "order": 20,
-    }
+    html = home_panel_html(
+        season=season, rows=standings.rows[:STANDINGS_TOP], mine=mine, played=len(standings.events)
+    )
+    return {"title": f"Standings {season}", "html": html, "order": 20}
 
 
 @computed(lambda *, request, season: f"{request.user.pk}:{season.pk if season else None}")
@@ -114,8 +107,10 @@ def home_page(*, request, season) -> dict:
     ]
     shown = sorted((p for p in panels if p), key=lambda p: p.get("order", 50))
     for panel in shown:
-        # Rendered here, so that a warm home page takes the panels' HTML from the cache with the rest.
-        panel["html"] = render_to_string(panel["template"], {"panel": panel["context"]})
+        # Rendered here, so that a warm home page takes the panels' HTML from the cache with the rest (a panel
+        # built in Python brings its own).
+        if "html" not in panel:
+            panel["html"] = render_to_string(panel["template"], {"panel": panel["context"]})
     upcoming = next_event(season=season, events=events)
     card = _rsvp_card(request, upcoming, season=season, memberships=memberships, rules=rules)
     return {"next_event": upcoming, "panels": shown, "rsvp_card": card}
