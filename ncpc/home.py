@@ -9,8 +9,8 @@ from django.template.loader import render_to_string
 
 from events.selectors import next_event, night_under_way, season_events, season_rules
 from events.services.rsvp import rsvp_card
+from finance.html import dues_panel_html
 from finance.selectors import account_outlook, checks_awaiting, dues_account, good_standing
-from finance.services.dues import LATE_FEE
 from members.governance_selectors import ballots_waiting_for
 from members.selectors import roster_for_event, season_memberships
 from ncpc.cache import computed
@@ -63,18 +63,12 @@ def my_dues_panel(*, request, season, events, memberships, rules) -> dict | None
         return None
     on = min(club_today(), season.end)
     account = dues_account(membership=membership, rules=rules, events=events, memberships=memberships)
-    upcoming = [c for c in account.charges if c.date > on and c.kind != LATE_FEE]
-    return {
-        "title": "My dues",
-        "template": "finance/partials/home_dues.html",
-        "order": 20,
-        "context": {
-            "status": account.status(on=on),
-            "outlook": account_outlook(account=account, on=on, events=events),
-            "good_standing": good_standing(membership=membership, on=on, account=account),
-            "next_charge": upcoming[0] if upcoming else None,
-        },
-    }
+    html = dues_panel_html(
+        status=account.status(on=on),
+        outlook=account_outlook(account=account, on=on, events=events),
+        good_standing=good_standing(membership=membership, on=on, account=account),
+    )
+    return {"title": "My dues", "html": html, "order": 20}
 
 
 def standings_panel(*, request, season, events, memberships, rules) -> dict | None:
