@@ -11,6 +11,7 @@ import re
 from html import escape
 
 from django.urls import reverse
+from django.utils import dateformat, timezone
 from django.utils.safestring import SafeString, mark_safe
 
 from events.converters import SeasonConverter
@@ -98,3 +99,108 @@ def season_menu(*, url_name: str, seasons=None) -> list[tuple[str, str]]:
 
 
 _SEASON_NAME = re.compile(SeasonConverter.regex)
+
+
+def rsvp_form_html(card, *, back: str, csrf_token: str) -> SafeString:
+    """Who's coming: the member's own answer for an event (``events.services.rsvp.RsvpCard``), as plain POST
+    forms (no script needed); ``back`` ("home" or "event") is where the answer returns to. On the home page
+    every member sees it on every visit: as a template it cost a cold home page about 1,000 Python calls."""
+    event = card.event
+    answer = card.answer
+    # What {% csrf_token %} gives.
+    has_token = csrf_token and str(csrf_token) != "NOTPROVIDED"
+    token = f'<input type="hidden" name="csrfmiddlewaretoken" value="{escape(str(csrf_token))}">' if has_token else ""
+    hidden_back = f'<input type="hidden" name="back" value="{escape(back)}">'
+    html = ['<div class="rsvp mt-2" data-rsvp>']
+    if answer:
+        detail = ""
+        if answer == "late":
+            when = (
+                dateformat.format(timezone.localtime(card.called_in_at), "M j, g:i a")
+                if card.called_in_at
+                else ""
+            )
+            asked = " · exemption asked for" if card.exemption else ""
+            detail += f'<span class="small text-muted d-block">Called in {when}{asked}</span>'
+        if answer == "substitute":
+            detail += (
+                f'<span class="small text-muted d-block">{escape(card.substitute_name)} plays your seat · prize to '
+                f"the {escape(card.prize_to)}</span>"
+            )
+        html.append(
+            f'<p class="mb-2">Your answer: <strong data-rsvp-answer="{escape(answer)}">{escape(card.answer_label)}'
+            f"</strong>\n{detail}\n</p>"
+        )
+    elif card.open:
+        html.append('<p class="mb-2 fw-semibold">Are you coming?</p>')
+    if card.open:
+        url = escape(reverse("events:rsvp", args=[event.season.name, event.number]))
+        back_id = escape(back)
+        html.append(
+            f'<form method="post" action="{url}" class="d-flex gap-2">{token}\n{hidden_back}\n'
+            '<button class="btn btn-success flex-fill" name="answer" value="coming">Coming</button>\n'
+            '<button class="btn btn-outline-secondary flex-fill" name="answer" value="not_coming">Not coming</button>\n'
+            "</form>"
+        )
+        if card.exemption_free:
+            checked = " checked" if card.exemption else ""
+            exemption = (
+                '<div class="form-check mb-2">\n'
+                f'<input class="form-check-input" type="checkbox" name="exemption" value="on" '
+                f'id="rsvp-exemption-{back_id}"{checked}>\n'
+                f'<label class="form-check-label" for="rsvp-exemption-{back_id}">Use my late-arrival exemption (once a '
+                "season): I may join during the second hour</label>\n</div>"
+            )
+        else:
+            exemption = '<p class="small mb-2">Your exemption of the season is taken already.</p>'
+        html.append(
+            f'<details class="mt-2"{" open" if answer == "late" else ""}>\n<summary>Coming late</summary>\n'
+            f'<form method="post" action="{url}" class="mt-2">{token}\n{hidden_back}\n'
+            '<input type="hidden" name="answer" value="late">\n'
+            '<p class="small text-muted mb-2">This is your call-in (§5.2.4): the time is recorded. Your seat is posted '
+            "and folded until you arrive; without the exemption the chips come off at the end of the first hour.</p>\n"
+            f"{exemption}\n"
+            '<button class="btn btn-warning w-100" data-rsvp-late>I\'ll be late</button>\n</form>\n</details>'
+        )
+        if card.substitutes_left or answer == "substitute":
+            member_checked = " checked" if card.prize_to != "substitute" else ""
+            sub_checked = " checked" if card.prize_to == "substitute" else ""
+            not_pro = " checked" if answer == "substitute" else ""
+            left = card.substitutes_left
+            substitute = (
+                f'<form method="post" action="{url}" class="mt-2">{token}\n{hidden_back}\n'
+                '<input type="hidden" name="answer" value="substitute">\n'
+                f'<label class="form-label" for="rsvp-sub-{back_id}">Substitute\'s name</label>\n'
+                f'<input class="form-control mb-2" type="text" name="substitute_name" id="rsvp-sub-{back_id}" '
+                f'maxlength="120" value="{escape(card.substitute_name)}" autocomplete="off">\n'
+                '<fieldset class="mb-2"><legend class="form-label fs-6 mb-1">The prize goes to (§5.3.4)</legend>\n'
+                '<div class="form-check form-check-inline"><input class="form-check-input" type="radio" '
+                f'name="prize_to" value="member" id="rsvp-prize-m-{back_id}"{member_checked}><label '
+                f'class="form-check-label" for="rsvp-prize-m-{back_id}">me</label></div>\n'
+                '<div class="form-check form-check-inline"><input class="form-check-input" type="radio" '
+                f'name="prize_to" value="substitute" id="rsvp-prize-s-{back_id}"{sub_checked}><label '
+                f'class="form-check-label" for="rsvp-prize-s-{back_id}">the substitute</label></div>\n'
+                "</fieldset>\n"
+                '<div class="form-check mb-2">\n'
+                f'<input class="form-check-input" type="checkbox" name="not_professional" value="on" '
+                f'id="rsvp-notpro-{back_id}"{not_pro}>\n'
+                f'<label class="form-check-label" for="rsvp-notpro-{back_id}">Not a professional gambler (§5.3.1)</label>\n'
+                "</div>\n"
+                f'<p class="small text-muted mb-2">{int(left)} substitute{"" if left == 1 else "s"} left this season '
+                "besides this night.</p>\n"
+                '<button class="btn btn-outline-primary w-100" data-rsvp-substitute>Send this substitute</button>\n'
+                "</form>"
+            )
+        else:
+            substitute = (
+                '<p class="small mt-2 mb-0">You have sent as many substitutes this season as the rules allow '
+                "(§5.3.1).</p>"
+            )
+        html.append(
+            f'<details class="mt-2"{" open" if answer == "substitute" else ""}>\n<summary>Sending a substitute</summary>\n'
+            f"{substitute}\n</details>"
+        )
+    elif card.closed_reason:
+        html.append(f'<p class="small text-muted mb-0">{escape(card.closed_reason)}</p>')
+    html.append("</div>")
+    return mark_safe("\n".join(html))  # noqa: S308  # nosec B308 B703: data escaped above

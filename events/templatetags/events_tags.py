@@ -1,7 +1,9 @@
 from decimal import Decimal
 
 from django import template
+from django.utils.safestring import SafeString
 
+from events.html import rsvp_form_html
 from ncpc.money import percent_str
 
 register = template.Library()
@@ -33,3 +35,10 @@ def thousands(value) -> str:
         return f"{int(value):,}"
     except (TypeError, ValueError):
         return ""
+
+
+@register.simple_tag(takes_context=True)
+def rsvp_form(context, card, back: str) -> SafeString:
+    """The member's own answer for an event as forms (``events.html.rsvp_form_html``), with the page's CSRF
+    token."""
+    return rsvp_form_html(card, back=back, csrf_token=context.get("csrf_token", ""))

@@ -190,3 +190,32 @@ def test_two_submits_of_the_same_answer_at_once_make_one_row():
     assert len(outcomes) == 2 and outcomes[0] == outcomes[1]
     assert Rsvp.objects.filter(event=event).count() == 1
     assert AuditEntry.objects.filter(action="rsvp.answer").count() == 1
+
+
+def test_the_card_escapes_what_members_typed_and_carries_the_pages_csrf_token(season):
+    from events.html import rsvp_form_html
+    from events.services.rsvp import RsvpCard
+
+    event = season.events.get(number=5)
+    card = RsvpCard(
+        event=event,
+        answer="substitute",
+        answer_label="Sending a substitute",
+        called_in_at=None,
+        exemption=False,
+        substitute_name='Sam "<b>"',
+        prize_to="substitute",
+        open=True,
+        closed_reason="",
+        substitutes_left=1,
+        exemption_free=False,
+    )
+    html = rsvp_form_html(card, back="home", csrf_token="TOKEN123")
+    assert "Sam &quot;&lt;b&gt;&quot; plays your seat · prize to the substitute" in html
+    assert 'value="Sam &quot;&lt;b&gt;&quot;"' in html and "<b>" not in html
+    assert html.count('name="csrfmiddlewaretoken" value="TOKEN123"') == 3  # one per form
+    assert (
+        "1 substitute left this season" in html and "Your exemption of the season is taken already." in html
+    )
+    assert f'action="{RSVP}"' in html
+    assert "csrfmiddlewaretoken" not in rsvp_form_html(card, back="home", csrf_token="NOTPROVIDED")
