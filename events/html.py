@@ -101,6 +101,21 @@ def season_menu(*, url_name: str, seasons=None) -> list[tuple[str, str]]:
 _SEASON_NAME = re.compile(SeasonConverter.regex)
 
 
+def season_menu_html(*, url_name: str, seasons, label: str, menu_class: str = "dropdown") -> SafeString:
+    """A page's season dropdown (``season_menu``'s links), or nothing when there is only one season."""
+    links = season_menu(url_name=url_name, seasons=seasons)
+    if len(links) <= 1:
+        return mark_safe("")
+    items = "".join(
+        f'<li><a class="dropdown-item" href="{escape(url)}">{escape(name)}</a></li>' for name, url in links
+    )
+    return mark_safe(  # noqa: S308  # nosec B308 B703: data escaped above
+        f'<div class="{menu_class}">\n'
+        f'<button class="btn btn-outline-secondary btn-sm dropdown-toggle" data-bs-toggle="dropdown">{label}</button>\n'
+        f'<ul class="dropdown-menu dropdown-menu-end">\n{items}\n</ul>\n</div>'
+    )
+
+
 def rsvp_form_html(card, *, back: str, csrf_token: str) -> SafeString:
     """Who's coming: the member's own answer for an event (``events.services.rsvp.RsvpCard``), as plain POST
     forms (no script needed); ``back`` ("home" or "event") is where the answer returns to. On the home page
@@ -109,7 +124,11 @@ def rsvp_form_html(card, *, back: str, csrf_token: str) -> SafeString:
     answer = card.answer
     # What {% csrf_token %} gives.
     has_token = csrf_token and str(csrf_token) != "NOTPROVIDED"
-    token = f'<input type="hidden" name="csrfmiddlewaretoken" value="{escape(str(csrf_token))}">' if has_token else ""
+    token = (
+        f'<input type="hidden" name="csrfmiddlewaretoken" value="{escape(str(csrf_token))}">'
+        if has_token
+        else ""
+    )
     hidden_back = f'<input type="hidden" name="back" value="{escape(back)}">'
     html = ['<div class="rsvp mt-2" data-rsvp>']
     if answer:

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from events import selectors
 from events.forms import EventAnnounceForm, EventMoveForm, VenueForm
-from events.html import result_rows_html, schedule_rows_html, season_menu
+from events.html import result_rows_html, schedule_rows_html, season_menu_html
 from events.ical import calendar_text, calendar_token
 from events.models import Event, Season, Venue
 from events.services.event_edit import announcement_is_late, event_announce, event_move, venue_save
@@ -76,7 +76,9 @@ def schedule(request, season):
         "events/schedule.html",
         {
             "season": season,
-            "season_links": season_menu(url_name="events:schedule", seasons=seasons),
+            "season_menu": season_menu_html(
+                url_name="events:schedule", seasons=seasons, label="Other season"
+            ),
             "rows_html": _schedule_rows(
                 season=season, can_enter=user_can(request.user, Action.ENTER_RESULTS)
             ),

@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_POST
 
-from events.html import season_menu
+from events.html import season_menu_html
 from events.models import Season
 from events.selectors import current_season, season_named, seasons_all
 from members.models import Person
@@ -76,7 +76,12 @@ def _standings_body(*, season: Season, me_id: int | None, can_record: bool, stan
             "me": me,
             "rows_html": standings_rows_html(standings.rows, me=me),
             "chart_html": chart_svg(_chart(standings, me=me)),
-            "season_links": season_menu(url_name="standings:season", seasons=seasons),
+            "season_menu": season_menu_html(
+                url_name="standings:season",
+                seasons=seasons,
+                label="Season",
+                menu_class="dropdown d-print-none",
+            ),
             "can_record": can_record,
             "report_month": _report_month(season),
         },

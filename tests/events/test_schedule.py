@@ -72,3 +72,15 @@ def test_a_season_menu_links_every_season_as_reverse_would(db):
         assert season_menu(url_name=url_name, seasons=seasons) == [
             (s.name, reverse(url_name, args=[s.name])) for s in seasons
         ]
+
+
+def test_the_season_dropdown_lists_every_season_and_is_left_out_for_one(db):
+    from types import SimpleNamespace
+
+    from events.html import season_menu_html
+
+    seasons = [SimpleNamespace(name=name) for name in ("2027-28", "2026-27")]
+    html = season_menu_html(url_name="standings:season", seasons=seasons, label="Season")
+    assert html.count('class="dropdown-item"') == 2
+    assert '<a class="dropdown-item" href="/standings/2027-28/">2027-28</a>' in html and ">Season</button>" in html
+    assert season_menu_html(url_name="standings:season", seasons=seasons[:1], label="Season") == ""
