@@ -7,14 +7,12 @@ the data goes through ``html.escape``; dates and numbers need none.
 """
 
 import datetime as dt
-import re
 from html import escape
 
-from django.urls import reverse
 from django.utils import dateformat, timezone
 from django.utils.safestring import SafeString, mark_safe
 
-from events.converters import SeasonConverter
+from events.addresses import address
 from events.selectors import seasons_all
 from ncpc.cache import computed
 
@@ -30,8 +28,6 @@ def _time(at: dt.time) -> str:  # the template's "g:i A"
 
 def schedule_rows_html(*, season, events, next_event, today: dt.date, can_enter: bool) -> SafeString:
     """The ``<tr>`` rows of a season's schedule; the next event is highlighted."""
-    # Every event page is /events/<season>/<number>/ (SPEC §14), under the season's schedule address.
-    base = reverse("events:schedule", args=[season.name])
     rows = []
     for e in events:
         is_next = next_event is not None and e.pk == next_event.pk
@@ -50,11 +46,11 @@ def schedule_rows_html(*, season, events, next_event, today: dt.date, can_enter:
         else:
             status = ""
         if can_enter and e.status != "final" and e.date <= today:
-            status += f' <a class="small ms-1" href="{base}{e.number}/results/">enter results</a>'
+            status += f' <a class="small ms-1" href="{address("events:results", season.name, e.number)}">enter results</a>'
         opening = '<tr class="table-primary">' if is_next else "<tr>"
         rows.append(
             f"{opening}<td>{e.number}</td>"
-            f'<td><a href="{base}{e.number}/">{_date(e.date)}</a>'
+            f'<td><a href="{address("events:event", season.name, e.number)}">{_date(e.date)}</a>'
             f'<span class="text-muted small d-block">{_time(e.starts_at)}{" · next" if is_next else ""}</span></td>'
             f"<td>{venue}</td>"
             f'<td class="d-none d-sm-table-cell">{status}</td></tr>'
@@ -85,20 +81,7 @@ def result_rows_html(lines) -> SafeString:
 def season_menu(*, url_name: str, seasons=None) -> list[tuple[str, str]]:
     """(season name, its page's address) for every season, newest first: a page's season menu. ``seasons``:
     every season, when the page has read them."""
-    # One reverse() for the menu: a season's address is the sample's with its name in place (a name is four
-    # digits, a dash, two digits, as the URL converters require; reverse() costs ~100 calls a season).
-    sample = "0000-00"
-    pattern = reverse(url_name, args=[sample])
-    links = []
-    for season in seasons if seasons is not None else seasons_all():
-        if _SEASON_NAME.fullmatch(season.name) and pattern.count(sample) == 1:
-            links.append((season.name, pattern.replace(sample, season.name)))
-        else:
-            links.append((season.name, reverse(url_name, args=[season.name])))
-    return links
-
-
-_SEASON_NAME = re.compile(SeasonConverter.regex)
+    return [(s.name, address(url_name, s.name)) for s in (seasons if seasons is not None else seasons_all())]
 
 
 def season_menu_html(*, url_name: str, seasons, label: str, menu_class: str = "dropdown") -> SafeString:
@@ -153,7 +136,7 @@ def rsvp_form_html(card, *, back: str, csrf_token: str) -> SafeString:
     elif card.open:
         html.append('<p class="mb-2 fw-semibold">Are you coming?</p>')
     if card.open:
-        url = escape(reverse("events:rsvp", args=[event.season.name, event.number]))
+        url = escape(address("events:rsvp", event.season.name, event.number))
         back_id = escape(back)
         html.append(
             f'<form method="post" action="{url}" class="d-flex gap-2">{token}\n{hidden_back}\n'

@@ -82,5 +82,8 @@ def test_the_season_dropdown_lists_every_season_and_is_left_out_for_one(db):
     seasons = [SimpleNamespace(name=name) for name in ("2027-28", "2026-27")]
     html = season_menu_html(url_name="standings:season", seasons=seasons, label="Season")
     assert html.count('class="dropdown-item"') == 2
-    assert '<a class="dropdown-item" href="/standings/2027-28/">2027-28</a>' in html and ">Season</button>" in html
+    assert (
+        '<a class="dropdown-item" href="/standings/2027-28/">2027-28</a>' in html
+        and ">Season</button>" in html
+    )
     assert season_menu_html(url_name="standings:season", seasons=seasons[:1], label="Season") == ""
