@@ -64,14 +64,20 @@ def cumulative_chart(
         return round(bottom - (bottom - top) * v / top_value, 1)
 
     colours = {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(highlight)}
+    # Each event's x and each total's y worked out once (every member's line passes through the same ones).
+    xs = [x_at(i) for i in range(steps + 1)]
+    ys: dict[int, float] = {}
     lines = []
     for label, values in series:
-        coords = [(x_at(0), y_at(0))] + [(x_at(i + 1), y_at(v)) for i, v in enumerate(values)]
+        for v in values:
+            if v not in ys:
+                ys[v] = y_at(v)
+        coords = [(xs[0], y_at(0))] + [(xs[i + 1], ys[v]) for i, v in enumerate(values)]
         lit = label in colours
         lines.append(
             ChartLine(
                 label=label,
-                points=" ".join(f"{x},{y}" for x, y in coords),
+                points=" ".join([f"{x},{y}" for x, y in coords]),
                 color=colours.get(label, GREY),
                 width=3 if lit else 1.5,
                 total=values[-1],
