@@ -31,10 +31,12 @@ from finance.services.dues import (
     Charge,
     DuesStatus,
     MoneyIn,
+    SeasonCharges,
     StatementLine,
     Waiver,
     dues_charges,
     dues_status,
+    season_charges,
     statement_lines,
 )
 from finance.services.escrow import escrow_key, season_member_count
@@ -239,9 +241,11 @@ def _account_build(
     money: _Money,
     rules: SeasonRules,
     dates: dict[int, dt.date],
+    shared: SeasonCharges | None = None,
 ) -> DuesAccount:
     """The account of one seat from its holders' payments, waivers and suspensions, already read (``money``
-    may hold other seats' too)."""
+    may hold other seats' too). ``shared``: the season's part of every seat's charges, when the caller builds
+    many accounts."""
     payments = sorted(
         (p for h in holders for p in money.payments.get(h.pk, [])), key=lambda p: (p.date, p.pk)
     )
@@ -270,7 +274,8 @@ def _account_build(
         season_end=season.end,
         terms=terms,
         payments=sorted(money_in, key=lambda p: p.date),
-        waivers=list(waivers),
+        waivers=waivers,
+        shared=shared,
     )
     suspensions = {h.pk: money.suspensions[h.pk] for h in holders if h.pk in money.suspensions}
     return DuesAccount(
@@ -307,8 +312,9 @@ def season_dues_accounts(
 
     holder_ids = {h.pk for chain in chains for h in chain}
     money = _money(membership_ids=holder_ids, season_id=season.pk)
+    shared = season_charges(rules=rules, event_dates=dates, season_end=season.end)
     accounts = [
-        _account_build(season=season, holders=chain, money=money, rules=rules, dates=dates)
+        _account_build(season=season, holders=chain, money=money, rules=rules, dates=dates, shared=shared)
         for chain in chains
     ]
     return sorted(
