@@ -7,7 +7,18 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import CharField, DecimalField, F, Q, QuerySet, Sum, Value
+from django.db.models import (
+    BigIntegerField,
+    CharField,
+    Count,
+    DateField,
+    DecimalField,
+    F,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+)
 
 from events import selectors as events_selectors
 from events.models import Event, Season
@@ -31,10 +42,12 @@ from finance.services.dues import (
     Charge,
     DuesStatus,
     MoneyIn,
+    SeasonCharges,
     StatementLine,
     Waiver,
     dues_charges,
     dues_status,
+    season_charges,
     statement_lines,
 )
 from finance.services.escrow import escrow_key, season_member_count
@@ -133,14 +146,17 @@ class _PaymentRow:
 _MONEY_COLUMNS = ("k", "i", "m", "d", "a", "t", "r", "e", "n")
 
 
-def _money_query(**membership: int) -> QuerySet[Any]:
+def _money_query(*, with_events: bool = False, **membership: int) -> QuerySet[Any]:
     """Seats' payments (with their reversal, if any), late-fee waivers and suspensions in one query, for the
-    memberships ``membership`` selects (``membership_id=`` one seat, ``membership__season_id=`` a season).
-    Columns: kind ("p", "w", "s"), pk, membership id, date (paid, fee, suspension start), amount, method,
-    reference, second date (reversed on, waived on, suspension end), text (reversal or waiver reason)."""
+    memberships ``membership`` selects (``membership_id=`` one seat, ``membership__season_id=`` a season);
+    ``with_events``: the season's event dates too. Columns: kind ("p", "w", "s", "v" for an event), pk (an
+    event's number), membership id, date (paid, fee, suspension start, event), amount, method, reference,
+    second date (reversed on, waived on, suspension end), text (reversal or waiver reason)."""
     text: CharField[str, str] = CharField()
 
-    def part(rows: QuerySet[Any], kind: str, **columns: Any) -> tuple[QuerySet[Any], dict[str, Any]]:
+    def part(
+        rows: QuerySet[Any], kind: str, where: dict[str, int] = membership, **columns: Any
+    ) -> tuple[QuerySet[Any], dict[str, Any]]:
         defaults = {
             "k": Value(kind, output_field=text),
             "i": F("pk"),
@@ -150,10 +166,9 @@ def _money_query(**membership: int) -> QuerySet[Any]:
             "r": Value("", output_field=text),
             "n": Value("", output_field=text),
         }
-        return rows.filter(**membership), {**defaults, **columns}
+        return rows.filter(**where), {**defaults, **columns}
 
-    return plain_union(
-        _MONEY_COLUMNS,
+    parts = [
         part(
             Payment.objects.all(),
             "p",
@@ -166,29 +181,44 @@ def _money_query(**membership: int) -> QuerySet[Any]:
         ),
         part(LateFeeWaiver.objects.all(), "w", d=F("fee_date"), e=F("on"), n=F("reason")),
         part(Suspension.objects.all(), "s", d=F("start"), e=F("end")),
-    )
+    ]
+    if with_events:
+        season = {"season_id": membership["membership__season_id"]}
+        none = Value(None, output_field=BigIntegerField())
+        no_date = Value(None, output_field=DateField())
+        parts.append(part(Event.objects.all(), "v", season, i=F("number"), m=none, d=F("date"), e=no_date))
+    return plain_union(_MONEY_COLUMNS, *parts)
 
 
 _seat_money = Read(lambda membership_id: _money_query(membership_id=membership_id))
-_season_money = Read(lambda season_id: _money_query(membership__season_id=season_id))
+_season_money = Read(lambda season_id: _money_query(with_events=True, membership__season_id=season_id))
 
 
 @dataclass(frozen=True)
 class _Money:
     """What dues accounts and good standing need of seats, by membership: payments and waivers in date
-    order, suspension periods."""
+    order, suspension periods; read for a whole season, the season's event dates by number too."""
 
     payments: dict[int, list[_PaymentRow]]
     waivers: dict[int, list[Waiver]]
     suspensions: dict[int, list[tuple[dt.date, dt.date]]]
+    event_dates: dict[int, dt.date] | None = None
 
 
-def _money(*, membership_ids: Collection[int], season_id: int) -> _Money:
-    """The money and suspensions of these memberships (of the season ``season_id``), in one query."""
-    if len(membership_ids) == 1:
+def _money(*, membership_ids: Collection[int], season_id: int, season_wide: bool = False) -> _Money:
+    """The money and suspensions of these memberships (of the season ``season_id``), in one query;
+    ``season_wide``: read as the season's (with its event dates) even for one membership."""
+    events: dict[int, dt.date] | None = None
+    if len(membership_ids) == 1 and not season_wide:
         rows = _seat_money(membership_id=next(iter(membership_ids)))
     else:
-        rows = [row for row in _season_money(season_id=season_id) if row[2] in membership_ids]
+        rows, events = [], {}
+        for row in _season_money(season_id=season_id):
+            if row[0] == "v":
+                events[row[1]] = row[3]
+            elif row[2] in membership_ids:
+                rows.append(row)
+        events = dict(sorted(events.items()))
     payments: dict[int, list[_PaymentRow]] = {}
     waivers: dict[int, list[Waiver]] = {}
     suspensions: dict[int, list[tuple[dt.date, dt.date]]] = {}
@@ -202,7 +232,7 @@ def _money(*, membership_ids: Collection[int], season_id: int) -> _Money:
             waivers.setdefault(membership_id, []).append(Waiver(day, other_day, note))
         else:
             suspensions.setdefault(membership_id, []).append((day, other_day))
-    return _Money(payments, waivers, suspensions)
+    return _Money(payments, waivers, suspensions, events)
 
 
 @computed(lambda *, membership, rules=None, events=None, memberships=None: f"{membership.pk}")
@@ -239,9 +269,11 @@ def _account_build(
     money: _Money,
     rules: SeasonRules,
     dates: dict[int, dt.date],
+    shared: SeasonCharges | None = None,
 ) -> DuesAccount:
     """The account of one seat from its holders' payments, waivers and suspensions, already read (``money``
-    may hold other seats' too)."""
+    may hold other seats' too). ``shared``: the season's part of every seat's charges, when the caller builds
+    many accounts."""
     payments = sorted(
         (p for h in holders for p in money.payments.get(h.pk, [])), key=lambda p: (p.date, p.pk)
     )
@@ -270,7 +302,8 @@ def _account_build(
         season_end=season.end,
         terms=terms,
         payments=sorted(money_in, key=lambda p: p.date),
-        waivers=list(waivers),
+        waivers=waivers,
+        shared=shared,
     )
     suspensions = {h.pk: money.suspensions[h.pk] for h in holders if h.pk in money.suspensions}
     return DuesAccount(
@@ -288,12 +321,12 @@ def season_dues_accounts(
 ) -> list[DuesAccount]:
     """One account per seat of the season (listed under the seat's latest holder), by holder's name.
 
-    Reads everything in a fixed number of queries (the season's rules, events and memberships unless the
-    caller passes them, payments, waivers), whatever the number of members; ``dues_account`` gives the same
+    Reads everything in a fixed number of queries (the season's rules and memberships unless the caller
+    passes them; payments, waivers, suspensions and, unless the caller passes the events, the event dates in
+    one), whatever the number of members; ``dues_account`` gives the same
     account for one seat.
     """
     rules = rules or season_rules(season)
-    dates = event_dates(season=season, events=events)
     if memberships is None:
         memberships = season_memberships(season=season)
     seats = _SeasonSeats(memberships)
@@ -306,9 +339,12 @@ def season_dues_accounts(
             chains.append(chain)
 
     holder_ids = {h.pk for chain in chains for h in chain}
-    money = _money(membership_ids=holder_ids, season_id=season.pk)
+    # The season's money is read with its event dates (one query less when the caller has no events).
+    money = _money(membership_ids=holder_ids, season_id=season.pk, season_wide=True)
+    dates = event_dates(season=season, events=events) if events is not None else money.event_dates or {}
+    shared = season_charges(rules=rules, event_dates=dates, season_end=season.end)
     accounts = [
-        _account_build(season=season, holders=chain, money=money, rules=rules, dates=dates)
+        _account_build(season=season, holders=chain, money=money, rules=rules, dates=dates, shared=shared)
         for chain in chains
     ]
     return sorted(
@@ -565,28 +601,25 @@ def _report_categories(
     return income, expenses
 
 
-_month_sums = Read(
-    lambda start, end, season_start: (
-        Entry.objects.values(
-            "account", "account__code", "account__name", "account__kind", "account__position"
-        )
-        .annotate(
-            opening=Sum("amount", filter=Q(transaction__date__lt=start)),
-            receipts=Sum(
-                "amount", filter=Q(transaction__date__gte=start, transaction__date__lte=end, amount__gt=0)
-            ),
-            payments=Sum(
-                "amount", filter=Q(transaction__date__gte=start, transaction__date__lte=end, amount__lt=0)
-            ),
-            month=Sum("amount", filter=Q(transaction__date__gte=start, transaction__date__lte=end)),
-            season=Sum("amount", filter=Q(transaction__date__gte=season_start, transaction__date__lte=end)),
-        )
-        .order_by()
-    ),
-    start=dt.date,
-    end=dt.date,
-    season_start=dt.date,
-)
+def _month_sums_query(start: dt.date, end: dt.date, season_start: dt.date) -> QuerySet[Account]:
+    """Every account (accounts LEFT JOIN entries) with its sums: before the month (opening), the month's
+    receipts and payments, the month and the season to date; ``entries`` counts all its entries (an account
+    nothing was ever posted to has none: its sums are None)."""
+    in_month = Q(entries__transaction__date__gte=start, entries__transaction__date__lte=end)
+    return Account.objects.annotate(
+        opening=Sum("entries__amount", filter=Q(entries__transaction__date__lt=start)),
+        receipts=Sum("entries__amount", filter=in_month & Q(entries__amount__gt=0)),
+        payments=Sum("entries__amount", filter=in_month & Q(entries__amount__lt=0)),
+        month_sum=Sum("entries__amount", filter=in_month),
+        season_sum=Sum(
+            "entries__amount",
+            filter=Q(entries__transaction__date__gte=season_start, entries__transaction__date__lte=end),
+        ),
+        entry_count=Count("entries"),
+    ).order_by("pk")
+
+
+_month_sums = Read(_month_sums_query, start=dt.date, end=dt.date, season_start=dt.date)
 
 
 @computed(lambda *, year, month, today: f"{year}-{month}:{today}")
@@ -596,32 +629,23 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     start = dt.date(year, month, 1)
     end = dt.date(year, month, calendar.monthrange(year, month)[1])
     as_of = min(end, today)
-    accounts = accounts_standard()
     season = season_for_date(as_of) or season_for_date(start)
-    # One grouped read of every account: the asset accounts' month, and every account's month and season to
-    # date (income and expenses by category).
+    # One grouped read of every account (the standard ones among them): the asset accounts' month, and every
+    # account's month and season to date (income and expenses by category).
     season_start = season.start if season is not None else start
-    sums = {row["account__code"]: row for row in _month_sums(start=start, end=end, season_start=season_start)}
+    saved = _month_sums(start=start, end=end, season_start=season_start)
+    accounts = accounts_standard(saved)
     rows: list[AccountMonth] = []
     for code in ASSET_CODES:
         account = accounts[code]
-        found = sums.get(code, {})
-        opening, receipts, payments = (quantize(found.get(k)) for k in ("opening", "receipts", "payments"))
+        opening, receipts, payments = (
+            quantize(getattr(account, k, None)) for k in ("opening", "receipts", "payments")
+        )
         rows.append(AccountMonth(account, opening, receipts, -payments, opening + receipts + payments))
     ledger_sums = [
-        (
-            Account(
-                pk=row["account"],
-                code=row["account__code"],
-                name=row["account__name"],
-                kind=row["account__kind"],
-                position=row["account__position"],
-            ),
-            quantize(row["month"]),
-            quantize(row["season"]),
-        )
-        for row in sums.values()
-        if row["account__kind"] in (Account.Kind.INCOME, Account.Kind.EXPENSE)
+        (a, quantize(a.month_sum), quantize(a.season_sum))
+        for a in saved
+        if a.entry_count and a.kind in (Account.Kind.INCOME, Account.Kind.EXPENSE)
     ]
 
     members: list[MemberDuesRow] = []

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from events.models import Event
 from events.selectors import current_season, season_rules
-from finance import forms, report_files
+from finance import forms, report_files, report_html
 from finance.models import Disbursement, DuesReminder, LateFeeWaiver, Payment, Transaction, WsopResult
 from finance.selectors import (
     account_balances,
@@ -750,14 +750,26 @@ def _report_parts(*, year: int, month: int, today: dt.date, viewer: int | None, 
     """The report's heading (its links) and tables, rendered once per data version for the officers
     (``viewer`` None: every seat) and once for each member (their own seat): most of the page's rendering."""
     prev, nxt = _months_beside(year, month)
+    full = viewer is None
     context = {
         "report": data,
-        "full": viewer is None,
+        "full": full,
         "own_rows": own,
         "prev": prev,
         "next": nxt,
-        "csv_tables": report_files.csv_tables(full=viewer is None),
+        "csv_tables": report_files.csv_tables(full=full),
+        # The tables' rows, built in Python (finance.report_html): most of the body's rendering otherwise.
+        "account_rows": report_html.account_rows_html(data.accounts),
     }
+    if data.season is not None:
+        context["income_rows"] = report_html.category_rows_html(data.income, data.income_total)
+        context["expense_rows"] = report_html.category_rows_html(data.expenses, data.expense_total)
+    if full:
+        owing, credits = data.owing, data.credits
+        if owing:
+            context["owing_rows"] = report_html.owing_rows_html(owing, data.owing_totals)
+        if credits:
+            context["credit_rows"] = report_html.credit_rows_html(credits, data.credit_total)
     return {
         f"{part}_html": render_to_string("finance/partials/report_parts.html", {**context, "part": part})
         for part in ("head", "body")

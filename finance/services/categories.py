@@ -67,12 +67,14 @@ def payment_categories(
     for money in sorted(payments, key=lambda p: p.date):
         if money.amount >= 0:
             left = money.amount
-            # Charges due by the payment's day first, then later dues (never a late fee not yet charged).
-            due = [p for p in parts if p.amount > 0 and p.date <= money.date]
-            ahead = [p for p in parts if p.amount > 0 and p.date > money.date and p.category != LATE_FEE]
-            for part in due + ahead:
+            # Charges due by the payment's day first, then later dues (never a late fee not yet charged): the
+            # parts are in date order, so one pass over them takes the due ones first.
+            day = money.date
+            for part in parts:
                 if left <= 0:
                     break
+                if part.amount <= 0 or (part.category == LATE_FEE and part.date > day):
+                    continue
                 take = min(left, part.amount)
                 part.amount -= take
                 left -= take

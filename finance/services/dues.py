@@ -94,6 +94,44 @@ def late_fee_dates(
             year, month = year + 1, 1
 
 
+@dataclass(frozen=True)
+class SeasonCharges:
+    """What every seat's charges share in a season, worked out once for all of them (``season_charges``): the
+    late-fee dates, a founding seat's dues installments, and what those installments add up to by each
+    late-fee date."""
+
+    fee_dates: tuple[dt.date, ...]
+    installments: tuple[Charge, ...]
+    installments_due: tuple[Decimal, ...]  # by each of ``fee_dates``
+
+
+def season_charges(
+    *, rules: SeasonRules, event_dates: Mapping[int, dt.date], season_end: dt.date
+) -> SeasonCharges:
+    """The parts of ``dues_charges`` that are the same for every seat of a season."""
+    installments = tuple(
+        Charge(event_dates[number], DUES, amount, _installment_text(rules, number, amount))
+        for number, amount in rules.dues_schedule
+        if number in event_dates and amount
+    )
+    fee_dates = tuple(late_fee_dates(rules=rules, event_dates=event_dates, season_end=season_end))
+    due = _running_totals(fee_dates, [(c.date, c.amount) for c in installments])
+    return SeasonCharges(fee_dates=fee_dates, installments=installments, installments_due=tuple(due))
+
+
+def _running_totals(dates: Sequence[dt.date], items: Sequence[tuple[dt.date, Decimal]]) -> list[Decimal]:
+    """For each of ``dates`` (in date order), the sum of the ``items`` (date, amount) dated on or before it."""
+    ordered = sorted(items, key=lambda item: item[0])
+    totals: list[Decimal] = []
+    total, i, count = ZERO, 0, len(ordered)
+    for day in dates:
+        while i < count and ordered[i][0] <= day:
+            total += ordered[i][1]
+            i += 1
+        totals.append(total)
+    return totals
+
+
 def dues_charges(
     *,
     rules: SeasonRules,
@@ -102,19 +140,23 @@ def dues_charges(
     terms: AccountTerms,
     payments: Sequence[MoneyIn] = (),
     waivers: Sequence[Waiver] = (),
+    shared: SeasonCharges | None = None,
 ) -> list[Charge]:
-    """Every charge of the season on a seat's account, in date order."""
+    """Every charge of the season on a seat's account, in date order.
+
+    ``shared``: ``season_charges`` of the same rules, event dates and season end, when the caller works out
+    many seats' charges (the result is the same; it saves doing the season's part again for each seat)."""
     if terms.last_event is not None and terms.last_event < terms.first_event:
         return []
+    season = shared or season_charges(rules=rules, event_dates=event_dates, season_end=season_end)
     cutoff = event_dates.get(terms.last_event) if terms.last_event is not None else None
 
     base: list[Charge] = []
     if terms.first_event <= 1:
-        for number, amount in rules.dues_schedule:
-            if number in event_dates and amount:
-                base.append(
-                    Charge(event_dates[number], DUES, amount, _installment_text(rules, number, amount))
-                )
+        base = list(season.installments)
+        # A founding seat owes the installments; those after the cutoff are never charged, but the late fees
+        # stop at the cutoff too, so what is due by a fee date is the season's figure.
+        owed_by = season.installments_due
     else:
         join = join_terms(rules=rules, first_event=terms.first_event)
         on = event_dates[terms.first_event]
@@ -131,23 +173,27 @@ def dues_charges(
                     f"Dues for events {terms.first_event}–{last} ({count} × {rules.dues_per_event})",
                 )
             )
+        owed_by = tuple(_running_totals(season.fee_dates, [(c.date, c.amount) for c in base]))
     if cutoff is not None:
         base = [c for c in base if c.date <= cutoff]
 
-    charges = list(base)
-    waived = {w.fee_date: w for w in waivers}
-    for fee_date in late_fee_dates(rules=rules, event_dates=event_dates, season_end=season_end):
-        if cutoff is not None and fee_date > cutoff:
-            break
+    charges = base
+    if rules.late_fee and season.fee_dates:
         # Payments go to dues and the admin fee first, so late fees never trigger more late fees.
-        owed = sum((c.amount for c in base if c.date <= fee_date), ZERO)
-        paid = sum((p.amount for p in payments if p.date <= fee_date), ZERO)
-        if owed - paid > 0 and rules.late_fee:
-            charges.append(Charge(fee_date, LATE_FEE, rules.late_fee, "Late fee (§2.10)"))
-            waiver = waived.get(fee_date)
-            if waiver is not None:
-                text = f"Late fee of {fee_date:%b %-d, %Y} waived: {waiver.reason}"
-                charges.append(Charge(max(waiver.on, fee_date), WAIVER, -rules.late_fee, text))
+        paid_by = _running_totals(season.fee_dates, [(p.date, p.amount) for p in payments])
+        waived = {w.fee_date: w for w in waivers}
+        late: list[Charge] = []
+        for fee_date, owed, paid in zip(season.fee_dates, owed_by, paid_by, strict=True):
+            if cutoff is not None and fee_date > cutoff:
+                break
+            if owed - paid > 0:
+                late.append(Charge(fee_date, LATE_FEE, rules.late_fee, "Late fee (§2.10)"))
+                waiver = waived.get(fee_date)
+                if waiver is not None:
+                    text = f"Late fee of {fee_date:%b %-d, %Y} waived: {waiver.reason}"
+                    late.append(Charge(max(waiver.on, fee_date), WAIVER, -rules.late_fee, text))
+        if late:
+            charges = base + late
     return sorted(charges, key=lambda c: (c.date, c.kind == WAIVER))
 
 
