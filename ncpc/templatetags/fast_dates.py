@@ -44,22 +44,36 @@ _TIME_PARTS = {
     "a": lambda t: "p.m." if t.hour >= 12 else "a.m.",
 }
 _LETTER = re.compile(r"[A-Za-z]")
+# A format's pieces (a function of the value, or the text itself), or None when a letter is not handled here;
+# per format and kind of value.
+_COMPILED: dict[tuple[str, int], list | None] = {}
+
+
+def _compile(fmt: str, parts: dict) -> list | None:
+    if "\\" in fmt:
+        return None
+    pieces = []
+    for char in fmt:
+        if _LETTER.match(char):
+            if char not in parts:
+                return None
+            pieces.append(parts[char])
+        else:
+            pieces.append(char)
+    return pieces
 
 
 def _fast(value, fmt, parts) -> str | None:
     """The formatted text, or None when this format or value is not one handled here."""
-    if not isinstance(fmt, str) or "\\" in fmt or not get_language().startswith("en"):
+    if not isinstance(fmt, str) or not get_language().startswith("en"):
         return None
-    out = []
-    for char in fmt:
-        if _LETTER.match(char):
-            part = parts.get(char)
-            if part is None:
-                return None
-            out.append(part(value))
-        else:
-            out.append(char)
-    return "".join(out)
+    key = (fmt, id(parts))
+    if key not in _COMPILED:
+        _COMPILED[key] = _compile(fmt, parts)
+    pieces = _COMPILED[key]
+    if pieces is None:
+        return None
+    return "".join([piece if isinstance(piece, str) else piece(value) for piece in pieces])
 
 
 @register.filter(expects_localtime=True, is_safe=False)
