@@ -88,7 +88,7 @@ def season_menu_html(*, url_name: str, seasons, label: str, menu_class: str = "d
     """A page's season dropdown (``season_menu``'s links), or nothing when there is only one season."""
     links = season_menu(url_name=url_name, seasons=seasons)
     if len(links) <= 1:
-        return mark_safe("")
+        return SafeString("")
     items = "".join(
         f'<li><a class="dropdown-item" href="{escape(url)}">{escape(name)}</a></li>' for name, url in links
     )

@@ -46,14 +46,14 @@ def outlook_html(outlook: DuesOutlook) -> SafeString:
 
 def standing_badge_html(ok: bool) -> SafeString:
     if ok:
-        return mark_safe('<span class="badge text-bg-success">Good standing</span>')
-    return mark_safe('<span class="badge text-bg-danger">Not in good standing</span>')
+        return SafeString('<span class="badge text-bg-success">Good standing</span>')
+    return SafeString('<span class="badge text-bg-danger">Not in good standing</span>')
 
 
 def dues_panel_html(*, status: DuesStatus | None, outlook: DuesOutlook, good_standing: bool) -> SafeString:
     """The home page's "My dues" panel: what is due (or the credit), as of when, the badge and the outlook."""
     if status is None:
-        return mark_safe('<p class="text-muted mb-0">You hold no seat this season.</p>')
+        return SafeString('<p class="text-muted mb-0">You hold no seat this season.</p>')
     if outlook.balance > 0:
         owed = f'{money_display(outlook.balance)} <small class="text-muted fs-6">due</small>'
     elif outlook.balance < 0:
