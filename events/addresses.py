@@ -15,30 +15,39 @@ from django.urls import get_script_prefix, reverse
 from events.converters import SeasonConverter
 
 _SEASON_NAME = re.compile(SeasonConverter.regex)
-_SAMPLES = {str: "0000-00", int: 987_654_321}
+_SEASON_SAMPLE = "0000-00"
+_NUMBER_SAMPLE = 987_654_321  # the first number's; the next ones count up from it
+
+
+def _samples(kinds: tuple[type, ...]) -> list[object]:
+    numbers = iter(range(_NUMBER_SAMPLE, _NUMBER_SAMPLE + len(kinds)))
+    return [_SEASON_SAMPLE if kind is str else next(numbers) for kind in kinds]
 
 
 @functools.lru_cache(maxsize=512)
-def _pattern(prefix: str, name: str, kinds: tuple[type, ...]) -> str | None:
-    """The view's address for the samples, or None when a sample does not appear in it exactly once. ``prefix``
-    (the script prefix) is only part of the key: reverse() reads it itself."""
-    samples = [_SAMPLES[kind] for kind in kinds]
+def _pattern(prefix: str, name: str, kinds: tuple[type, ...]) -> tuple[str, re.Pattern] | None:
+    """The view's address for the samples and a pattern that finds them in it, or None when a sample does not
+    appear in it exactly once. ``prefix`` (the script prefix) is only part of the key: reverse() reads it."""
+    samples = [str(sample) for sample in _samples(kinds)]
     address = reverse(name, args=samples)
-    if any(address.count(str(sample)) != 1 for sample in samples):
+    if any(address.count(sample) != 1 for sample in samples):
         return None
-    return address
+    return address, re.compile("|".join(re.escape(sample) for sample in samples))
 
 
 def address(name: str, *args: object) -> str:
-    """``reverse(name, args=args)``, for arguments that are season names and whole numbers."""
+    """``reverse(name, args=args)``, for arguments that are a season name and whole numbers."""
     kinds = tuple(type(arg) for arg in args)
-    if len(set(kinds)) == len(kinds) and all(
+    if kinds.count(str) <= 1 and all(
         (kind is str and _SEASON_NAME.fullmatch(arg)) or (kind is int and arg >= 0)  # type: ignore[arg-type, operator]
         for kind, arg in zip(kinds, args, strict=True)
     ):
-        pattern = _pattern(get_script_prefix(), name, kinds)
-        if pattern is not None:
-            for kind, arg in zip(kinds, args, strict=True):
-                pattern = pattern.replace(str(_SAMPLES[kind]), str(arg))
-            return pattern
+        found = _pattern(get_script_prefix(), name, kinds)
+        if found is not None:
+            pattern, samples = found
+            if not args:
+                return pattern
+            values = {str(sample): str(arg) for sample, arg in zip(_samples(kinds), args, strict=True)}
+            # One pass: a value put in is never taken for another sample.
+            return samples.sub(lambda match: values[match.group()], pattern)
     return reverse(name, args=args)

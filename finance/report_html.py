@@ -72,3 +72,13 @@ def credit_rows_html(rows: list[MemberDuesRow], total: Decimal) -> SafeString:
         f'<td class="num">credit {money(total)}</td></tr>'
     )
     return mark_safe("".join(html))  # noqa: S308  # nosec B308 B703: data escaped above
+
+
+def csv_menu_html(tables: list[tuple[str, str]]) -> SafeString:
+    """The report's spreadsheet menu: one CSV link per table (``report_files.csv_tables``)."""
+    return mark_safe(  # noqa: S308  # nosec B308 B703: data escaped here
+        "".join(
+            f'<li><a class="dropdown-item" href="?format=csv&amp;table={escape(key)}">{escape(label)} (CSV)</a></li>'
+            for key, label in tables
+        )
+    )

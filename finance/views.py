@@ -17,6 +17,7 @@ from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST, require_safe
 
+from events.addresses import address
 from events.models import Event
 from events.selectors import current_season, season_rules
 from finance import forms, report_files, report_html
@@ -757,7 +758,9 @@ def _report_parts(*, year: int, month: int, today: dt.date, viewer: int | None, 
         "own_rows": own,
         "prev": prev,
         "next": nxt,
-        "csv_tables": report_files.csv_tables(full=full),
+        "prev_url": address("finance:report", prev.year, prev.month),
+        "next_url": address("finance:report", nxt.year, nxt.month),
+        "csv_menu": report_html.csv_menu_html(report_files.csv_tables(full=full)),
         # The tables' rows, built in Python (finance.report_html): most of the body's rendering otherwise.
         "account_rows": report_html.account_rows_html(data.accounts),
     }

@@ -38,3 +38,8 @@ def test_what_is_not_a_season_name_or_a_number_goes_through_reverse():
         address("events:event", "not-a-season", 3)
     with pytest.raises(NoReverseMatch):
         address("events:event", "2026-27", -1)
+
+
+@pytest.mark.parametrize(("year", "month"), [(2026, 12), (2027, 1), (987654322, 987654321), (1, 2)])
+def test_several_numbers(year, month):
+    assert address("finance:report", year, month) == reverse("finance:report", args=[year, month])
