@@ -86,3 +86,20 @@ def test_credit_rows_and_their_total_are_the_templates_text(count):
     rows = [member(name, f"-{100 + i}.00", standing=True) for i, name in enumerate(NAMES[:count])]
     total = money_total(-r.balance for r in rows)
     assert report_html.credit_rows_html(rows, total) == old(OLD_CREDITS, rows=rows, total=total)
+
+
+OLD_CSV_MENU = (
+    '{% for key, label in csv_tables %}<li><a class="dropdown-item" href="?format=csv&amp;table={{ key }}">'
+    "{{ label }} (CSV)</a></li>{% endfor %}"
+)
+
+
+@pytest.mark.parametrize("full", [True, False])
+def test_csv_menu_is_what_the_template_gave(full):
+    from finance import report_files
+
+    tables = report_files.csv_tables(full=full)
+    expected = Template(OLD_CSV_MENU).render(Context({"csv_tables": tables}))
+    assert report_html.csv_menu_html(tables) == expected
+    odd = [("a&b", 'Fees <"quoted">')]
+    assert report_html.csv_menu_html(odd) == Template(OLD_CSV_MENU).render(Context({"csv_tables": odd}))
