@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import EmptyResultSet, FullResultSet, ImproperlyConfigured
 from django.db import DatabaseError, connections, transaction
 from django.db.models import Model, QuerySet, signals
@@ -274,7 +275,7 @@ class Statement:
         self.sql = sql
         self.alias = alias
         self.forms: tuple[str, str] | None = None
-        if connections[alias].vendor != "postgresql":
+        if connections[alias].vendor != "postgresql" or not settings.NCPC_PREPARED_READS:
             return
         types = []
         for param in params:

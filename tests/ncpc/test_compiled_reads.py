@@ -225,3 +225,15 @@ def test_a_number_beyond_64_bits_matches_nothing(season, client, member):
     assert read(number=2**70) == []
     client.force_login(member)
     assert client.get(f"/events/{season.name}/{2**70}/").status_code == 404
+
+
+def test_with_prepared_reads_off_a_read_runs_its_plain_sql(season, settings):
+    settings.NCPC_PREPARED_READS = False
+    read = Read(lambda season_id: Event.objects.filter(season_id=season_id).order_by("number"))
+    with CaptureQueriesContext(connection) as queries:
+        got = [e.number for e in read(season_id=season.pk)]
+    assert got == list(
+        Event.objects.filter(season=season).order_by("number").values_list("number", flat=True)
+    )
+    assert read._for("default").statement.forms is None
+    assert [q["sql"].split()[0] for q in queries.captured_queries] == ["SELECT"]
