@@ -9,21 +9,13 @@ the data goes through ``html.escape``; dates and numbers need none.
 import datetime as dt
 from html import escape
 
-from django.utils import dateformat, timezone
+from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
 from events.addresses import address
 from events.selectors import seasons_all
 from ncpc.cache import computed
-
-
-def _date(day: dt.date) -> str:  # the template's "D M j, Y"
-    return f"{day:%a %b} {day.day}, {day.year}"
-
-
-def _time(at: dt.time) -> str:  # the template's "g:i A"
-    hour = at.hour % 12 or 12
-    return f"{hour}:{at.minute:02d} {'PM' if at.hour >= 12 else 'AM'}"
+from ncpc.dates import date_text
 
 
 def schedule_rows_html(*, season, events, next_event, today: dt.date, can_enter: bool) -> SafeString:
@@ -50,8 +42,8 @@ def schedule_rows_html(*, season, events, next_event, today: dt.date, can_enter:
         opening = '<tr class="table-primary">' if is_next else "<tr>"
         rows.append(
             f"{opening}<td>{e.number}</td>"
-            f'<td><a href="{address("events:event", season.name, e.number)}">{_date(e.date)}</a>'
-            f'<span class="text-muted small d-block">{_time(e.starts_at)}{" · next" if is_next else ""}</span></td>'
+            f'<td><a href="{address("events:event", season.name, e.number)}">{date_text(e.date, "D M j, Y")}</a>'
+            f'<span class="text-muted small d-block">{date_text(e.starts_at, "g:i A")}{" · next" if is_next else ""}</span></td>'
             f"<td>{venue}</td>"
             f'<td class="d-none d-sm-table-cell">{status}</td></tr>'
         )
@@ -117,11 +109,7 @@ def rsvp_form_html(card, *, back: str, csrf_token: str) -> SafeString:
     if answer:
         detail = ""
         if answer == "late":
-            when = (
-                dateformat.format(timezone.localtime(card.called_in_at), "M j, g:i a")
-                if card.called_in_at
-                else ""
-            )
+            when = date_text(timezone.localtime(card.called_in_at), "M j, g:i a") if card.called_in_at else ""
             asked = " · exemption asked for" if card.exemption else ""
             detail += f'<span class="small text-muted d-block">Called in {when}{asked}</span>'
         if answer == "substitute":

@@ -6,25 +6,20 @@ statement page shows the outlook and the badge too, through the template tags of
 comes from what a person typed (amounts and dates only), and what could is escaped all the same.
 """
 
-import datetime as dt
-
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from finance.services.dues import DuesStatus
 from finance.services.forecast import DuesOutlook
+from ncpc.dates import date_text
 from ncpc.money import money_display
-
-
-def _month_day(day: dt.date) -> str:  # the templates' "M j"
-    return f"{day:%b} {day.day}"
 
 
 def outlook_html(outlook: DuesOutlook) -> SafeString:
     """What the member owes next: to play at the next event, and the next late fee."""
     items = []
     if outlook.next_event:
-        when = _month_day(outlook.next_event)
+        when = date_text(outlook.next_event, "M j")
         if outlook.to_play > 0:
             text = (
                 f"To play on <strong>{when}</strong>: pay <strong>{money_display(outlook.to_play)}</strong> "
@@ -38,7 +33,7 @@ def outlook_html(outlook: DuesOutlook) -> SafeString:
     if outlook.late_fee > 0 and outlook.late_fee_date is not None:
         items.append(
             f'<li class="text-danger">A {money_display(outlook.late_fee)} late fee is charged on '
-            f"{_month_day(outlook.late_fee_date)} unless {money_display(outlook.avoid_late_fee)} is paid by then "
+            f"{date_text(outlook.late_fee_date, 'M j')} unless {money_display(outlook.avoid_late_fee)} is paid by then "
             "(§2.10).</li>"
         )
     return mark_safe('<ul class="list-unstyled mb-0 outlook">\n' + "\n".join(items) + "\n</ul>")  # noqa: S308  # nosec B308 B703: amounts and dates only
@@ -63,7 +58,7 @@ def dues_panel_html(*, status: DuesStatus | None, outlook: DuesOutlook, good_sta
     on = outlook.on
     return mark_safe(  # noqa: S308  # nosec B308 B703: amounts and dates only
         f'<p class="fs-4 mb-1 tabular">{owed}</p>\n'
-        f'<p class="small text-muted mb-1">As of {_month_day(on)}, {on.year}</p>\n'
+        f'<p class="small text-muted mb-1">As of {date_text(on, "M j, Y")}</p>\n'
         f'<p class="mb-2">{standing_badge_html(good_standing)}</p>\n'
         f'<div class="small mb-2">{outlook_html(outlook)}</div>\n'
         f'<a href="{reverse("finance:me")}" class="small">My statement</a>'

@@ -92,3 +92,14 @@ def test_the_pages_get_these_filters_and_aware_times_in_the_clubs_time_zone():
 def test_another_language_goes_to_django():
     with translation.override("de"):
         assert fast_dates.date(dt.date(2026, 3, 1), "F") == defaultfilters.date(dt.date(2026, 3, 1), "F")
+
+
+def test_date_text_for_the_html_built_in_python():
+    from ncpc.dates import date_text
+
+    assert date_text(dt.date(2026, 12, 12), "D M j, Y") == "Sat Dec 12, 2026"
+    assert date_text(dt.time(19, 0), "g:i A") == "7:00 PM"
+    assert date_text(dt.datetime(2026, 12, 2, 2, 35), "M j, g:i a") == "Dec 2, 2:35 a.m."
+    # A letter not handled here goes to Django's formatter.
+    assert date_text(dt.date(2026, 12, 12), "jS F") == defaultfilters.date(dt.date(2026, 12, 12), "jS F")
+    assert date_text(dt.time(19, 5), "G:i") == defaultfilters.time(dt.time(19, 5), "G:i")
