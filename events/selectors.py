@@ -200,17 +200,31 @@ _event_by_name = Read(
 
 _season_events = Read(
     lambda season_id: (
-        Event.objects.filter(season_id=season_id).select_related("venue").order_by("number", "pk")
+        Event.objects.filter(season_id=season_id)
+        .select_related("venue")
+        # A final event's kept places (SPEC §15.11) are the places it has: only a reopened event's are read.
+        # They were most of the bytes the database sent for the season's events, and JSON to decode.
+        .defer("final_placings")
+        .annotate(
+            kept_placings=models.Case(
+                models.When(~models.Q(status=Event.Status.FINAL), then=models.F("final_placings"))
+            )
+        )
+        .order_by("number", "pk")
     )
 )
 
 
 def season_events(*, season: Season) -> list[Event]:
     """The season's events with their venues, by number (one query). A page that needs them in several
-    places reads them once and passes them on."""
+    places reads them once and passes them on. A final event's ``final_placings`` is not read with them
+    (nothing reads it: ``under_correction`` is False for a final event) and is fetched if asked for."""
     events: list[Event] = _season_events(season_id=season.pk)
     for event in events:
         event.season = season
+        kept = event.__dict__.pop("kept_placings")
+        if event.status != Event.Status.FINAL:
+            event.final_placings = kept
     return events
 
 

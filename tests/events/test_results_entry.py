@@ -244,6 +244,39 @@ def test_spec_15_11_while_reopened_the_standings_keep_the_last_final_results(sea
     assert (points["a"], points["b"], points["c"]) == (10, 8, 9)  # the corrected results
 
 
+def test_the_seasons_events_carry_a_reopened_events_kept_places_and_leave_a_final_ones_unread(
+    season, today, django_assert_num_queries
+):
+    from events.selectors import season_events
+
+    event, s = night_make(season=season, players=3)
+    bust(event, s["c"])
+    bust(event, s["b"])
+    finish(event)
+    kept = [
+        {
+            "place": n,
+            "member_key": key,
+            "membership_id": s[key].membership_id,
+            "substitute_name": "",
+            "prize_to": "member",
+            "removed_for_abuse": False,
+        }
+        for n, key in ((1, "a"), (2, "b"), (3, "c"))
+    ]
+    with django_assert_num_queries(1):
+        final = next(e for e in season_events(season=season) if e.pk == event.pk)
+        assert final.counts and not final.under_correction
+    with django_assert_num_queries(1):  # asked for, it is read: the same value as in the database
+        assert final.final_placings == kept
+    event.refresh_from_db()
+    results_reopen(event=event, version=event.results_version, actor=None, reason="b and c were swapped")
+    with django_assert_num_queries(1):
+        reopened = next(e for e in season_events(season=season) if e.pk == event.pk)
+        assert reopened.under_correction and reopened.counts
+        assert reopened.final_placings == kept
+
+
 def test_spec_15_8_removal_for_abuse_records_the_executive_committee_majority(season, today):
     event, s = night_make(season=season, players=4)
     for agreed in ([], ["president"], ["treasurer", "treasurer"]):
