@@ -13,6 +13,8 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from operator import attrgetter
+from typing import NamedTuple
 
 from finance.services.dues import ADMIN_FEE, DUES, LATE_FEE, WAIVER, Charge, MoneyIn
 from ncpc.money import ZERO
@@ -22,14 +24,16 @@ CATEGORIES = (ADMIN_FEE, DUES, LATE_FEE, CREDIT)
 _ORDER = {ADMIN_FEE: 0, DUES: 1, LATE_FEE: 2}
 
 
-@dataclass(frozen=True)
-class CategoryAmount:
+class CategoryAmount(NamedTuple):
+    """Immutable like the frozen dataclass it was, and three times quicker to make: a season's report makes
+    a few hundred."""
+
     date: dt.date  # the day the money came in (or went back out, negative)
     category: str  # ADMIN_FEE, DUES, LATE_FEE or CREDIT
     amount: Decimal
 
 
-@dataclass
+@dataclass(slots=True)
 class _Open:
     """The unpaid part of one charge."""
 
@@ -63,40 +67,48 @@ def payment_categories(
             first_dues = False
 
     result: list[CategoryAmount] = []
-    settled: list[tuple[_Open, Decimal]] = []  # what each payment settled, oldest first
-    for money in sorted(payments, key=lambda p: p.date):
-        if money.amount >= 0:
-            left = money.amount
+    # What each payment settled, oldest first: (the part's index in ``parts``, -1 for a credit; the part; the
+    # amount).
+    settled: list[tuple[int, _Open, Decimal]] = []
+    # Every part before ``first`` is paid; a reversal that opens one again moves it back.
+    first, count = 0, len(parts)
+    for money in sorted(payments, key=attrgetter("date")):
+        day, amount = money.date, money.amount
+        if amount >= ZERO:
+            left = amount
+            while first < count and parts[first].amount <= ZERO:
+                first += 1
             # Charges due by the payment's day first, then later dues (never a late fee not yet charged): the
             # parts are in date order, so one pass over them takes the due ones first.
-            day = money.date
-            for part in parts:
-                if left <= 0:
+            for index in range(first, count):
+                if left <= ZERO:
                     break
-                if part.amount <= 0 or (part.category == LATE_FEE and part.date > day):
+                part = parts[index]
+                owed = part.amount
+                if owed <= ZERO or (part.category == LATE_FEE and part.date > day):
                     continue
-                take = min(left, part.amount)
-                part.amount -= take
+                take = left if left < owed else owed
+                part.amount = owed - take
                 left -= take
-                settled.append((part, take))
-                result.append(CategoryAmount(money.date, part.category, take))
-            if left > 0:
-                credit = _Open(money.date, CREDIT, ZERO)
-                settled.append((credit, left))
-                result.append(CategoryAmount(money.date, CREDIT, left))
+                settled.append((index, part, take))
+                result.append(CategoryAmount(day, part.category, take))
+            if left > ZERO:
+                settled.append((-1, _Open(day, CREDIT, ZERO), left))
+                result.append(CategoryAmount(day, CREDIT, left))
         else:
-            back = -money.amount
-            while back > 0 and settled:
-                part, took = settled.pop()
-                give = min(back, took)
+            back = -amount
+            while back > ZERO and settled:
+                index, part, took = settled.pop()
+                give = back if back < took else took
                 if took > give:
-                    settled.append((part, took - give))
-                if part.category != CREDIT:
+                    settled.append((index, part, took - give))
+                if index >= 0:
                     part.amount += give
+                    first = min(first, index)
                 back -= give
-                result.append(CategoryAmount(money.date, part.category, -give))
-            if back > 0:  # more reversed than was ever paid: would be a bug elsewhere; keep the sums whole
-                result.append(CategoryAmount(money.date, CREDIT, -back))
+                result.append(CategoryAmount(day, part.category, -give))
+            if back > ZERO:  # more reversed than was ever paid: would be a bug elsewhere; keep the sums whole
+                result.append(CategoryAmount(day, CREDIT, -back))
     return result
 
 
