@@ -7,6 +7,13 @@ Usage, on a database prepared as bench/run prepares it (e.g. DATABASE_URL=postgr
 `manage.py collectstatic`):
   NCPC_COMPUTED_CACHE=0 .venv/bin/python bench/pages.py [rounds, default 30]
   NCPC_COMPUTED_CACHE=0 .venv/bin/python bench/pages.py [rounds] --profile /standings/2026-27/   (cProfile)
+  NCPC_COMPUTED_CACHE=0 .venv/bin/python bench/pages.py [rounds] --cpu
+
+--cpu: each page's CPU time per request instead, split between this process (Python, the driver) and the
+database server's process for this connection (read from /proc: PostgreSQL on this machine), and the ratio of
+their sum to the floor's. On a machine that runs the server beside the workers (bench/run's), throughput is
+bounded by that sum rather than by the time a request takes. The ratios come out lower than bench/run's
+(the web server's own work per request, the same for every page, is not in them) but move with them.
 """
 
 import cProfile
@@ -74,6 +81,9 @@ def main() -> None:
         i = args.index("--profile")
         profile = args[i + 1]
         del args[i : i + 2]
+    cpu = "--cpu" in args
+    if cpu:
+        args.remove("--cpu")
     rounds = int(args[0]) if args else 30
     season = current_season()
     final = season.events.filter(status=Event.Status.FINAL).order_by("-number").first()
@@ -100,6 +110,9 @@ def main() -> None:
         prof.disable()
         stats = pstats.Stats(prof).sort_stats(os.environ.get("SORT", "cumulative"))
         stats.print_stats(int(os.environ.get("TOP", "45")))
+        return
+    if cpu:
+        cpu_split(client, pages, rounds)
         return
     compiler.SQLCompiler.as_sql = timed("compile", compiler.SQLCompiler.as_sql)  # type: ignore[method-assign]
     Template.render = timed("render", Template.render)  # type: ignore[method-assign]
@@ -129,6 +142,44 @@ def main() -> None:
         print(
             f"{page:40} {part['total']:6.2f} {part['db']:6.2f} {part['compile']:6.2f} {part['render']:6.2f} "
             f"{rest:6.2f} {floor / totals[page]['total']:7.2f} {round(part['queries'] / 1000):4}"
+        )
+
+
+def cpu_split(client: Client, pages: list[str], rounds: int) -> None:
+    """Per page: CPU ms per request of this process and of the database server's process for this connection
+    (``--cpu``). Each page runs ``rounds`` requests at a time, three times over, the pages taking turns."""
+    for page in pages:
+        for _ in range(3):
+            client.get(page)
+    if connection.vendor != "postgresql":
+        raise SystemExit("--cpu reads the database server's process: PostgreSQL on this machine")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = cursor.fetchone()[0]
+    ticks = os.sysconf("SC_CLK_TCK")
+
+    def server_cpu() -> float:
+        # /proc/PID/stat: utime and stime are fields 14 and 15, counted after the command's closing parenthesis.
+        with open(f"/proc/{backend}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / ticks
+
+    spent_cpu = {page: [0.0, 0.0] for page in pages}
+    for _ in range(3):
+        for page in pages:
+            own, server = time.process_time(), server_cpu()
+            for _ in range(rounds):
+                client.get(page)
+            spent_cpu[page][0] += time.process_time() - own
+            spent_cpu[page][1] += server_cpu() - server
+    count = 3 * rounds
+    floor = sum(spent_cpu[pages[0]])
+    print(f"{'page':40} {'python':>7} {'server':>7} {'sum':>7} {'×floor':>7}   (CPU ms per request)")
+    for page in pages:
+        own, server = spent_cpu[page]
+        print(
+            f"{page:40} {own / count * 1000:7.2f} {server / count * 1000:7.2f} "
+            f"{(own + server) / count * 1000:7.2f} {floor / (own + server):7.2f}"
         )
 
 

@@ -748,34 +748,21 @@ def _months_beside(year: int, month: int) -> tuple[dt.date, dt.date]:
 
 @computed(lambda *, year, month, today, viewer, data, own: f"{year}-{month}:{today}:{viewer}")
 def _report_parts(*, year: int, month: int, today: dt.date, viewer: int | None, data, own) -> dict[str, str]:
-    """The report's heading (its links) and tables, rendered once per data version for the officers
-    (``viewer`` None: every seat) and once for each member (their own seat): most of the page's rendering."""
+    """The report's heading (its links) and tables as HTML (``finance.report_html``), built once per data
+    version for the officers (``viewer`` None: every seat) and once for each member (their own seat): most
+    of the page."""
     prev, nxt = _months_beside(year, month)
     full = viewer is None
-    context = {
-        "report": data,
-        "full": full,
-        "own_rows": own,
-        "prev": prev,
-        "next": nxt,
-        "prev_url": address("finance:report", prev.year, prev.month),
-        "next_url": address("finance:report", nxt.year, nxt.month),
-        "csv_menu": report_html.csv_menu_html(report_files.csv_tables(full=full)),
-        # The tables' rows, built in Python (finance.report_html): most of the body's rendering otherwise.
-        "account_rows": report_html.account_rows_html(data.accounts),
-    }
-    if data.season is not None:
-        context["income_rows"] = report_html.category_rows_html(data.income, data.income_total)
-        context["expense_rows"] = report_html.category_rows_html(data.expenses, data.expense_total)
-    if full:
-        owing, credits = data.owing, data.credits
-        if owing:
-            context["owing_rows"] = report_html.owing_rows_html(owing, data.owing_totals)
-        if credits:
-            context["credit_rows"] = report_html.credit_rows_html(credits, data.credit_total)
     return {
-        f"{part}_html": render_to_string("finance/partials/report_parts.html", {**context, "part": part})
-        for part in ("head", "body")
+        "head_html": report_html.report_head_html(
+            report=data,
+            prev=prev,
+            nxt=nxt,
+            prev_url=address("finance:report", prev.year, prev.month),
+            next_url=address("finance:report", nxt.year, nxt.month),
+            csv_menu=report_html.csv_menu_html(report_files.csv_tables(full=full)),
+        ),
+        "body_html": report_html.report_body_html(report=data, full=full, own=own),
     }
 
 

@@ -103,3 +103,103 @@ def test_csv_menu_is_what_the_template_gave(full):
     assert report_html.csv_menu_html(tables) == expected
     odd = [("a&b", 'Fees <"quoted">')]
     assert report_html.csv_menu_html(odd) == Template(OLD_CSV_MENU).render(Context({"csv_tables": odd}))
+
+
+# templates/finance/partials/report_parts.html before its head and body were built in Python
+# (finance.report_html.report_head_html and report_body_html).
+OLD_PARTS = '{% load money_tags %}\n{% if part == "head" %}<div class="d-flex flex-wrap align-items-center gap-2 mb-2">\n  <h1 class="h3 mb-0 me-auto">Treasurer\'s report · {{ report.start|date:"F Y" }}</h1>\n  <div class="d-print-none d-flex flex-wrap gap-2">\n    <a class="btn btn-outline-secondary btn-sm" href="{{ prev_url }}">‹ {{ prev|date:"M Y" }}</a>\n    <a class="btn btn-outline-secondary btn-sm" href="{{ next_url }}">{{ next|date:"M Y" }} ›</a>\n    <a class="btn btn-outline-primary btn-sm" href="?format=pdf" download>PDF</a>\n    <div class="dropdown">\n      <button class="btn btn-outline-secondary btn-sm dropdown-toggle" type="button" data-bs-toggle="dropdown">Spreadsheets</button>\n      <ul class="dropdown-menu dropdown-menu-end">\n        <li><a class="dropdown-item" href="?format=xlsx">Workbook (XLSX, every table)</a></li>\n        <li><hr class="dropdown-divider"></li>\n        {{ csv_menu }}\n      </ul>\n    </div>\n    <button class="btn btn-primary btn-sm" data-print>Print</button>\n  </div>\n</div>{% else %}<div class="row g-3">\n<div class="col-12 col-lg-6">\n<h2 class="h5">Accounts</h2>\n<div class="table-responsive"><table class="table table-sm">\n  <thead><tr><th>Account</th><th class="num">Opening</th><th class="num">Receipts</th><th class="num">Payments</th><th class="num">Closing</th></tr></thead>\n  <tbody>{{ account_rows }}</tbody>\n</table></div>\n</div>\n\n<div class="col-12 col-lg-6">\n<h2 class="h5">Income and expenses</h2>\n{% if report.season %}\n<div class="table-responsive"><table class="table table-sm">\n  <thead><tr><th>Category</th><th class="num">{{ report.start|date:"F" }}</th><th class="num">Season to date</th></tr></thead>\n  <tbody>\n  {{ income_rows }}\n  {{ expense_rows }}\n  </tbody>\n</table></div>\n<p class="small text-muted">Members\' money by what it paid for: the oldest charge first; money beyond the charges due pays later installments ahead. Season to date: from {{ report.season_start|date:"M j, Y" }}.</p>\n{% else %}<p class="text-muted">No season covers this month.</p>{% endif %}\n</div>\n</div>\n\n<h2 class="h5 mt-2">Outstanding fees</h2>\n{% if full %}\n  {% if owing_rows %}\n  <div class="table-responsive"><table class="table table-sm">\n    <thead><tr><th>Member</th><th class="num">Dues &amp; fees</th><th class="num">Late fees</th><th class="num">Paid</th><th class="num">Owes</th><th>Good standing</th></tr></thead>\n    <tbody>\n    {{ owing_rows }}\n    </tbody>\n  </table></div>\n  {% else %}<p>Nobody owes anything on {{ report.as_of|date:"M j, Y" }}.</p>{% endif %}\n  {% if credit_rows %}\n  <h3 class="h6">Paid ahead</h3>\n  <div class="table-responsive"><table class="table table-sm mw-32">\n    <tbody>\n    {{ credit_rows }}\n    </tbody>\n  </table></div>\n  {% endif %}\n{% else %}\n  {% for row in own_rows %}\n  <p>Your account: dues &amp; fees {{ row.charged|money }}, late fees {{ row.late_fees|money }}, paid {{ row.paid|money }} —\n    {% if row.balance > 0 %}<strong>you owe {{ row.balance|money }}</strong>{% elif row.balance < 0 %}you paid ahead: {{ row.credit|credit }}{% else %}paid up{% endif %}.</p>\n  {% endfor %}\n  <p>Club totals: {{ report.owing|length }} member{{ report.owing|length|pluralize }} owe {{ report.outstanding|money }}; credits {{ report.credit_total|money }}.</p>\n  <p class="small text-muted">Other members\' dues are shown to the officers only.</p>\n{% endif %}\n\n<h2 class="h5 mt-3">WSOP escrow</h2>\n<table class="table table-sm mw-32"><tbody>\n  <tr><td>Escrow balance at {{ report.end|date:"M j, Y" }}</td><td class="num fw-semibold">{{ report.escrow_balance|money }}</td></tr>\n  {% if report.wsop_allocation %}\n  <tr><td>Season allocation: {{ report.wsop_allocation.prizes }} prize(s), entries + expenses</td><td class="num">{{ report.wsop_allocation.escrow|money }}</td></tr>\n  <tr><td>Moved to escrow</td><td class="num">{% if report.wsop_posted %}{{ report.wsop_posted.date|date:"M j, Y" }}{% else %}not yet{% endif %}</td></tr>\n  {% endif %}\n</tbody></table>\n{% endif %}\n'
+
+
+def parts_case(*, season: bool, owing: int, credits: int, allocation: str, own: str):
+    """A monthly report (its values as the report's builder gives them) and the reader's own rows."""
+    import datetime as dt
+
+    from events.models import Season
+    from events.services.event_fund import WsopAllocation
+    from finance.models import Transaction
+    from finance.selectors import MonthlyReport
+
+    members = [member(name, f"{100 + i}.10", standing=i == 1) for i, name in enumerate(NAMES[:owing])]
+    members += [member(name, f"-{50 + i}.00", standing=True) for i, name in enumerate(NAMES[:credits])]
+    members.append(member("Paid Up", "0.00", standing=True))
+    wsop = (
+        None
+        if allocation == "none"
+        else WsopAllocation(
+            member_count=16,
+            total_fees=D("6400.00"),
+            prizes=2,
+            entries=D("3000.00"),
+            expenses=D("1400.00"),
+            escrow=D("4400.00"),
+            monthly_event_funds=D("0.00"),
+            per_event=D("0.00"),
+        )
+    )
+    posted = Transaction(date=dt.date(2027, 1, 3)) if allocation == "posted" else None
+    income = [CategoryRow(name, D("-5.00"), D("1000000.25")) for name in NAMES[:2]]
+    expenses = [CategoryRow("Cards & <chips>", D("12.00"), D("40.00"))]
+    report = MonthlyReport(
+        year=2026,
+        month=12,
+        start=dt.date(2026, 12, 1),
+        end=dt.date(2026, 12, 31),
+        as_of=dt.date(2026, 12, 2),
+        season=Season(name="2026-27") if season else None,
+        accounts=[
+            AccountMonth(Account(name=n), D("1234.50"), D("0.00"), D("-12.00"), D("1222.50")) for n in NAMES
+        ],
+        members=members,
+        charged=money_total(r.charged for r in members),
+        paid=money_total(r.paid for r in members),
+        late_fees=money_total(r.late_fees for r in members),
+        outstanding=money_total(max(r.balance, D("0.00")) for r in members),
+        escrow_balance=D("-3.50"),
+        wsop_allocation=wsop,
+        wsop_posted=posted,
+        income=income if season else [],
+        expenses=expenses if season else [],
+        season_start=dt.date(2026, 8, 1) if season else None,
+    )
+    mine = {"owes": members[:1], "credit": [m for m in members if m.balance < 0][:1], "even": members[-1:]}
+    return report, mine.get(own, [])
+
+
+@pytest.mark.parametrize("season", [True, False])
+@pytest.mark.parametrize("owing,credits", [(0, 0), (1, 0), (3, 2), (0, 1)])
+@pytest.mark.parametrize("allocation", ["none", "waiting", "posted"])
+@pytest.mark.parametrize(
+    "full,own", [(True, ""), (False, ""), (False, "owes"), (False, "credit"), (False, "even")]
+)
+def test_the_reports_head_and_body_are_the_templates_text(season, owing, credits, allocation, full, own):
+    import datetime as dt
+
+    from finance import report_files
+
+    report, own_rows = parts_case(season=season, owing=owing, credits=credits, allocation=allocation, own=own)
+    if own == "credit" and not own_rows:
+        pytest.skip("no member paid ahead in this case")
+    prev, nxt = dt.date(2026, 11, 1), dt.date(2027, 1, 1)
+    menu = report_html.csv_menu_html(report_files.csv_tables(full=full))
+    urls = {"prev_url": "/finance/reports/2026/11/?a=1&b=2", "next_url": "/finance/reports/2027/1/"}
+    context = {
+        "report": report,
+        "full": full,
+        "own_rows": own_rows,
+        "prev": prev,
+        "next": nxt,
+        **urls,
+        "csv_menu": menu,
+        "account_rows": report_html.account_rows_html(report.accounts),
+    }
+    if report.season is not None:
+        context["income_rows"] = report_html.category_rows_html(report.income, report.income_total)
+        context["expense_rows"] = report_html.category_rows_html(report.expenses, report.expense_total)
+    if full and report.owing:
+        context["owing_rows"] = report_html.owing_rows_html(report.owing, report.owing_totals)
+    if full and report.credits:
+        context["credit_rows"] = report_html.credit_rows_html(report.credits, report.credit_total)
+    head = report_html.report_head_html(report=report, prev=prev, nxt=nxt, csv_menu=menu, **urls)
+    assert head == old(OLD_PARTS, **context, part="head")
+    body = report_html.report_body_html(report=report, full=full, own=own_rows)
+    assert body == old(OLD_PARTS, **context, part="body")
