@@ -6,9 +6,9 @@ statement page shows the outlook and the badge too, through the template tags of
 comes from what a person typed (amounts and dates only), and what could is escaped all the same.
 """
 
-from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
+from events.addresses import address
 from finance.services.dues import DuesStatus
 from finance.services.forecast import DuesOutlook
 from ncpc.dates import date_text
@@ -61,5 +61,5 @@ def dues_panel_html(*, status: DuesStatus | None, outlook: DuesOutlook, good_sta
         f'<p class="small text-muted mb-1">As of {date_text(on, "M j, Y")}</p>\n'
         f'<p class="mb-2">{standing_badge_html(good_standing)}</p>\n'
         f'<div class="small mb-2">{outlook_html(outlook)}</div>\n'
-        f'<a href="{reverse("finance:me")}" class="small">My statement</a>'
+        f'<a href="{address("finance:me")}" class="small">My statement</a>'
     )

@@ -8,9 +8,9 @@ from the data goes through ``html.escape``; numbers and the constants here need 
 
 from html import escape
 
-from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
+from events.addresses import address
 from standings.services.chart import Chart
 
 WSOP_BADGES = {
@@ -128,6 +128,6 @@ def home_panel_html(*, season, rows, mine, played: int) -> SafeString:
         )
     elif mine is not None and mine.race:
         html.append(f'<p class="mb-2 small">Your WSOP race: <strong>{escape(mine.race)}</strong></p>')
-    url = reverse("standings:season", args=[season.name])
+    url = address("standings:season", season.name)
     html.append(f'<a href="{escape(url)}">Full standings and the WSOP race →</a>')
     return mark_safe("\n".join(html))  # noqa: S308  # nosec B308 B703: data escaped above
