@@ -12,7 +12,7 @@ from events.addresses import address
 from finance.services.dues import DuesStatus
 from finance.services.forecast import DuesOutlook
 from ncpc.dates import date_text
-from ncpc.money import money_display
+from ncpc.money import credit_display, money_display
 
 
 def outlook_html(outlook: DuesOutlook) -> SafeString:
@@ -52,7 +52,7 @@ def dues_panel_html(*, status: DuesStatus | None, outlook: DuesOutlook, good_sta
     if outlook.balance > 0:
         owed = f'{money_display(outlook.balance)} <small class="text-muted fs-6">due</small>'
     elif outlook.balance < 0:
-        owed = f"credit {money_display(outlook.credit)}"
+        owed = credit_display(outlook.credit)
     else:
         owed = "Paid up"
     on = outlook.on

@@ -18,6 +18,7 @@ from finance.selectors import (
 )
 from ncpc.downloads import Table, csv_response, xlsx_response
 from ncpc.errors import NcpcError
+from ncpc.money import credit_display
 from ncpc.money import money_display as money
 from ncpc.pdf import ClubPDF
 
@@ -211,8 +212,8 @@ def report_pdf(
         else:
             pdf.note(f"Nobody owes anything on {report.as_of:%b %-d, %Y}.")
         if report.credits:
-            rows = [[r.name, f"credit {money(r.credit)}"] for r in report.credits]
-            rows.append([f"Total credits ({len(report.credits)})", f"credit {money(report.credit_total)}"])
+            rows = [[r.name, credit_display(r.credit)] for r in report.credits]
+            rows.append([f"Total credits ({len(report.credits)})", credit_display(report.credit_total)])
             pdf.heading("Paid ahead")
             pdf.grid(["Member", "Credit"], rows, widths=(90, 40), right=(1,), bold_last=True)
     else:

@@ -15,6 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from finance.selectors import AccountMonth, CategoryRow, MemberDuesRow, MonthlyReport
 from ncpc.dates import date_text
+from ncpc.money import credit_display
 from ncpc.money import money_display as money
 
 
@@ -67,11 +68,12 @@ def owing_rows_html(rows: list[MemberDuesRow], total: MemberDuesRow) -> SafeStri
 def credit_rows_html(rows: list[MemberDuesRow], total: Decimal) -> SafeString:
     """The members who paid ahead and their credit, then the total row (``total``: the credits' sum)."""
     html = [
-        f'<tr><td>{escape(row.name)}</td><td class="num">credit {money(row.credit)}</td></tr>' for row in rows
+        f'<tr><td>{escape(row.name)}</td><td class="num">{credit_display(row.credit)}</td></tr>'
+        for row in rows
     ]
     html.append(
         f'\n    <tr class="fw-semibold table-light"><td>Total credits ({_members(len(rows))})</td>'
-        f'<td class="num">credit {money(total)}</td></tr>'
+        f'<td class="num">{credit_display(total)}</td></tr>'
     )
     return mark_safe("".join(html))  # noqa: S308  # nosec B308 B703: data escaped above
 
@@ -174,7 +176,7 @@ def report_body_html(*, report: MonthlyReport, full: bool, own: list[MemberDuesR
             if row.balance > 0:
                 state = f"<strong>you owe {money(row.balance)}</strong>"
             elif row.balance < 0:
-                state = f"you paid ahead: credit {money(row.credit)}"
+                state = f"you paid ahead: {credit_display(row.credit)}"
             else:
                 state = "paid up"
             html.append(

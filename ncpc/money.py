@@ -59,3 +59,9 @@ def money_display(value: Decimal | None) -> str:
         return ""
     amount = quantize(value)
     return f"{'−' if amount < 0 else ''}${abs(amount):,.2f}"
+
+
+def credit_display(value: Decimal) -> str:
+    """A credit on an account, given as the positive amount paid ahead, as pages and files show it:
+    "credit $100.00"."""
+    return f"credit {money_display(value)}"

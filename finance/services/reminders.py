@@ -25,7 +25,7 @@ from members.models import Membership
 from ncpc.audit import Actor, actor_user, audit_record
 from ncpc.mail import Mail, mail_queue, site_link
 from ncpc.models import MailDelivery
-from ncpc.money import money_display
+from ncpc.money import credit_display, money_display
 
 
 def reminder_window_open(*, event_date: dt.date, on: dt.date, days_ahead: int) -> bool:
@@ -36,7 +36,7 @@ def reminder_window_open(*, event_date: dt.date, on: dt.date, days_ahead: int) -
 
 def balance_text(value: Decimal) -> str:
     """Pure: a balance as the pages show it: "$410.00", a credit as "credit $40.00", zero as "$0.00"."""
-    return f"credit {money_display(-value)}" if value < 0 else money_display(value)
+    return credit_display(-value) if value < 0 else money_display(value)
 
 
 def statement_text(*, lines: Sequence[StatementLine]) -> list[tuple[dt.date, str, str, str]]:

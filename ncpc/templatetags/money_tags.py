@@ -2,7 +2,7 @@ from decimal import Decimal, InvalidOperation
 
 from django import template
 
-from ncpc.money import money_display
+from ncpc.money import credit_display, money_display
 
 register = template.Library()
 
@@ -21,5 +21,4 @@ def money(value) -> str:
 @register.filter
 def credit(value) -> str:
     """A credit on an account, given as the positive amount paid ahead: "credit $100.00"."""
-    text = money(value)
-    return f"credit {text}" if text else ""
+    return credit_display(Decimal(value)) if money(value) else ""
