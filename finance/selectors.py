@@ -5,7 +5,8 @@ import datetime as dt
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from operator import attrgetter, itemgetter
+from typing import Any, NamedTuple
 
 from django.db.models import (
     BigIntegerField,
@@ -129,9 +130,9 @@ def event_dates(*, season: Season, events: Iterable[Event] | None = None) -> dic
     }
 
 
-@dataclass(frozen=True)
-class _PaymentRow:
-    """What a dues account needs of a payment (read as plain values: a season's worth per page)."""
+class _PaymentRow(NamedTuple):
+    """What a dues account needs of a payment (read as plain values: a season's worth per page; a named tuple
+    is made without the eight ``object.__setattr__`` calls of a frozen dataclass)."""
 
     pk: int
     membership_id: int
@@ -223,7 +224,7 @@ def _money(*, membership_ids: Collection[int], season_id: int, season_wide: bool
     waivers: dict[int, list[Waiver]] = {}
     suspensions: dict[int, list[tuple[dt.date, dt.date]]] = {}
     for kind, pk, membership_id, day, amount, method, reference, other_day, note in sorted(
-        rows, key=lambda row: (row[3], row[1])
+        rows, key=itemgetter(3, 1)
     ):
         if kind == "p":
             row = _PaymentRow(pk, membership_id, day, amount, method, reference, other_day, note)
@@ -260,6 +261,7 @@ def dues_account(
 
 
 METHOD_LABELS = dict(Payment.Method.choices)
+_METHOD_TEXTS = {method: label.lower() for method, label in METHOD_LABELS.items()}
 
 
 def _account_build(
@@ -274,21 +276,29 @@ def _account_build(
     """The account of one seat from its holders' payments, waivers and suspensions, already read (``money``
     may hold other seats' too). ``shared``: the season's part of every seat's charges, when the caller builds
     many accounts."""
-    payments = sorted(
-        (p for h in holders for p in money.payments.get(h.pk, [])), key=lambda p: (p.date, p.pk)
-    )
-    waivers = [w for h in holders for w in money.waivers.get(h.pk, [])]
+    if len(holders) == 1:
+        # ``_money`` lists each membership's payments in (date, pk) order already.
+        payments = money.payments.get(holders[0].pk, [])
+        waivers = money.waivers.get(holders[0].pk, [])
+    else:
+        payments = sorted(
+            (p for h in holders for p in money.payments.get(h.pk, [])), key=attrgetter("date", "pk")
+        )
+        waivers = [w for h in holders for w in money.waivers.get(h.pk, [])]
     last = holders[-1]
     terms = AccountTerms(first_event=holders[0].first_event, last_event=last.left_after_event)
     people = {h.pk: h.person for h in holders}
     money_in: list[MoneyIn] = []
+    reversed_any = False
     for payment in payments:
         who = f" by {people[payment.membership_id]}" if len(holders) > 1 else ""
-        text = f"Payment{who}, {METHOD_LABELS.get(payment.method, payment.method).lower()}"
-        if payment.reference:
-            text += f" {payment.reference}"
-        money_in.append(MoneyIn(payment.date, payment.amount, f"{text} (receipt #{payment.pk})"))
+        method = _METHOD_TEXTS.get(payment.method, payment.method)
+        reference = f" {payment.reference}" if payment.reference else ""
+        money_in.append(
+            MoneyIn(payment.date, payment.amount, f"Payment{who}, {method}{reference} (receipt #{payment.pk})")
+        )
         if payment.reversed_on is not None:
+            reversed_any = True
             money_in.append(
                 MoneyIn(
                     payment.reversed_on,
@@ -296,12 +306,15 @@ def _account_build(
                     f"Payment of {payment.date} reversed: {payment.reversal_reason}",
                 )
             )
+    if reversed_any:
+        # A reversal is dated after its payment, perhaps after later payments too.
+        money_in.sort(key=attrgetter("date"))
     charges = dues_charges(
         rules=rules,
         event_dates=dates,
         season_end=season.end,
         terms=terms,
-        payments=sorted(money_in, key=lambda p: p.date),
+        payments=money_in,
         waivers=waivers,
         shared=shared,
     )

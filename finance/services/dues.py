@@ -21,8 +21,7 @@ LATE_FEE = "late_fee"
 WAIVER = "waiver"
 
 
-@dataclass(frozen=True)
-class AccountTerms:
+class AccountTerms(NamedTuple):
     """How a seat's dues account is charged.
 
     ``first_event`` is the first event of the seat's first holder this season (a buyer continues the
@@ -57,8 +56,9 @@ class Charge(NamedTuple):
     description: str
 
 
-@dataclass(frozen=True)
-class DuesStatus:
+class DuesStatus(NamedTuple):
+    """A seat's account on one day (a named tuple: a report makes one per seat, and it is read-only)."""
+
     on: dt.date
     charged: Decimal  # dues and admin fee charged by ``on``
     late_fees: Decimal  # late fees charged by ``on``, less waivers
@@ -201,9 +201,16 @@ def dues_charges(
 
 def dues_status(*, charges: Sequence[Charge], payments: Sequence[MoneyIn], on: dt.date) -> DuesStatus:
     """The account as of ``on``: what was charged and paid by that day (a payment on the day counts)."""
-    charged = sum((c.amount for c in charges if c.date <= on and c.kind in (DUES, ADMIN_FEE)), ZERO)
-    late = sum((c.amount for c in charges if c.date <= on and c.kind in (LATE_FEE, WAIVER)), ZERO)
-    paid = sum((p.amount for p in payments if p.date <= on), ZERO)
+    charged = late = paid = ZERO
+    for charge in charges:
+        if charge.date <= on:
+            if charge.kind == DUES or charge.kind == ADMIN_FEE:
+                charged += charge.amount
+            elif charge.kind == LATE_FEE or charge.kind == WAIVER:
+                late += charge.amount
+    for payment in payments:
+        if payment.date <= on:
+            paid += payment.amount
     return DuesStatus(on=on, charged=charged, late_fees=late, paid=paid, balance=charged + late - paid)
 
 
