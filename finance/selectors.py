@@ -295,7 +295,9 @@ def _account_build(
         method = _METHOD_TEXTS.get(payment.method, payment.method)
         reference = f" {payment.reference}" if payment.reference else ""
         money_in.append(
-            MoneyIn(payment.date, payment.amount, f"Payment{who}, {method}{reference} (receipt #{payment.pk})")
+            MoneyIn(
+                payment.date, payment.amount, f"Payment{who}, {method}{reference} (receipt #{payment.pk})"
+            )
         )
         if payment.reversed_on is not None:
             reversed_any = True
