@@ -234,7 +234,7 @@ def report_pdf(
                 money(report.wsop_allocation.escrow),
             ]
         )
-        moved = f"{report.wsop_posted.date:%b %-d, %Y}" if report.wsop_posted else "not yet"
+        moved = f"{report.wsop_posted_on:%b %-d, %Y}" if report.wsop_posted_on else "not yet"
         rows.append(["Moved to escrow", moved])
     pdf.grid(["", "Amount"], rows, widths=(110, 40), right=(1,))
     return pdf.response(name=_name(report))

@@ -196,8 +196,8 @@ def report_body_html(*, report: MonthlyReport, full: bool, own: list[MemberDuesR
     )
     allocation = report.wsop_allocation
     if allocation:
-        posted = report.wsop_posted
-        moved = date_text(posted.date, "M j, Y") if posted else "not yet"
+        posted = report.wsop_posted_on
+        moved = date_text(posted, "M j, Y") if posted else "not yet"
         html.append(
             f"\n  <tr><td>Season allocation: {allocation.prizes} prize(s), entries + expenses</td>"
             f'<td class="num">{money(allocation.escrow)}</td></tr>\n'

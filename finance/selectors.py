@@ -17,6 +17,7 @@ from django.db.models import (
     F,
     Q,
     QuerySet,
+    Subquery,
     Sum,
     Value,
 )
@@ -502,7 +503,7 @@ class MonthlyReport:
     outstanding: Decimal
     escrow_balance: Decimal
     wsop_allocation: WsopAllocation | None  # None when the WSOP table has no row
-    wsop_posted: Transaction | None  # the escrow transaction
+    wsop_posted_on: dt.date | None  # the day of the season's escrow move, if it was made
     # Income and expenses by category, for the month and the season to date (§3.6.3).
     income: list["CategoryRow"]
     expenses: list["CategoryRow"]
@@ -616,11 +617,22 @@ def _report_categories(
     return income, expenses
 
 
-def _month_sums_query(start: dt.date, end: dt.date, season_start: dt.date) -> QuerySet[Account]:
+def _month_sums_query(
+    start: dt.date, end: dt.date, season_start: dt.date, escrow_prefix: str
+) -> QuerySet[Account]:
     """Every account (accounts LEFT JOIN entries) with its sums: before the month (opening), the month's
     receipts and payments, the month and the season to date; ``entries`` counts all its entries (an account
-    nothing was ever posted to has none: its sums are None)."""
+    nothing was ever posted to has none: its sums are None). Each row also carries two facts of the report
+    that are not the account's (the same on every row, worked out once by the server): ``closed_pk``, the
+    month's closing if the month was closed, and ``escrow_moved_on``, the date of the live transaction posted
+    under ``escrow_prefix`` (the season's escrow move, ``posted_under_key``)."""
     in_month = Q(entries__transaction__date__gte=start, entries__transaction__date__lte=end)
+    closing = ClosedMonth.objects.filter(month=start).order_by("pk").values("pk")[:1]
+    escrow_move = (
+        Transaction.objects.filter(key__startswith=escrow_prefix, reversed_by__isnull=True)
+        .order_by("-pk")
+        .values("date")[:1]
+    )
     return Account.objects.annotate(
         opening=Sum("entries__amount", filter=Q(entries__transaction__date__lt=start)),
         receipts=Sum("entries__amount", filter=in_month & Q(entries__amount__gt=0)),
@@ -631,10 +643,14 @@ def _month_sums_query(start: dt.date, end: dt.date, season_start: dt.date) -> Qu
             filter=Q(entries__transaction__date__gte=season_start, entries__transaction__date__lte=end),
         ),
         entry_count=Count("entries"),
+        closed_pk=Subquery(closing),
+        escrow_moved_on=Subquery(escrow_move),
     ).order_by("pk")
 
 
-_month_sums = Read(_month_sums_query, start=dt.date, end=dt.date, season_start=dt.date)
+_month_sums = Read(_month_sums_query, start=dt.date, end=dt.date, season_start=dt.date, escrow_prefix=str)
+# An escrow key no transaction has: a month no season covers has no escrow move to show.
+_NO_ESCROW_KEY = "wsop-escrow:no-season:"
 
 
 @computed(lambda *, year, month, today: f"{year}-{month}:{today}")
@@ -648,7 +664,8 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     # One grouped read of every account (the standard ones among them): the asset accounts' month, and every
     # account's month and season to date (income and expenses by category).
     season_start = season.start if season is not None else start
-    saved = _month_sums(start=start, end=end, season_start=season_start)
+    prefix = escrow_key(season=season) if season is not None else _NO_ESCROW_KEY
+    saved = _month_sums(start=start, end=end, season_start=season_start, escrow_prefix=prefix)
     accounts = accounts_standard(saved)
     rows: list[AccountMonth] = []
     for code in ASSET_CODES:
@@ -664,7 +681,7 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     ]
 
     members: list[MemberDuesRow] = []
-    allocation = posted = None
+    allocation = None
     income: list[CategoryRow] = []
     expenses: list[CategoryRow] = []
     if season is not None:
@@ -692,7 +709,6 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
             )
         except WsopTableMissing:
             allocation = None
-        posted = posted_under_key(prefix=escrow_key(season=season))
         income, expenses = _report_categories(
             accounts=dues_accounts,
             rules=rules,
@@ -703,6 +719,7 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
             posted=ledger_sums,
         )
     escrow = next(r for r in rows if r.account.code == Account.ESCROW)
+    closed, moved_on = _closing_and_escrow_move(saved, year=year, month=month, prefix=prefix)
     return MonthlyReport(
         year=year,
         month=month,
@@ -718,12 +735,24 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
         outstanding=money_total(max(r.balance, ZERO) for r in members),
         escrow_balance=escrow.closing,
         wsop_allocation=allocation,
-        wsop_posted=posted,
-        closed=closed_month(year=year, month=month),
+        wsop_posted_on=moved_on,
+        closed=closed,
         income=income,
         expenses=expenses,
         season_start=season.start if season is not None else None,
     )
+
+
+def _closing_and_escrow_move(
+    saved: list[Any], *, year: int, month: int, prefix: str
+) -> tuple[ClosedMonth | None, dt.date | None]:
+    """The month's closing (read only when the month was closed) and the date of the season's escrow move, as
+    the month's sums carry them; read on their own when there are no sums (no account exists yet)."""
+    if not saved:
+        posted = posted_under_key(prefix=prefix)
+        return closed_month(year=year, month=month), posted.date if posted is not None else None
+    closed = closed_month(year=year, month=month) if saved[0].closed_pk is not None else None
+    return closed, saved[0].escrow_moved_on
 
 
 def account_outlook(

@@ -9,6 +9,8 @@ import io
 from decimal import Decimal
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from openpyxl import load_workbook
 from pypdf import PdfReader
@@ -164,3 +166,37 @@ def test_section_6_2_event_payouts_name_the_members_not_their_logins(client, tre
         "1,2026-08-22,2,M02 Test,100.00",
         "1,2026-08-22,3,M03 Test,65.00",
     ]
+
+
+def test_the_report_shows_the_escrow_move_and_the_closing_read_with_the_months_sums(season, treasurer):
+    """The escrow move's day and the month's closing come with the month's sums (one query less each); the
+    closing itself is read only for a month that was closed."""
+    from finance.services.escrow import wsop_escrow_move
+    from finance.services.ledger import month_close
+
+    for _ in range(10):
+        MembershipFactory(season=season)
+    before = monthly_report(year=2026, month=9, today=dt.date(2026, 11, 29))
+    assert before.wsop_posted_on is None and before.closed is None
+    wsop_escrow_move(season=season, date=dt.date(2026, 9, 1), actor=treasurer)
+    september = monthly_report(year=2026, month=9, today=dt.date(2026, 11, 29))
+    assert september.wsop_posted_on == dt.date(2026, 9, 1)
+    assert september.closed is None
+    with CaptureQueriesContext(connection) as open_month:
+        monthly_report(year=2026, month=9, today=dt.date(2026, 11, 29))
+    closing = month_close(day=dt.date(2026, 9, 1), actor=treasurer)
+    with CaptureQueriesContext(connection) as closed_month:
+        closed = monthly_report(year=2026, month=9, today=dt.date(2026, 11, 29))
+    assert closed.closed == closing and closed.closed.closed_by == treasurer
+    assert len(closed_month) == len(open_month) + 1
+    # The other months of the season show the same move and are not closed.
+    october = monthly_report(year=2026, month=10, today=dt.date(2026, 11, 29))
+    assert october.wsop_posted_on == dt.date(2026, 9, 1) and october.closed is None
+
+
+def test_a_month_no_season_covers_and_a_ledger_with_no_account_have_no_escrow_move_nor_closing(db):
+    from finance.models import Account
+
+    assert not Account.objects.exists()  # nothing was ever posted: the closing and the move are read apart
+    report = monthly_report(year=2019, month=3, today=dt.date(2026, 11, 29))
+    assert report.season is None and report.wsop_posted_on is None and report.closed is None
