@@ -11,9 +11,8 @@ How a payment is split (docs/decisions.md, "Income by category"):
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass
 from decimal import Decimal
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
 from finance.services.dues import ADMIN_FEE, DUES, LATE_FEE, WAIVER, Charge, MoneyIn
@@ -21,7 +20,7 @@ from ncpc.money import ZERO
 
 CREDIT = "credit"
 CATEGORIES = (ADMIN_FEE, DUES, LATE_FEE, CREDIT)
-_ORDER = {ADMIN_FEE: 0, DUES: 1, LATE_FEE: 2}
+_PAID_KINDS = (ADMIN_FEE, DUES, LATE_FEE)  # a waiver pays for nothing
 
 
 class CategoryAmount(NamedTuple):
@@ -33,15 +32,6 @@ class CategoryAmount(NamedTuple):
     amount: Decimal
 
 
-@dataclass(slots=True)
-class _Open:
-    """The unpaid part of one charge."""
-
-    date: dt.date
-    category: str
-    amount: Decimal
-
-
 def payment_categories(
     *, charges: Sequence[Charge], payments: Sequence[MoneyIn], admin_fee_in_first_dues: Decimal = ZERO
 ) -> list[CategoryAmount]:
@@ -49,64 +39,76 @@ def payment_categories(
 
     ``admin_fee_in_first_dues``: the part of the first dues installment that is the admin fee (a founding
     member's event-1 installment includes it)."""
-    waived = sum((-c.amount for c in charges if c.kind == WAIVER), ZERO)
-    parts: list[_Open] = []
+    waived = ZERO
+    for charge in charges:
+        if charge.kind == WAIVER:
+            waived -= charge.amount
+    # The unpaid part of each charge, as three parallel lists (a season's report splits a few hundred charges;
+    # plain lists make no object per part): its date, its category, what is still owed of it.
+    dates: list[dt.date] = []
+    kinds: list[str] = []
+    owed: list[Decimal] = []
     first_dues = True
-    for charge in sorted(charges, key=lambda c: (c.date, _ORDER.get(c.kind, 3))):
-        if charge.kind == LATE_FEE and waived >= charge.amount:
-            waived -= charge.amount  # waived: not a charge for the categories
+    # By date, a day's charges in the order of their kinds (``KINDS_IN_ORDER``: admin fee, dues, late fee).
+    for day, kind, amount, _text in sorted(charges, key=itemgetter(0, 1)):
+        if kind == LATE_FEE and waived >= amount:
+            waived -= amount  # waived: not a charge for the categories
             continue
-        if charge.kind == DUES and first_dues and admin_fee_in_first_dues > 0:
-            admin = min(admin_fee_in_first_dues, charge.amount)
-            parts.append(_Open(charge.date, ADMIN_FEE, admin))
-            if charge.amount > admin:
-                parts.append(_Open(charge.date, DUES, charge.amount - admin))
-        elif charge.kind in _ORDER:
-            parts.append(_Open(charge.date, charge.kind, charge.amount))
-        if charge.kind == DUES:
+        if kind == DUES and first_dues and admin_fee_in_first_dues > 0:
+            admin = min(admin_fee_in_first_dues, amount)
+            dates.append(day)
+            kinds.append(ADMIN_FEE)
+            owed.append(admin)
+            if amount > admin:
+                dates.append(day)
+                kinds.append(DUES)
+                owed.append(amount - admin)
+        elif kind in _PAID_KINDS:
+            dates.append(day)
+            kinds.append(kind)
+            owed.append(amount)
+        if kind == DUES:
             first_dues = False
 
     result: list[CategoryAmount] = []
-    # What each payment settled, oldest first: (the part's index in ``parts``, -1 for a credit; the part; the
-    # amount).
-    settled: list[tuple[int, _Open, Decimal]] = []
+    # What each payment settled, oldest first: (the part's index, -1 for a credit; its category; the amount).
+    settled: list[tuple[int, str, Decimal]] = []
     # Every part before ``first`` is paid; a reversal that opens one again moves it back.
-    first, count = 0, len(parts)
+    first, count = 0, len(owed)
     for money in sorted(payments, key=attrgetter("date")):
         day, amount = money.date, money.amount
         if amount >= ZERO:
             left = amount
-            while first < count and parts[first].amount <= ZERO:
+            while first < count and owed[first] <= ZERO:
                 first += 1
             # Charges due by the payment's day first, then later dues (never a late fee not yet charged): the
             # parts are in date order, so one pass over them takes the due ones first.
             for index in range(first, count):
                 if left <= ZERO:
                     break
-                part = parts[index]
-                owed = part.amount
-                if owed <= ZERO or (part.category == LATE_FEE and part.date > day):
+                still = owed[index]
+                if still <= ZERO or (kinds[index] == LATE_FEE and dates[index] > day):
                     continue
-                take = left if left < owed else owed
-                part.amount = owed - take
+                take = left if left < still else still
+                owed[index] = still - take
                 left -= take
-                settled.append((index, part, take))
-                result.append(CategoryAmount(day, part.category, take))
+                settled.append((index, kinds[index], take))
+                result.append(CategoryAmount(day, kinds[index], take))
             if left > ZERO:
-                settled.append((-1, _Open(day, CREDIT, ZERO), left))
+                settled.append((-1, CREDIT, left))
                 result.append(CategoryAmount(day, CREDIT, left))
         else:
             back = -amount
             while back > ZERO and settled:
-                index, part, took = settled.pop()
+                index, category, took = settled.pop()
                 give = back if back < took else took
                 if took > give:
-                    settled.append((index, part, took - give))
+                    settled.append((index, category, took - give))
                 if index >= 0:
-                    part.amount += give
+                    owed[index] += give
                     first = min(first, index)
                 back -= give
-                result.append(CategoryAmount(day, part.category, -give))
+                result.append(CategoryAmount(day, category, -give))
             if back > ZERO:  # more reversed than was ever paid: would be a bug elsewhere; keep the sums whole
                 result.append(CategoryAmount(day, CREDIT, -back))
     return result

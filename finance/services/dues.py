@@ -9,16 +9,21 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from operator import itemgetter
 from typing import NamedTuple
 
 from events.rules import SeasonRules
 from members.services.late_joiners import join_terms, late_joiner_dues_events
 from ncpc.money import ZERO
 
-DUES = "dues"
+# A charge's kind. Their names sort in the order charges of one day are listed and paid (admin fee, dues, late
+# fee, then a waiver), so that charges sort by (date, kind) as plain tuples, with no Python call per charge
+# (tests/finance/test_late_fees.py holds the order).
 ADMIN_FEE = "admin_fee"
+DUES = "dues"
 LATE_FEE = "late_fee"
 WAIVER = "waiver"
+KINDS_IN_ORDER = (ADMIN_FEE, DUES, LATE_FEE, WAIVER)
 
 
 class AccountTerms(NamedTuple):
@@ -51,7 +56,7 @@ class Waiver:
 
 class Charge(NamedTuple):
     date: dt.date
-    kind: str  # DUES, ADMIN_FEE, LATE_FEE or WAIVER (negative)
+    kind: str  # one of KINDS_IN_ORDER: ADMIN_FEE, DUES, LATE_FEE or WAIVER (negative)
     amount: Decimal
     description: str
 
@@ -123,7 +128,7 @@ def season_charges(
 
 def _running_totals(dates: Sequence[dt.date], items: Sequence[tuple[dt.date, Decimal]]) -> list[Decimal]:
     """For each of ``dates`` (in date order), the sum of the ``items`` (date, amount) dated on or before it."""
-    ordered = sorted(items, key=lambda item: item[0])
+    ordered = sorted(items, key=itemgetter(0))
     totals: list[Decimal] = []
     total, i, count = ZERO, 0, len(ordered)
     for day in dates:
@@ -196,7 +201,8 @@ def dues_charges(
                     late.append(Charge(max(waiver.on, fee_date), WAIVER, -rules.late_fee, text))
         if late:
             charges = base + late
-    return sorted(charges, key=lambda c: (c.date, c.kind == WAIVER))
+    # By date; a day's charges in their kinds' order (a waiver after the fee it waives).
+    return sorted(charges, key=itemgetter(0, 1))
 
 
 def dues_status(*, charges: Sequence[Charge], payments: Sequence[MoneyIn], on: dt.date) -> DuesStatus:

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from events.bylaws import BYLAWS_RULES
-from finance.services.categories import _ORDER, CREDIT, CategoryAmount, _Open, payment_categories
+from finance.services.categories import CREDIT, CategoryAmount, payment_categories
 from finance.services.dues import (
     ADMIN_FEE,
     DUES,
@@ -32,6 +32,16 @@ from ncpc.money import ZERO
 from tests.finance.test_late_fees import EVENTS, FEE_DATES, SEASON_END
 
 D = Decimal
+_ORDER = {ADMIN_FEE: 0, DUES: 1, LATE_FEE: 2}
+
+
+@dataclasses.dataclass
+class _Open:
+    """The unpaid part of one charge (the reference's own)."""
+
+    date: dt.date
+    category: str
+    amount: Decimal
 
 
 def reference_dues_charges(*, rules, event_dates, season_end, terms, payments=(), waivers=()):

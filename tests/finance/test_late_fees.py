@@ -7,7 +7,11 @@ import pytest
 
 from events.bylaws import BYLAWS_RULES
 from finance.services.dues import (
+    ADMIN_FEE,
+    DUES,
+    KINDS_IN_ORDER,
     LATE_FEE,
+    WAIVER,
     AccountTerms,
     MoneyIn,
     Waiver,
@@ -207,3 +211,16 @@ def test_a_member_who_left_after_event_three_is_charged_nothing_after_leaving():
     status = dues_status(charges=charges, payments=[], on=SEASON_END)
     assert status.charged == D("310.00")
     assert status.late_fees == D("0.00")
+
+
+def test_a_days_charges_are_listed_admin_fee_dues_late_fee_then_its_waiver():
+    """The calculators sort charges by (date, kind) as plain tuples: the kinds' names must sort in this order."""
+    assert sorted(KINDS_IN_ORDER) == list(KINDS_IN_ORDER) == [ADMIN_FEE, DUES, LATE_FEE, WAIVER]
+    # Nothing paid, the first late fee waived the day it is charged: the December event's installment, the
+    # late fee, then its waiver.
+    waiver = Waiver(dt.date(2026, 12, 12), dt.date(2026, 12, 12), "bank error")
+    december = [(c.kind, c.amount) for c in account(waivers=[waiver]) if c.date == dt.date(2026, 12, 12)]
+    assert december == [(DUES, D("100.00")), (LATE_FEE, D("25.00")), (WAIVER, D("-25.00"))]
+    # A late joiner's admin fee and dues fall on one day: the admin fee first.
+    joiner = account(terms=AccountTerms(first_event=2))
+    assert [c.kind for c in joiner if c.date == EVENTS[2]] == [ADMIN_FEE, DUES]

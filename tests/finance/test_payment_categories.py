@@ -101,3 +101,21 @@ def test_the_categories_of_a_season_add_up_to_the_money_received():
     totals = category_totals(split(payments), start=AUG, end=dt.date(2027, 7, 31))
     assert sum(totals.values()) == D("783.33")
     assert totals[CREDIT] == D("273.33")  # 783.33 − the season's 510.00
+
+
+def test_a_days_charges_are_paid_admin_fee_dues_then_late_fee_whatever_order_they_come_in():
+    """Charges sort by (date, kind): the kinds' names sort in the order a day's charges are paid."""
+    on = DEC
+    charges = [
+        Charge(on, LATE_FEE, D("25.00"), "late fee"),
+        Charge(on, DUES, D("100.00"), "dues"),
+        Charge(on, ADMIN_FEE, D("10.00"), "admin fee"),
+    ]
+    # $50 on the day: the admin fee, then $40 of dues; nothing of the late fee.
+    assert split([MoneyIn(on, D("50.00"))], charges=charges, admin=D("0.00")) == [
+        CategoryAmount(on, ADMIN_FEE, D("10.00")),
+        CategoryAmount(on, DUES, D("40.00")),
+    ]
+    shuffled = [SCHEDULE[3], SCHEDULE[0], SCHEDULE[4], SCHEDULE[2], SCHEDULE[1]]
+    payments = [MoneyIn(AUG, D("110.00")), MoneyIn(OCT, D("250.00"))]
+    assert split(payments, charges=shuffled) == split(payments)
