@@ -3,23 +3,24 @@
 import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import NamedTuple
+
+# A rule table's rows are named tuples: immutable like the frozen dataclasses they were, and made without a
+# call per field (every page that reads a season's rules makes a few dozen).
 
 
-@dataclass(frozen=True)
-class PayoutRowData:
+class PayoutRowData(NamedTuple):
     member_count: int
     amounts: tuple[Decimal, ...]  # place 1, 2, 3[, 4]
 
 
-@dataclass(frozen=True)
-class WsopRowData:
+class WsopRowData(NamedTuple):
     min_members: int
     max_members: int
     prizes: int
 
 
-@dataclass(frozen=True)
-class BlindLevelData:
+class BlindLevelData(NamedTuple):
     kind: str  # "level" or "break"
     small_blind: int = 0
     big_blind: int = 0

@@ -1,4 +1,3 @@
-from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -175,7 +174,7 @@ def test_a_change_to_a_rule_table_on_the_page_is_saved_as_rows_and_audited(offic
     assert response.status_code == 302
     structure = season_rules(season).blind_structure
     expected = [level for i, level in enumerate(BYLAWS_RULES.blind_structure) if i != 3]
-    expected[0] = replace(expected[0], minutes=25)
+    expected[0] = expected[0]._replace(minutes=25)
     assert list(structure) == expected
     assert list(season.blind_levels.values_list("position", flat=True)) == list(range(1, len(expected) + 1))
     assert "blind_structure" in AuditEntry.objects.get(action="season.rules").summary
