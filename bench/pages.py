@@ -73,6 +73,25 @@ def db_timer(execute: Any, sql: str, params: Any, many: bool, context: Any) -> A
         spent["queries"] += 1
 
 
+def measured_pages() -> list[str]:
+    """The logged-in floor, /about/ and the main pages, as bench/run measures them (bench/instructions too)."""
+    season = current_season()
+    if season is None:
+        raise SystemExit("bench: no season (prepare the database as bench/run does)")
+    final = season.events.filter(status=Event.Status.FINAL).order_by("-number").first()
+    today = club_today()
+    return [
+        "/reports/",
+        "/about/",
+        "/",
+        f"/standings/{season.name}/",
+        f"/events/{season.name}/",
+        f"/events/{season.name}/{final.number if final else 1}/",
+        f"/finance/reports/{today.year}/{today.month}/",
+        f"/api/v1/seasons/{season.name}/report",
+    ]
+
+
 def main() -> None:
     logging.getLogger("axes").setLevel(logging.ERROR)
     args = sys.argv[1:]
@@ -85,19 +104,7 @@ def main() -> None:
     if cpu:
         args.remove("--cpu")
     rounds = int(args[0]) if args else 30
-    season = current_season()
-    final = season.events.filter(status=Event.Status.FINAL).order_by("-number").first()
-    today = club_today()
-    pages = [
-        "/reports/",
-        "/about/",
-        "/",
-        f"/standings/{season.name}/",
-        f"/events/{season.name}/",
-        f"/events/{season.name}/{final.number if final else 1}/",
-        f"/finance/reports/{today.year}/{today.month}/",
-        f"/api/v1/seasons/{season.name}/report",
-    ]
+    pages = measured_pages()
     client = Client()
     client.post("/accounts/login/", {"username": "ann", "password": "ncpc-demo-2026"})
     if profile:
