@@ -2,7 +2,7 @@
 
 import calendar
 import datetime as dt
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from operator import attrgetter, itemgetter
@@ -74,6 +74,8 @@ class DuesAccount:
     payments: list[MoneyIn]
     # Each holder's suspension periods (start, end), read with the money: good standing needs both.
     suspensions: dict[int, list[tuple[dt.date, dt.date]]] = field(default_factory=dict)
+    # The payments as read, in (date, id) order: ``payments`` has their amounts, the statement their texts.
+    receipts: tuple["_PaymentRow", ...] = ()
 
     def suspended(self, *, membership_id: int, on: dt.date) -> bool:
         """Is that holder under a suspension on that date (SPEC §2, both ends included)?"""
@@ -87,7 +89,10 @@ class DuesAccount:
         return dues_status(charges=self.charges, payments=self.payments, on=on)
 
     def statement(self, *, on: dt.date) -> list[StatementLine]:
-        return statement_lines(charges=self.charges, payments=self.payments, on=on)
+        """The account's lines by date, each payment described (``payments`` carries no text: only the
+        statement shows one)."""
+        payments = _money_in(self.receipts, holders=self.holders, described=True)
+        return statement_lines(charges=self.charges, payments=payments, on=on)
 
 
 def seat_holders(
@@ -288,30 +293,7 @@ def _account_build(
         waivers = [w for h in holders for w in money.waivers.get(h.pk, [])]
     last = holders[-1]
     terms = AccountTerms(first_event=holders[0].first_event, last_event=last.left_after_event)
-    people = {h.pk: h.person for h in holders}
-    money_in: list[MoneyIn] = []
-    reversed_any = False
-    for payment in payments:
-        who = f" by {people[payment.membership_id]}" if len(holders) > 1 else ""
-        method = _METHOD_TEXTS.get(payment.method, payment.method)
-        reference = f" {payment.reference}" if payment.reference else ""
-        money_in.append(
-            MoneyIn(
-                payment.date, payment.amount, f"Payment{who}, {method}{reference} (receipt #{payment.pk})"
-            )
-        )
-        if payment.reversed_on is not None:
-            reversed_any = True
-            money_in.append(
-                MoneyIn(
-                    payment.reversed_on,
-                    -payment.amount,
-                    f"Payment of {payment.date} reversed: {payment.reversal_reason}",
-                )
-            )
-    if reversed_any:
-        # A reversal is dated after its payment, perhaps after later payments too.
-        money_in.sort(key=attrgetter("date"))
+    money_in = _money_in(payments, holders=holders, described=False)
     charges = dues_charges(
         rules=rules,
         event_dates=dates,
@@ -323,8 +305,40 @@ def _account_build(
     )
     suspensions = {h.pk: money.suspensions[h.pk] for h in holders if h.pk in money.suspensions}
     return DuesAccount(
-        holders=holders, terms=terms, charges=charges, payments=money_in, suspensions=suspensions
+        holders=holders,
+        terms=terms,
+        charges=charges,
+        payments=money_in,
+        suspensions=suspensions,
+        receipts=tuple(payments),
     )
+
+
+def _money_in(
+    payments: Sequence[_PaymentRow], *, holders: Sequence[Membership], described: bool
+) -> list[MoneyIn]:
+    """A seat's money in from its payments (in (date, id) order), each reversal too, on its own date, in date
+    order. ``described``: with the statement's text for each ("Payment by Ann Lee, check 1043 (receipt #12)");
+    the reports, the standings of dues and the door list only add the amounts up, so they go without."""
+    people = {h.pk: h.person for h in holders} if described else {}
+    money_in: list[MoneyIn] = []
+    reversed_any = False
+    for payment in payments:
+        text = ""
+        if described:
+            who = f" by {people[payment.membership_id]}" if len(holders) > 1 else ""
+            method = _METHOD_TEXTS.get(payment.method, payment.method)
+            reference = f" {payment.reference}" if payment.reference else ""
+            text = f"Payment{who}, {method}{reference} (receipt #{payment.pk})"
+        money_in.append(MoneyIn(payment.date, payment.amount, text))
+        if payment.reversed_on is not None:
+            reversed_any = True
+            text = f"Payment of {payment.date} reversed: {payment.reversal_reason}" if described else ""
+            money_in.append(MoneyIn(payment.reversed_on, -payment.amount, text))
+    if reversed_any:
+        # A reversal is dated after its payment, perhaps after later payments too.
+        money_in.sort(key=attrgetter("date"))
+    return money_in
 
 
 @computed(lambda *, season, rules=None, events=None, memberships=None: f"{season.pk}")

@@ -63,6 +63,56 @@ def test_a_reversed_payment_stays_on_the_statement_and_no_longer_counts(season, 
         payment_reverse(payment=payment, date=day("2026-09-02"), reason="again", actor=treasurer)
 
 
+def test_the_statement_describes_each_payment_and_reversal_and_the_season_accounts_add_up_the_same(
+    season, treasurer
+):
+    """Only the statement shows a payment's text (the accounts the reports add up carry none): who paid for a
+    sold seat, the method and reference, the receipt; a reversal with its reason."""
+    from finance.selectors import season_dues_accounts
+
+    seller = MembershipFactory(
+        season=season,
+        left_after_event=2,
+        how_left=Membership.HowLeft.SOLD,
+        person__first_name="Sal",
+        person__last_name="Seller",
+    )
+    buyer = MembershipFactory(
+        season=season, first_event=3, seat_from=seller, person__first_name="Bea", person__last_name="Buyer"
+    )
+    first = pay(
+        membership=seller,
+        day="2026-08-22",
+        amount="110.00",
+        actor=treasurer,
+        method="check",
+        reference="1043",
+    )
+    bounced = pay(membership=buyer, day="2026-10-24", amount="100.00", actor=treasurer)
+    payment_reverse(payment=bounced, date=day("2026-10-30"), reason="Counted twice", actor=treasurer)
+    account = dues_account(membership=buyer)
+    texts = [
+        (line.description, line.payment) for line in account.statement(on=day("2026-10-31")) if line.payment
+    ]
+    assert texts == [
+        (f"Payment by Sal Seller, check 1043 (receipt #{first.pk})", D("110.00")),
+        (f"Payment by Bea Buyer, cash (receipt #{bounced.pk})", D("100.00")),
+        ("Payment of 2026-10-24 reversed: Counted twice", D("-100.00")),
+    ]
+    alone = MembershipFactory(season=season)
+    own = pay(membership=alone, day="2026-09-01", amount="50.00", actor=treasurer)
+    lines = dues_account(membership=alone).statement(on=day("2026-09-30"))
+    assert [line.description for line in lines if line.payment] == [f"Payment, cash (receipt #{own.pk})"]
+    # The season's accounts (what the reports add up) have the same money, without the texts.
+    by_holder = {a.holder.pk: a for a in season_dues_accounts(season=season)}
+    assert [(m.date, m.amount, m.description) for m in by_holder[buyer.pk].payments] == [
+        (day("2026-08-22"), D("110.00"), ""),
+        (day("2026-10-24"), D("100.00"), ""),
+        (day("2026-10-30"), D("-100.00"), ""),
+    ]
+    assert by_holder[buyer.pk].statement(on=day("2026-10-31")) == account.statement(on=day("2026-10-31"))
+
+
 def test_a_payment_outside_the_season_is_refused(season, treasurer):
     seat = MembershipFactory(season=season)
     with pytest.raises(PaymentError, match="must fall in 2026-27"):
