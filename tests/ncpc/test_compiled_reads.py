@@ -237,3 +237,37 @@ def test_with_prepared_reads_off_a_read_runs_its_plain_sql(season, settings):
     )
     assert read._for("default").statement.forms is None
     assert [q["sql"].split()[0] for q in queries.captured_queries] == ["SELECT"]
+
+
+def test_without_a_query_log_a_read_makes_the_checks_djangos_cursor_makes(season):
+    """A read runs on the backend's own cursor when nothing logs queries (as in production): the same rows,
+    an error as Django's, a broken transaction refused, and an execute wrapper still sees the read."""
+    from django.db import DatabaseError
+    from django.db.transaction import TransactionManagementError
+
+    from ncpc.reads import Statement
+
+    assert not connection.queries_logged
+    read = Read(lambda season_id: Event.objects.filter(season_id=season_id).order_by("number"))
+    numbers = list(Event.objects.filter(season=season).order_by("number").values_list("number", flat=True))
+    assert [e.number for e in read(season_id=season.pk)] == numbers
+
+    seen: list[str] = []
+
+    def wrapper(execute, sql, params, many, context):
+        seen.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(wrapper):
+        assert [e.number for e in read(season_id=season.pk)] == numbers
+    assert len(seen) == 1 and ("events_event" in seen[0] or seen[0].startswith("EXECUTE ncpc_read_"))
+
+    with pytest.raises(DatabaseError):  # django.db's, not the driver's
+        with transaction.atomic():
+            Statement("ncpc_test_missing", "SELECT n FROM no_such_table", []).rows([])
+    with transaction.atomic():
+        with pytest.raises(DatabaseError):
+            with transaction.atomic(savepoint=False):  # leaves the outer block marked for rollback
+                Season.objects.filter(pk=season.pk).update(name=None)
+        with pytest.raises(TransactionManagementError):  # the transaction is broken: no read runs in it
+            read(season_id=season.pk)
