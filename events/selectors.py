@@ -331,6 +331,52 @@ def season_placings(*, events: Iterable[Event]) -> dict[int, list[Placing]]:
     return placings
 
 
+_event_place_numbers = Read(
+    lambda event_id: (
+        Attendance.objects.filter(event_id=event_id, place__isnull=False)
+        .order_by()
+        .values_list("event_id", "membership_id", "place")
+    )
+)
+_season_place_numbers = Read(
+    lambda season_id: (
+        Attendance.objects.filter(event__season_id=season_id, place__isnull=False)
+        .order_by()
+        .values_list("event_id", "membership_id", "place")
+    )
+)
+
+
+def season_places(*, events: Iterable[Event]) -> dict[int, dict[int, int]]:
+    """The places alone, for points: event id → membership id → place, of the events whose results count (a
+    substitute's place is the member's; an event reopened for a correction gives its last final places, SPEC
+    §15.11). ``season_placings`` without the people, prizes and eliminations that standings do not use: a
+    lighter read of the same rows."""
+    events = list(events)
+    final = [e.pk for e in events if e.status == Event.Status.FINAL]
+    places: dict[int, dict[int, int]] = {pk: {} for pk in final}
+    for e in events:
+        if e.under_correction:
+            places[e.pk] = {p["membership_id"]: p["place"] for p in e.final_placings}
+    if not final:
+        return places
+    seasons = {e.season_id for e in events}
+    rows: Iterable[tuple[int, int, int | None]]
+    if len(final) == 1:
+        rows = _event_place_numbers(event_id=final[0])
+    elif len(seasons) == 1:
+        rows = _season_place_numbers(season_id=seasons.pop())
+    else:
+        rows = Attendance.objects.filter(event_id__in=final, place__isnull=False).values_list(
+            "event_id", "membership_id", "place"
+        )
+    wanted = set(final)
+    for event_id, membership_id, place in rows:
+        if event_id in wanted and place is not None:  # (not a night under way, nor an event being corrected)
+            places[event_id][membership_id] = place
+    return places
+
+
 def _placing_of(
     *,
     place: int,

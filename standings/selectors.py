@@ -69,9 +69,6 @@ class SeasonStandings:
     events_left: int
     problem: str = ""
     tied_groups: list[list[StandingRow]] = field(default_factory=list)
-    placings: dict[int, list[Placing]] = field(
-        default_factory=dict
-    )  # event id → placings, best first (for reports)
     memberships: list[Membership] = field(default_factory=list)  # every membership of the season
 
     @property
@@ -151,7 +148,11 @@ def _tie_breaks_and_declines(*, season_id: int) -> QuerySet[Any]:
 _standings_extras = Read(_tie_breaks_and_declines)
 
 
-@computed(lambda *, season, through=None, rules=None, events=None, memberships=None: f"{season.pk}:{through}")
+@computed(
+    lambda *, season, through=None, rules=None, events=None, memberships=None, placings=None: (
+        f"{season.pk}:{through}"
+    )
+)
 def season_standings(
     *,
     season: Season,
@@ -159,19 +160,21 @@ def season_standings(
     rules: SeasonRules | None = None,
     events: list[Event] | None = None,
     memberships: list[Membership] | None = None,
+    placings: dict[int, list[Placing]] | None = None,
 ) -> SeasonStandings:
     """The standings after the season's final events (those dated ≤ ``through`` when given).
 
     Queries: the season's events, rules and memberships (with their declines), unless the caller passes them,
-    the tie-breaks, and one query for the placings of all counted events.
+    the tie-breaks, and one query for the places of all counted events (``season_places``: the points need
+    no more of them), unless the caller has read their placings (``season_placings`` of the same events).
     """
     rules = rules or event_selectors.season_rules(season)
     events = counted_events(season=season, through=through, events=events)
-    by_event = event_selectors.season_placings(events=events)
-    places = [
-        EventPlaces(number=e.number, places={p.membership_id: p.place for p in by_event.get(e.pk, [])})
-        for e in events
-    ]
+    if placings is None:
+        by_event = event_selectors.season_places(events=events)
+    else:
+        by_event = {pk: {p.membership_id: p.place for p in ps} for pk, ps in placings.items()}
+    places = [EventPlaces(number=e.number, places=by_event.get(e.pk, {})) for e in events]
     if memberships is None:
         memberships = member_selectors.season_memberships(season=season)
     by_id = {m.pk: m for m in sorted(memberships, key=lambda m: m.pk)}
@@ -262,7 +265,6 @@ def season_standings(
         events_left=len(still_to_play),
         problem=problem,
         tied_groups=list(groups.values()),
-        placings=by_event,
         memberships=list(by_id.values()),
     )
 

@@ -5,7 +5,7 @@ import datetime as dt
 from typing import Any
 
 from events.models import Season
-from events.selectors import season_events, season_rules
+from events.selectors import season_events, season_placings, season_rules
 from events.services.event_fund import WsopTableMissing, wsop_allocation
 from finance import selectors as finance_selectors
 from finance.models import WsopResult
@@ -16,7 +16,7 @@ from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.money import money_str
 from ncpc.reads import Read
-from standings.selectors import roster_from, season_standings
+from standings.selectors import counted_events, roster_from, season_standings
 from standings.services.points import placing_points
 
 FORMAT = "ncpc-season-report/1"
@@ -41,13 +41,19 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
     rules = season_rules(season)
     season_events_all = season_events(season=season)
     memberships = season_memberships(season=season)
+    # The events whose results count, dated on or before as_of: their placings with the people and prizes,
+    # for the payouts, are read once and give the standings their places.
+    finals = counted_events(season=season, through=as_of, events=season_events_all)
+    all_placings = season_placings(events=finals)
     standings = season_standings(
-        season=season, through=as_of, rules=rules, events=season_events_all, memberships=memberships
+        season=season,
+        through=as_of,
+        rules=rules,
+        events=season_events_all,
+        memberships=memberships,
+        placings=all_placings,
     )
     member_count = standings.member_count
-    # The standings' counted events are this report's events (final, dated on or before as_of).
-    finals = standings.events
-    all_placings = standings.placings
     events = []
     for event in finals:
         placings = all_placings.get(event.pk, [])

@@ -244,6 +244,37 @@ def test_spec_15_11_while_reopened_the_standings_keep_the_last_final_results(sea
     assert (points["a"], points["b"], points["c"]) == (10, 8, 9)  # the corrected results
 
 
+def test_the_places_standings_read_are_the_placings_places(season, today):
+    """``season_places`` (the points' lighter read) gives each counted event's places as ``season_placings``
+    does: a final event's, and while it is reopened its last final ones, not the busts of the correction."""
+    from events.selectors import season_events, season_places, season_placings
+
+    event, s = night_make(season=season, players=3)
+    bust(event, s["c"])
+    bust(event, s["b"])
+    finish(event)
+
+    def both():
+        events = season_events(season=season)
+        placings = season_placings(events=[e for e in events if e.counts])
+        expected = {pk: {p.membership_id: p.place for p in ps} for pk, ps in placings.items()}
+        return season_places(events=events), season_places(events=[e for e in events if e.counts]), expected
+
+    first = {event.pk: {s["a"].membership_id: 1, s["b"].membership_id: 2, s["c"].membership_id: 3}}
+    assert both() == (first, first, first)
+    event.refresh_from_db()
+    results_reopen(event=event, version=event.results_version, actor=None, reason="b and c were swapped")
+    for _hand in range(2):
+        event.refresh_from_db()
+        bust_undo(event=event, version=event.results_version, actor=None)
+    bust(event, s["b"])  # b now has place 3 on the night being corrected
+    assert both() == (first, first, first)
+    bust(event, s["c"])
+    finish(event)
+    corrected = {event.pk: {s["a"].membership_id: 1, s["b"].membership_id: 3, s["c"].membership_id: 2}}
+    assert both() == (corrected, corrected, corrected)
+
+
 def test_the_seasons_events_carry_a_reopened_events_kept_places_and_leave_a_final_ones_unread(
     season, today, django_assert_num_queries
 ):

@@ -33,6 +33,7 @@ class FakeResults:
         self.by_event: dict[int, list[Membership]] = {}
         monkeypatch.setattr(event_selectors, "event_placings", self.placings)
         monkeypatch.setattr(event_selectors, "season_placings", self.season_placings)
+        monkeypatch.setattr(event_selectors, "season_places", self.season_places)
 
     def placings(self, *, event) -> list[Placing]:
         order = self.by_event.get(event.number, []) if event.season_id == self.season.pk else []
@@ -43,6 +44,12 @@ class FakeResults:
 
     def season_placings(self, *, events) -> dict[int, list[Placing]]:
         return {e.pk: self.placings(event=e) for e in events if e.status == Event.Status.FINAL}
+
+    def season_places(self, *, events) -> dict[int, dict[int, int]]:
+        return {
+            pk: {p.membership_id: p.place for p in ps}
+            for pk, ps in self.season_placings(events=events).items()
+        }
 
     def set(self, number: int, order: list[Membership], *, final: bool = True) -> Event:
         self.by_event[number] = list(order)

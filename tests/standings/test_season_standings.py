@@ -206,25 +206,20 @@ def test_event_counts_only_through_the_given_date(season, results):
     assert standings.rows[0].points == 10
 
 
-def test_a_substitutes_place_counts_for_the_member(season, monkeypatch):
-    from events import selectors as event_selectors
-    from events.placings import Placing
+def test_a_substitutes_place_counts_for_the_member(season):
+    from events.models import Attendance
 
     people = seats(season, 10)
-    Event.objects.filter(season=season, number=1).update(status=Event.Status.FINAL)
-    placings = [
-        Placing(place=1, membership_id=people[3].pk, member_key="m04", substitute_name="Carl Guest"),
-        Placing(place=2, membership_id=people[0].pk, member_key="m01"),
-    ]
-    monkeypatch.setattr(event_selectors, "event_placings", lambda *, event: placings)
-    monkeypatch.setattr(
-        event_selectors,
-        "season_placings",
-        lambda *, events: {e.pk: placings for e in events if e.number == 1},
+    event = Event.objects.get(season=season, number=1)
+    Attendance.objects.create(
+        event=event, membership=people[3], status="expected", substitute_name="Carl Guest", place=1
     )
+    Attendance.objects.create(event=event, membership=people[0], status="expected", place=2)
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.FINAL)
     standings = season_standings(season=season)
     assert (standings.rows[0].key, standings.rows[0].points, standings.rows[0].events_played) == (
         "m04",
         10,
         1,
     )
+    assert (standings.rows[1].key, standings.rows[1].points) == ("m01", 9)
