@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from events.rules import SeasonRules
 from members.services.late_joiners import join_terms, late_joiner_dues_events
-from ncpc.money import ZERO
+from ncpc.money import ZERO, money_display
 
 # A charge's kind. Their names sort in the order charges of one day are listed and paid (admin fee, dues, late
 # fee, then a waiver), so that charges sort by (date, kind) as plain tuples, with no Python call per charge
@@ -177,7 +177,7 @@ def dues_charges(
                     on,
                     DUES,
                     rules.dues_per_event * count,
-                    f"Dues for events {terms.first_event}–{last} ({count} × {rules.dues_per_event})",
+                    f"Dues for events {terms.first_event}–{last} ({count} × {money_display(rules.dues_per_event)})",
                 )
             )
         owed_by = tuple(_running_totals(season.fee_dates, [(c.date, c.amount) for c in base]))
@@ -248,5 +248,5 @@ def statement_lines(
 def _installment_text(rules: SeasonRules, number: int, amount: Decimal) -> str:
     text = f"Dues installment, event {number}"
     if number == 1 and rules.admin_fee:
-        text += f" (includes the {rules.admin_fee} admin fee)"
+        text += f" (includes the {money_display(rules.admin_fee)} admin fee)"
     return text

@@ -28,7 +28,7 @@ from finance.services.dues import (
     season_charges,
 )
 from members.services.late_joiners import join_terms, late_joiner_dues_events
-from ncpc.money import ZERO
+from ncpc.money import ZERO, money_display
 from tests.finance.test_late_fees import EVENTS, FEE_DATES, SEASON_END
 
 D = Decimal
@@ -70,7 +70,7 @@ def reference_dues_charges(*, rules, event_dates, season_end, terms, payments=()
                     on,
                     DUES,
                     rules.dues_per_event * count,
-                    f"Dues for events {terms.first_event}–{last} ({count} × {rules.dues_per_event})",
+                    f"Dues for events {terms.first_event}–{last} ({count} × {money_display(rules.dues_per_event)})",
                 )
             )
     if cutoff is not None:

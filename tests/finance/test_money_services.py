@@ -113,6 +113,18 @@ def test_the_statement_describes_each_payment_and_reversal_and_the_season_accoun
     assert by_holder[buyer.pk].statement(on=day("2026-10-31")) == account.statement(on=day("2026-10-31"))
 
 
+def test_the_statement_writes_the_charges_amounts_as_money(season):
+    """The charges' texts show amounts as every page does ("$10.00"), not as stored ("10.00"): a founding
+    seat's first installment includes the admin fee (§2.6, §2.8); a seat from event 4 owes dues for events
+    4–10 at $50 each and no admin fee (§2.5)."""
+    founder = MembershipFactory(season=season)
+    late = MembershipFactory(season=season, first_event=4)
+    founding = [line.description for line in dues_account(membership=founder).statement(on=day("2026-08-31"))]
+    assert founding == ["Dues installment, event 1 (includes the $10.00 admin fee)"]
+    joined = [line.description for line in dues_account(membership=late).statement(on=day("2026-11-30"))]
+    assert joined == ["Dues for events 4–10 (7 × $50.00)"]
+
+
 def test_a_payment_outside_the_season_is_refused(season, treasurer):
     seat = MembershipFactory(season=season)
     with pytest.raises(PaymentError, match="must fall in 2026-27"):
