@@ -8,6 +8,7 @@ every main page needs 3 to 5 queries: tests/ncpc/test_cache.py pins those.
 """
 
 import pytest
+from django.conf import settings
 
 from members.models import Person
 from ncpc.services.season_import import season_import
@@ -61,9 +62,14 @@ def imported_member_client(request, client, today):
 
 @pytest.mark.parametrize(("url", "most"), PAGES, ids=[url for url, _ in PAGES])
 def test_a_page_needs_the_same_few_queries_for_a_small_and_a_large_season(
-    imported_member_client, django_assert_num_queries, url, most
+    imported_member_client, django_assert_num_queries, django_assert_max_num_queries, url, most
 ):
     imported_member_client.get(url)  # the counted visit is the second
-    with django_assert_num_queries(most):
+    # Cold (the suite's default): exactly these. With NCPC_TEST_CACHE=on the second visit is warm and needs
+    # fewer (tests/ncpc/test_cache.py pins those): these are its upper bound.
+    assert_queries = (
+        django_assert_max_num_queries if settings.NCPC_COMPUTED_CACHE else django_assert_num_queries
+    )
+    with assert_queries(most):
         response = imported_member_client.get(url)
     assert response.status_code == 200
