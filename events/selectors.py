@@ -2,7 +2,7 @@
 
 import datetime as dt
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from operator import itemgetter
 from typing import Any
@@ -296,27 +296,52 @@ _event_places = Read(lambda event_id: _places_values(Attendance.objects.filter(e
 _season_places = Read(lambda season_id: _places_values(Attendance.objects.filter(event__season_id=season_id)))
 
 
+def _place_numbers(attendances: models.QuerySet[Attendance]) -> models.QuerySet:
+    """Placed seats as (event id, membership id, place): all the points need of them."""
+    return (
+        attendances.filter(place__isnull=False).order_by().values_list("event_id", "membership_id", "place")
+    )
+
+
+_event_place_numbers = Read(lambda event_id: _place_numbers(Attendance.objects.filter(event_id=event_id)))
+_season_place_numbers = Read(
+    lambda season_id: _place_numbers(Attendance.objects.filter(event__season_id=season_id))
+)
+
+
+def _final_rows(
+    events: list[Event],
+    *,
+    shape: Callable[[models.QuerySet[Attendance]], models.QuerySet],
+    one_event: Read,
+    one_season: Read,
+) -> tuple[list[int], list[tuple]]:
+    """The final events' ids and their placed seats' rows as ``shape`` gives them: one read for one event or
+    one season (the season's rows of other events left out), else one query by event id."""
+    final = [e.pk for e in events if e.status == Event.Status.FINAL]
+    if not final:
+        return final, []
+    seasons = {e.season_id for e in events}
+    if len(final) == 1:
+        return final, list(one_event(event_id=final[0]))
+    if len(seasons) == 1:
+        wanted = set(final)
+        return final, [row for row in one_season(season_id=seasons.pop()) if row[0] in wanted]
+    return final, list(shape(Attendance.objects.filter(event_id__in=final)))
+
+
 def season_placings(*, events: Iterable[Event]) -> dict[int, list[Placing]]:
     """``event_placings`` for many events in one query: event id → placings, best first.
 
     An event reopened for a correction gives the places of its last final results (SPEC §15.11)."""
     events = list(events)
-    final = [e.pk for e in events if e.status == Event.Status.FINAL]
+    final, rows = _final_rows(
+        events, shape=_places_values, one_event=_event_places, one_season=_season_places
+    )
     placings: dict[int, list[Placing]] = {pk: [] for pk in final}
     for e in events:
         if e.under_correction:
             placings[e.pk] = [Placing(**p) for p in e.final_placings]
-    if not final:
-        return placings
-    seasons = {e.season_id for e in events}
-    rows: Iterable[tuple]
-    if len(final) == 1:
-        rows = _event_places(event_id=final[0])
-    elif len(seasons) == 1:
-        wanted = set(final)
-        rows = [row for row in _season_places(season_id=seasons.pop()) if row[0] in wanted]
-    else:
-        rows = _places_values(Attendance.objects.filter(event_id__in=final))
     for event_id, place, membership_id, key, substitute, prize_to, removed in rows:
         placings[event_id].append(
             _placing_of(
@@ -331,49 +356,25 @@ def season_placings(*, events: Iterable[Event]) -> dict[int, list[Placing]]:
     return placings
 
 
-_event_place_numbers = Read(
-    lambda event_id: (
-        Attendance.objects.filter(event_id=event_id, place__isnull=False)
-        .order_by()
-        .values_list("event_id", "membership_id", "place")
-    )
-)
-_season_place_numbers = Read(
-    lambda season_id: (
-        Attendance.objects.filter(event__season_id=season_id, place__isnull=False)
-        .order_by()
-        .values_list("event_id", "membership_id", "place")
-    )
-)
+def places_of(placings: dict[int, list[Placing]]) -> dict[int, dict[int, int]]:
+    """Placings reduced to what the points need: event id → membership id → place."""
+    return {pk: {p.membership_id: p.place for p in ps} for pk, ps in placings.items()}
 
 
 def season_places(*, events: Iterable[Event]) -> dict[int, dict[int, int]]:
-    """The places alone, for points: event id → membership id → place, of the events whose results count (a
-    substitute's place is the member's; an event reopened for a correction gives its last final places, SPEC
-    §15.11). ``season_placings`` without the people, prizes and eliminations that standings do not use: a
-    lighter read of the same rows."""
+    """``places_of(season_placings(events=…))`` from a lighter read of the same rows, without the people,
+    prizes and eliminations the standings do not use. A reopened event gives its last final places (SPEC
+    §15.11); a night under way or being corrected adds nothing."""
     events = list(events)
-    final = [e.pk for e in events if e.status == Event.Status.FINAL]
+    final, rows = _final_rows(
+        events, shape=_place_numbers, one_event=_event_place_numbers, one_season=_season_place_numbers
+    )
     places: dict[int, dict[int, int]] = {pk: {} for pk in final}
     for e in events:
         if e.under_correction:
             places[e.pk] = {p["membership_id"]: p["place"] for p in e.final_placings}
-    if not final:
-        return places
-    seasons = {e.season_id for e in events}
-    rows: Iterable[tuple[int, int, int | None]]
-    if len(final) == 1:
-        rows = _event_place_numbers(event_id=final[0])
-    elif len(seasons) == 1:
-        rows = _season_place_numbers(season_id=seasons.pop())
-    else:
-        rows = Attendance.objects.filter(event_id__in=final, place__isnull=False).values_list(
-            "event_id", "membership_id", "place"
-        )
-    wanted = set(final)
     for event_id, membership_id, place in rows:
-        if event_id in wanted and place is not None:  # (not a night under way, nor an event being corrected)
-            places[event_id][membership_id] = place
+        places[event_id][membership_id] = place
     return places
 
 

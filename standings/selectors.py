@@ -173,7 +173,7 @@ def season_standings(
     if placings is None:
         by_event = event_selectors.season_places(events=events)
     else:
-        by_event = {pk: {p.membership_id: p.place for p in ps} for pk, ps in placings.items()}
+        by_event = event_selectors.places_of(placings)
     places = [EventPlaces(number=e.number, places=by_event.get(e.pk, {})) for e in events]
     if memberships is None:
         memberships = member_selectors.season_memberships(season=season)

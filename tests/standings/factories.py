@@ -46,10 +46,7 @@ class FakeResults:
         return {e.pk: self.placings(event=e) for e in events if e.status == Event.Status.FINAL}
 
     def season_places(self, *, events) -> dict[int, dict[int, int]]:
-        return {
-            pk: {p.membership_id: p.place for p in ps}
-            for pk, ps in self.season_placings(events=events).items()
-        }
+        return event_selectors.places_of(self.season_placings(events=events))
 
     def set(self, number: int, order: list[Membership], *, final: bool = True) -> Event:
         self.by_event[number] = list(order)
