@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from events.services import night_sync
+from events.services import night_clock, night_sync
 from events.view_helpers import event_view
 from ncpc.errors import NcpcError
 from ncpc.permissions import Action, require
@@ -107,4 +107,4 @@ def night_conflict_resolve(request, event, pk: int):
 def clock_plan(request, event):
     """The blind structure and the clock's start, pauses and skips: the clock page keeps them and runs on
     when the server cannot be reached."""
-    return JsonResponse(night_sync.clock_plan(event=event))
+    return JsonResponse(night_clock.clock_plan(event=event))

@@ -12,8 +12,7 @@ import pytest
 
 from events import selectors
 from events.models import Attendance
-from events.services import night as night_services
-from events.services import night_sync
+from events.services import night_clock
 from tests.events.factories import night_make
 
 pytestmark = [
@@ -62,14 +61,14 @@ def test_the_device_computes_the_same_clock_as_the_server(season):
 
     version = 0
     for action, when in (("start", 0), ("pause", 600), ("resume", 900), ("skip", 1000)):
-        night_services.clock_command(event=event, action=action, version=version, actor=None, now=at(when))
+        night_clock.clock_command(event=event, action=action, version=version, actor=None, now=at(when))
         version += 1
-    plan = night_sync.clock_plan(event=event, now=at(1000))
-    last = night_services.clock_payload(event=event, now=at(1000))  # what the screen last heard
+    plan = night_clock.clock_plan(event=event, now=at(1000))
+    last = night_clock.clock_payload(event=event, now=at(1000))  # what the screen last heard
     checked = 0
     # From just after the skip to past the first break and the end of level 2 (chips off for the absent).
     for seconds in range(1001, 3 * 3600, 97):
-        server = night_services.clock_payload(event=event, now=at(seconds))
+        server = night_clock.clock_payload(event=event, now=at(seconds))
         device = js_compute(plan, last, int(at(seconds).timestamp() * 1000))
         assert {f: device[f] for f in FIELDS} == {f: server[f] for f in FIELDS}, seconds
         checked += 1
