@@ -2,6 +2,8 @@
 balancing, the final table and late arrivals, and the printable seat list. Their plain forms run the night's
 actions through the one registry the console and the offline replay use (``events.services.night_actions``)."""
 
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
@@ -19,6 +21,14 @@ from events.view_helpers import event_view, posted_version, seats_to_list
 from ncpc.errors import NcpcError
 from ncpc.feedback import error_show
 from ncpc.permissions import Action, require, user_can
+
+
+@dataclass(frozen=True)
+class AwayLine:
+    """A player away tonight on the night page, and the event where they used the season's exemption."""
+
+    row: Attendance
+    exemption_at: Event | None
 
 
 def _wants_json(request) -> bool:
@@ -106,10 +116,16 @@ def night(request, event):
         error_show(request, exc)
         state = None
     rows = selectors.event_attendances(event=event)
-    absent = [a for a in rows if a.status in Attendance.AWAY]
-    if can_run:
-        for row in absent:
-            row.exemption_at = selectors.exemption_used_at(membership=row.membership, exclude_event=event)
+    absent = [
+        AwayLine(
+            row=a,
+            exemption_at=selectors.exemption_used_at(membership=a.membership, exclude_event=event)
+            if can_run
+            else None,
+        )
+        for a in rows
+        if a.status in Attendance.AWAY
+    ]
     move = overview.next_move
     return render(
         request,
