@@ -243,7 +243,7 @@ def _called(ctx: Context, payload: Payload) -> Done:
         event=ctx.event,
         attendance_id=_player(payload),
         use_exemption=True,
-        called_at=called_at or None,
+        called_at=called_at if isinstance(called_at, dt.datetime) else None,
         version=ctx.version("results"),
         actor=ctx.actor,
     )
