@@ -8,7 +8,11 @@ Each command still checks its own counter, so two officers never record the same
 Undoing a bust (any bust of the night, not only the last) takes back the table moves that followed it
 (``NightMove.after_hand``): the final-table draw is undone from the seating it kept, a balancing move puts the
 player back in the seat they came from when that seat is still free; a player who comes back in finds their
-seat again, or the nearest free one at the smallest table when it is taken.
+seat again, or the nearest free one at the smallest table when it is taken. It is the night's one undo: the
+console, the offline replay (the last hand) and the results page (``results.bust_undo``) all end here.
+
+The read model of the night pages is here too: ``night_overview`` (the tables, seat by seat, the next balancing
+move, whether the final table is due) and ``console_state`` (everything the console shows, as JSON values).
 """
 
 import datetime as dt
