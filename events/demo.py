@@ -2,6 +2,8 @@
 
 from events.models import Attendance, Event, Rsvp, Season, Venue
 from events.services import attendance as attendance_services
+from events.services import console as console_services
+from events.services import late_arrival, night_clock, night_seating
 from events.services import night as night_services
 from events.services import results as results_services
 from events.services import rsvp as rsvp_services
@@ -270,9 +272,9 @@ def demo_night_load(context: dict) -> None:
                 actor=officer,
             )
             event.refresh_from_db()
-    night_services.seats_draw(event=event, version=0, actor=officer, rng=rng)
+    night_seating.seats_draw(event=event, version=0, actor=officer, rng=rng)
     night = night_services.night_of(event=event)
-    night_services.clock_command(
+    night_clock.clock_command(
         event=event, action="start", version=night.clock_version, actor=officer, now=started
     )
     late = rows.get(late_key)
@@ -280,7 +282,7 @@ def demo_night_load(context: dict) -> None:
         late.refresh_from_db()
         if late.status == Attendance.Status.ABSENT:
             # The call came ten minutes into play; the exemption lets the member join in the second hour.
-            night_services.late_arrival_settle(
+            late_arrival.late_arrival_settle(
                 event=event,
                 attendance_id=late.pk,
                 use_exemption=True,
@@ -290,7 +292,7 @@ def demo_night_load(context: dict) -> None:
             )
     # Three busts: one at the bigger table (at the other when they are even), then two at the other, which
     # leaves it two players short: the console shows the balancing move to confirm.
-    tables = sorted(night_services.calculator_tables(event=event), key=lambda t: (-t.size, t.number))
+    tables = sorted(night_seating.calculator_tables(event=event), key=lambda t: (-t.size, t.number))
     playing = set(
         str(pk) for pk in event.attendances.filter(status__in=Attendance.PLAYING).values_list("pk", flat=True)
     )
@@ -311,14 +313,14 @@ def demo_night_load(context: dict) -> None:
         # The move needs a free seat outside the blinds at the short table: the dealer moves the button on
         # until one is (as at the table, a hand later).
         for _ in range(small.seat_count):
-            overview = night_services.night_overview(event=event)
+            overview = console_services.night_overview(event=event)
             if overview.next_move is not None or not needs_balancing(
-                tables=night_services.calculator_tables(event=event)
+                tables=night_seating.calculator_tables(event=event)
             ):
                 break
             table = next(t for t in overview.tables if t.number == small.number)
             night = night_services.night_of(event=event)
-            night_services.button_set(
+            night_seating.button_set(
                 event=event,
                 table_number=small.number,
                 seat=(table.button or 0) % table.seat_count + 1,

@@ -1,6 +1,8 @@
 """Tournament night pages: the clock (every member may watch, officers run it), the night page with seats,
-balancing, the final table and late arrivals, and the printable seat list. Thin views over
-``events.services.night``."""
+balancing, the final table and late arrivals, and the printable seat list. Their plain forms run the night's
+actions through the one registry the console and the offline replay use (``events.services.night_actions``)."""
+
+from dataclasses import dataclass
 
 from django.contrib import messages
 from django.http import JsonResponse
@@ -10,13 +12,23 @@ from django.views.decorators.http import require_GET, require_POST
 
 from events import selectors
 from events.models import Attendance, Event
-from events.services import attendance as attendance_services
-from events.services import night as night_services
-from events.services.late_arrival import call_time_read
-from events.view_helpers import event_view, posted_int, posted_version, seats_to_list
+from events.services import night_actions
+from events.services.console import night_overview
+from events.services.late_arrival import second_hour_over
+from events.services.night_actions import Done
+from events.services.night_clock import clock_payload
+from events.view_helpers import event_view, posted_version, seats_to_list
 from ncpc.errors import NcpcError
-from ncpc.feedback import command_run, error_show
+from ncpc.feedback import error_show
 from ncpc.permissions import Action, require, user_can
+
+
+@dataclass(frozen=True)
+class AwayLine:
+    """A player away tonight on the night page, and the event where they used the season's exemption."""
+
+    row: Attendance
+    exemption_at: Event | None
 
 
 def _wants_json(request) -> bool:
@@ -36,7 +48,7 @@ def _to(name: str, event: Event):
 @event_view
 def clock(request, event):
     try:
-        state = night_services.clock_payload(event=event)
+        state = clock_payload(event=event)
     except NcpcError as exc:
         error_show(request, exc)
         return _to("events:event", event)
@@ -67,7 +79,7 @@ def _time_text(seconds: int | None) -> str:
 @event_view
 def clock_state(request, event):
     try:
-        return JsonResponse(night_services.clock_payload(event=event))
+        return JsonResponse(clock_payload(event=event))
     except NcpcError as exc:
         return JsonResponse({"error": str(exc)}, status=409)
 
@@ -76,22 +88,16 @@ def clock_state(request, event):
 @require(Action.ENTER_RESULTS)
 @event_view
 def clock_action(request, event):
-    command = {"event": event, "action": request.POST.get("action", ""), "version": posted_version(request)}
+    payload = {"clock": request.POST.get("action", "")}
     if not _wants_json(request):
-        command_run(request, night_services.clock_command, **command)
+        _act(request, event, "clock", payload, success=False)
         return _to("events:clock", event)
     # The clock page's buttons: the answer carries the refusal and the new state instead of a message.
-    refusal = None
-    try:
-        night_services.clock_command(actor=request.user, **command)
-    except NcpcError as exc:
-        refusal = exc
-    body = {
-        "ok": refusal is None,
-        "error": str(refusal) if refusal else "",
-        "state": night_services.clock_payload(event=event),
-    }
-    return JsonResponse(body, status=200 if refusal is None else 409)
+    outcome = night_actions.attempt(
+        "clock", event=event, actor=request.user, payload=payload, versions={"clock": posted_version(request)}
+    )
+    body = {"ok": outcome.ok, "error": outcome.error, "state": clock_payload(event=event)}
+    return JsonResponse(body, status=200 if outcome.ok else 409)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -103,17 +109,23 @@ def clock_action(request, event):
 @event_view
 def night(request, event):
     can_run = user_can(request.user, Action.ENTER_RESULTS)
-    overview = night_services.night_overview(event=event)
+    overview = night_overview(event=event)
     try:
-        state = night_services.clock_payload(event=event)
+        state = clock_payload(event=event)
     except NcpcError as exc:
         error_show(request, exc)
         state = None
     rows = selectors.event_attendances(event=event)
-    absent = [a for a in rows if a.status in Attendance.AWAY]
-    if can_run:
-        for row in absent:
-            row.exemption_at = selectors.exemption_used_at(membership=row.membership, exclude_event=event)
+    absent = [
+        AwayLine(
+            row=a,
+            exemption_at=selectors.exemption_used_at(membership=a.membership, exclude_event=event)
+            if can_run
+            else None,
+        )
+        for a in rows
+        if a.status in Attendance.AWAY
+    ]
     move = overview.next_move
     return render(
         request,
@@ -124,7 +136,7 @@ def night(request, event):
             "o": overview,
             "state": state,
             "absent": absent,
-            "second_hour_over": night_services.second_hour_over(event=event, night=overview.night),
+            "second_hour_over": second_hour_over(event=event, night=overview.night),
             "can_run": can_run,
             "final": event.status == Event.Status.FINAL,
             "seats_version": overview.night.seats_version if overview.night else 0,
@@ -145,23 +157,34 @@ def seats_print(request, event):
     return render(
         request,
         "events/night/seats_print.html",
-        {"event": event, "season": event.season, "o": night_services.night_overview(event=event)},
+        {"event": event, "season": event.season, "o": night_overview(event=event)},
     )
+
+
+def _act(request, event: Event, name: str, payload=None, *, success: bool = True) -> Done | None:
+    """Run a night action from a plain form (the version posted is that of the part of the night it checks);
+    its message, or the refusal, is shown on the next page. None when refused."""
+    outcome = night_actions.attempt(
+        name,
+        event=event,
+        actor=request.user,
+        payload=request.POST if payload is None else payload,
+        versions={night_actions.ACTIONS[name].area: posted_version(request)},
+    )
+    if outcome.conflict:
+        messages.warning(request, outcome.error)
+    elif outcome.error:
+        messages.error(request, outcome.error)
+    elif success and outcome.done:
+        messages.success(request, outcome.done.message)
+    return outcome.done
 
 
 @require_POST
 @require(Action.ENTER_RESULTS)
 @event_view
 def seats_draw(request, event):
-    tables = command_run(
-        request,
-        night_services.seats_draw,
-        event=event,
-        version=posted_version(request),
-        confirm_redraw=request.POST.get("confirm") == "1",
-    )
-    if tables:
-        messages.success(request, f"Seats drawn: {len(tables)} table(s).")
+    _act(request, event, "draw")
     return _to("events:night", event)
 
 
@@ -169,19 +192,7 @@ def seats_draw(request, event):
 @require(Action.ENTER_RESULTS)
 @event_view
 def balance_apply(request, event):
-    row = command_run(
-        request,
-        night_services.balance_apply,
-        event=event,
-        player=posted_int(request, "player"),
-        to_table=posted_int(request, "to_table"),
-        to_seat=posted_int(request, "to_seat"),
-        version=posted_version(request),
-    )
-    if row:
-        messages.success(
-            request, f"{row.attendance.player_name} now sits at table {row.table.number}, seat {row.seat}."
-        )
+    _act(request, event, "move")
     return _to("events:night", event)
 
 
@@ -189,16 +200,7 @@ def balance_apply(request, event):
 @require(Action.ENTER_RESULTS)
 @event_view
 def button_set(request, event):
-    table = command_run(
-        request,
-        night_services.button_set,
-        event=event,
-        table_number=posted_int(request, "table"),
-        seat=posted_int(request, "seat"),
-        version=posted_version(request),
-    )
-    if table:
-        messages.success(request, f"Button at table {table.number}: seat {table.button}.")
+    _act(request, event, "button")
     return _to("events:night", event)
 
 
@@ -206,11 +208,7 @@ def button_set(request, event):
 @require(Action.ENTER_RESULTS)
 @event_view
 def final_table(request, event):
-    table = command_run(
-        request, night_services.final_table_make, event=event, version=posted_version(request)
-    )
-    if table:
-        messages.success(request, f"Final table drawn: button at seat {table.button}.")
+    _act(request, event, "final")
     return _to("events:night", event)
 
 
@@ -218,29 +216,13 @@ def final_table(request, event):
 @require(Action.ENTER_RESULTS)
 @event_view
 def late_arrival(request, event):
-    version = posted_version(request)
     if request.POST.get("all") == "1":
-        done = command_run(request, night_services.late_arrivals_remove_all, event=event, version=version)
-        if done is not None:
-            messages.success(request, f"Chips removed: {done} absent player(s).")
+        _act(request, event, "remove_all")
     else:
-        use_exemption = request.POST.get("exempt") == "1"
-        called_at = call_time_read(request.POST.get("called_at", ""), event=event) if use_exemption else None
-        if called_at is False:
-            messages.error(
-                request, "Give the time of the call as HH:MM (e.g. 19:40), or leave it empty for now."
-            )
-            return _to("events:night", event)
-        row = command_run(
-            request,
-            night_services.late_arrival_settle,
-            event=event,
-            attendance_id=posted_int(request, "attendance"),
-            use_exemption=use_exemption,
-            called_at=called_at,
-            version=version,
-        )
-        if row:
+        name = "called" if request.POST.get("exempt") == "1" else "remove"
+        done = _act(request, event, name, success=False)
+        if done:
+            row = done.value
             messages.success(request, f"{row.membership.person.full_name}: {row.get_status_display()}.")
     return _to("events:night", event)
 
@@ -250,16 +232,7 @@ def late_arrival(request, event):
 @event_view
 def arrived(request, event):
     """A late member is here (SPEC §15.5): absent within the first hour, or called in within the second."""
-    row = command_run(
-        request,
-        attendance_services.attendance_set,
-        event=event,
-        attendance_id=posted_int(request, "attendance"),
-        status=Attendance.Status.EXPECTED,
-        version=posted_version(request),
-    )
-    if row:
-        messages.success(request, f"{row.membership.person.full_name} arrived and plays.")
+    _act(request, event, "arrived")
     back = request.POST.get("back") == "attendance"
     return _to("events:attendance" if back else "events:night", event)
 
@@ -268,15 +241,5 @@ def arrived(request, event):
 @require(Action.ENTER_RESULTS)
 @event_view
 def seat_add(request, event):
-    seat = command_run(
-        request,
-        night_services.seat_add,
-        event=event,
-        attendance_id=posted_int(request, "attendance"),
-        version=posted_version(request),
-    )
-    if seat:
-        messages.success(
-            request, f"{seat.attendance.player_name}: table {seat.table.number}, seat {seat.seat}."
-        )
+    _act(request, event, "seat")
     return _to("events:night", event)

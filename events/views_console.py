@@ -4,7 +4,8 @@ officers running the night, kept live on every open phone and laptop.
 - ``console``: the page (works without JavaScript: every button is a plain form posting to ``console_act``).
 - ``console_state``: the state as JSON with the rendered parts; ``?since=<version>`` answers 204 (no body)
   while the night's version (``events.services.console.night_version``) is unchanged.
-- ``console_act``: every command of the console, one POST each, with the version the page showed. With
+- ``console_act``: every command of the console, one POST each, with the version the page showed, run through
+  the night's one registry of actions (``events.services.night_actions``). With
   ``Accept: application/json`` the answer is ``{ok, message, error, conflict, state}``; otherwise a message
   and a redirect back to the console.
 """
@@ -14,18 +15,13 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from events.models import Attendance, Event
-from events.services import attendance as attendance_services
+from events.models import Event
 from events.services import console as console_services
-from events.services import night as night_services
-from events.services import results as results_services
-from events.services.late_arrival import call_time_read
-from events.view_helpers import as_int, event_view, posted_int, seats_to_list
-from ncpc.errors import ConcurrentChange, NcpcError
+from events.services import night_actions
+from events.view_helpers import as_int, event_view, seats_to_list
 from ncpc.permissions import Action, require, user_can
 
 PARTS = ("clock", "attendance", "tables", "busts")
@@ -98,101 +94,28 @@ def console_state(request, event):
     return JsonResponse(_state_json(request, event))
 
 
-def _run(request, event: Event, action: str) -> str:
-    """Run one console command; returns the message for the officer. Raises NcpcError when refused."""
-    results_v, clock_v, seats_v = _versions(request.POST.get("version", ""))
-    actor = request.user
-    pk = posted_int(request, "player") or posted_int(request, "attendance")
-    if action == "bust":
-        made = results_services.bust_record(event=event, attendance_ids=[pk], version=results_v, actor=actor)
-        return f"Out: {', '.join(e.attendance.player_name for e in made)}."
-    if action == "undo":
-        done = console_services.bust_undo(
-            event=event, hand=posted_int(request, "hand"), version=results_v, actor=actor
-        )
-        return "Undone: " + "; ".join(done) + "."
-    if action == "move":
-        row = night_services.balance_apply(
-            event=event,
-            player=pk,
-            to_table=posted_int(request, "to_table"),
-            to_seat=posted_int(request, "to_seat"),
-            version=seats_v,
-            actor=actor,
-        )
-        return f"{row.attendance.player_name} now sits at table {row.table.number}, seat {row.seat}."
-    if action == "final":
-        table = night_services.final_table_make(event=event, version=seats_v, actor=actor)
-        return f"Final table drawn: button at seat {table.button}."
-    if action == "draw":
-        tables = night_services.seats_draw(
-            event=event, version=seats_v, actor=actor, confirm_redraw=request.POST.get("confirm") == "1"
-        )
-        return f"Seats drawn: {len(tables)} table(s)."
-    if action == "button":
-        table = night_services.button_set(
-            event=event,
-            table_number=posted_int(request, "table"),
-            seat=posted_int(request, "seat"),
-            version=seats_v,
-            actor=actor,
-        )
-        return f"Button at table {table.number}: seat {table.button}."
-    if action == "seat":
-        seat = night_services.seat_add(event=event, attendance_id=pk, version=seats_v, actor=actor)
-        return f"{seat.attendance.player_name}: table {seat.table.number}, seat {seat.seat}."
-    if action.startswith("clock."):
-        night_services.clock_command(event=event, action=action[6:], version=clock_v, actor=actor)
-        return {"start": "Clock started.", "pause": "Clock paused.", "resume": "Clock running."}.get(
-            action[6:], "Clock changed."
-        )
-    if action == "arrived":
-        row = attendance_services.attendance_set(
-            event=event, attendance_id=pk, status=Attendance.Status.EXPECTED, version=results_v, actor=actor
-        )
-        return f"{row.membership.person.full_name} arrived and plays."
-    if action == "called":
-        called_at = call_time_read(request.POST.get("called_at", ""), event=event)
-        if called_at is False:
-            raise NcpcError("Give the time of the call as HH:MM (e.g. 19:40), or leave it empty for now.")
-        row = night_services.late_arrival_settle(
-            event=event,
-            attendance_id=pk,
-            use_exemption=True,
-            called_at=called_at or None,
-            version=results_v,
-            actor=actor,
-        )
-        when = f" at {timezone.localtime(row.called_in_at):%H:%M}" if row.called_in_at else ""
-        return f"{row.membership.person.full_name} called in{when}: the exemption of the season is used."
-    if action == "remove":
-        row = night_services.late_arrival_settle(
-            event=event, attendance_id=pk, use_exemption=False, version=results_v, actor=actor
-        )
-        return f"{row.membership.person.full_name}: chips removed."
-    if action == "finish":
-        done = results_services.results_finish(event=event, version=results_v, actor=actor)
-        return f"Results final. Winner: {done[0].player_name}." if done else "Results final."
-    raise NcpcError("Unknown action.")
-
-
 @require_POST
 @require(Action.ENTER_RESULTS)
 @event_view
 def console_act(request, event):
     action = request.POST.get("action", "")
     wants_json = "application/json" in request.headers.get("Accept", "")
-    message, error, conflict = "", "", False
-    try:
-        message = _run(request, event, action)
-    except ConcurrentChange:
-        conflict = True
+    results_v, clock_v, seats_v = _versions(request.POST.get("version", ""))
+    name, payload = night_actions.action_name(action, request.POST)
+    outcome = night_actions.attempt(
+        name,
+        event=event,
+        actor=request.user,
+        payload=payload,
+        versions={"results": results_v, "clock": clock_v, "seats": seats_v},
+    )
+    message = outcome.done.message if outcome.done else ""
+    error, conflict = outcome.error, outcome.conflict
+    if conflict:
         error = (
             "Not recorded: the page was out of date (another officer changed the night, or this was recorded "
             "already). The screen now shows the night as it is: check, and try again if still needed."
         )
-    except NcpcError as exc:
-        error = str(exc)
     if wants_json:
         body = {
             "ok": not error,

@@ -2,6 +2,7 @@
 conflicts and settle them. Thin views over ``events.services.night_sync``; the sync answers JSON only."""
 
 import json
+from dataclasses import dataclass
 
 from django.contrib import messages
 from django.http import JsonResponse
@@ -10,10 +11,19 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from events.services import night_sync
+from events.models import NightChange
+from events.services import night_clock, night_sync
 from events.view_helpers import event_view
 from ncpc.errors import NcpcError
 from ncpc.permissions import Action, require
+
+
+@dataclass(frozen=True)
+class ConflictLine:
+    """An offline change waiting on the conflicts page, and what it says in words."""
+
+    change: NightChange
+    what: str
 
 
 def _wants_json(request) -> bool:
@@ -73,12 +83,11 @@ def night_conflicts(request, event):
     rows = night_sync.changes_open(event=event)
     if _wants_json(request):
         return JsonResponse({"conflicts": [night_sync.change_json(change=r) for r in rows], **_state(event)})
-    for row in rows:
-        row.what = night_sync.change_describe(change=row)
+    lines = [ConflictLine(change=r, what=night_sync.change_describe(change=r)) for r in rows]
     return render(
         request,
         "events/night/conflicts.html",
-        {"event": event, "season": event.season, "rows": rows},
+        {"event": event, "season": event.season, "rows": lines},
     )
 
 
@@ -107,4 +116,4 @@ def night_conflict_resolve(request, event, pk: int):
 def clock_plan(request, event):
     """The blind structure and the clock's start, pauses and skips: the clock page keeps them and runs on
     when the server cannot be reached."""
-    return JsonResponse(night_sync.clock_plan(event=event))
+    return JsonResponse(night_clock.clock_plan(event=event))

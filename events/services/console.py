@@ -8,11 +8,16 @@ Each command still checks its own counter, so two officers never record the same
 Undoing a bust (any bust of the night, not only the last) takes back the table moves that followed it
 (``NightMove.after_hand``): the final-table draw is undone from the seating it kept, a balancing move puts the
 player back in the seat they came from when that seat is still free; a player who comes back in finds their
-seat again, or the nearest free one at the smallest table when it is taken.
+seat again, or the nearest free one at the smallest table when it is taken. It is the night's one undo: the
+console, the offline replay (the last hand) and the results page (``results.bust_undo``) all end here.
+
+The read model of the night pages is here too: ``night_overview`` (the tables, seat by seat, the next balancing
+move, whether the final table is due) and ``console_state`` (everything the console shows, as JSON values).
 """
 
 import datetime as dt
 import random
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
@@ -21,11 +26,18 @@ from django.utils import timezone
 from events import selectors
 from events.errors import ResultsError
 from events.models import Attendance, Event, Night, NightMove, NightSeat, NightTable
-from events.services import night as night_services
+from events.services.late_arrival import late_arrival_due, second_hour_over
 from events.services.locking import event_bump, event_lock_open
-from events.services.night import SEATED_STATUSES, calculator_tables
+from events.services.night import SEATED_STATUSES, night_of, seat_key
+from events.services.night_clock import clock_payload
+from events.services.night_seating import (
+    balance_proposal,
+    calculator_tables,
+    final_table_is_due,
+    seated_rows,
+)
 from events.services.places import bust_places
-from events.services.seating import allowed_empty_seats
+from events.services.seating import Move, allowed_empty_seats, forbidden_seats, needs_balancing
 from ncpc.audit import Actor, audit_record
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
@@ -176,6 +188,111 @@ def bust_undo(
 
 
 # ---------------------------------------------------------------------------------------------------------
+# The tables as the night pages and the console show them
+
+
+@dataclass
+class SeatLine:
+    seat: int
+    name: str = ""
+    status: str = ""  # "", "absent", "called_in", or "empty"
+    button: bool = False
+    forbidden: bool = False
+    left: list[str] = field(default_factory=list)  # players who sat here earlier and are out
+
+
+@dataclass
+class TableView:
+    number: int
+    final: bool
+    button: int | None
+    seat_count: int
+    players: int
+    lines: list[SeatLine]
+
+
+@dataclass
+class NightOverview:
+    night: Night | None
+    tables: list[TableView]
+    unseated: list[Attendance]
+    needs_balancing: bool
+    next_move: Move | None
+    move_names: dict[str, str]
+    wait_for_button: bool
+    final_table_due: bool
+    players_seated: int
+
+
+def night_overview(*, event: Event) -> NightOverview:
+    night = night_of(event=event)
+    seated = seated_rows(event)
+    tables = calculator_tables(event=event, seated=seated)
+    everyone = list(
+        NightSeat.objects.filter(table__event=event).select_related("table", "attendance__membership__person")
+    )
+    names = {seat_key(r.attendance_id): r.attendance.player_name for r in everyone}
+    statuses = {seat_key(r.attendance_id): r.attendance.status for r in everyone}
+    out: dict[tuple[int, int], list[str]] = {}
+    seated_keys = {seat_key(r.attendance_id) for r in seated}
+    for r in everyone:
+        if seat_key(r.attendance_id) not in seated_keys:
+            out.setdefault((r.table.number, r.seat), []).append(r.attendance.player_name)
+    views = []
+    for table, row in zip(tables, event.night_tables.all(), strict=True):
+        blocked = forbidden_seats(table)
+        lines = []
+        for n in range(1, table.seat_count + 1):
+            player = table.seats.get(n)
+            status = (
+                "empty" if player is None else ("" if statuses[player] == "expected" else statuses[player])
+            )
+            lines.append(
+                SeatLine(
+                    seat=n,
+                    name=names.get(player, "") if player else "",
+                    status=status,
+                    button=table.button == n,
+                    forbidden=n in blocked,
+                    left=out.get((table.number, n), []),
+                )
+            )
+        views.append(
+            TableView(
+                number=table.number,
+                final=row.final,
+                button=table.button,
+                seat_count=table.seat_count,
+                players=table.size,
+                lines=lines,
+            )
+        )
+    seated_ids = {r.attendance_id for r in everyone}
+    unseated = (
+        [
+            a
+            for a in selectors.event_attendances(event=event)
+            if a.status in SEATED_STATUSES and not hasattr(a, "elimination") and a.pk not in seated_ids
+        ]
+        if tables
+        else []
+    )
+    unbalanced = needs_balancing(tables=tables)
+    moves = balance_proposal(night=night, tables=tables) if (night and unbalanced) else []
+    return NightOverview(
+        night=night,
+        tables=views,
+        unseated=unseated,
+        needs_balancing=unbalanced,
+        next_move=moves[0] if moves else None,
+        move_names=names,
+        wait_for_button=unbalanced and not moves,
+        final_table_due=bool(tables) and final_table_is_due(event=event, tables=tables),
+        players_seated=sum(t.size for t in tables),
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------
 # What the console shows: plain JSON values (the page renders them, the state endpoint sends them)
 
 
@@ -197,19 +314,19 @@ def console_state(*, event: Event, now: dt.datetime | None = None) -> dict[str, 
     """Everything the night console shows, as JSON values; ``version`` as ``night_version``."""
     now = now or timezone.now()
     event = Event.objects.select_related("season").get(pk=event.pk)
-    night = night_services.night_of(event=event)
+    night = night_of(event=event)
     try:
-        clock: dict[str, Any] | None = night_services.clock_payload(event=event, now=now)
+        clock: dict[str, Any] | None = clock_payload(event=event, now=now)
         clock_error = ""
     except NcpcError as exc:
         clock, clock_error = None, str(exc)
-    overview = night_services.night_overview(event=event)
+    overview = night_overview(event=event)
     rows = selectors.event_attendances(event=event)
     by_id = {r.pk: r for r in rows}
     playing = [r for r in rows if r.is_playing]
     still_in = [r for r in playing if not hasattr(r, "elimination")]
-    first_over = night_services.late_arrival_due(event=event, night=night, now=now)
-    second_over = night_services.second_hour_over(event=event, night=night, now=now)
+    first_over = late_arrival_due(event=event, night=night, now=now)
+    second_over = second_hour_over(event=event, night=night, now=now)
     final = event.status == Event.Status.FINAL
     away = []
     for r in rows:

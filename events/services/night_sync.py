@@ -13,9 +13,9 @@ The rules:
   seating for a move, the clock for a clock change) is as the device last saw it, apart from the device's own
   changes applied since. Otherwise another officer changed it meanwhile: the change is stored as a
   *conflict* and waits for the Vice President (keep mine, keep theirs, drop); it is never merged silently.
-- When the night is as the device saw it, the change goes through the same commands, with the same checks, as
-  online (``events.services.results``, ``events.services.night``); a change they refuse is stored as
-  *refused*, with their message, and waits to be dropped (or kept, once fixed).
+- When the night is as the device saw it, the change goes through the same registry of actions, with the same
+  checks, as online (``events.services.night_actions``); a change it refuses is stored as *refused*, with its
+  message, and waits to be dropped (or kept, once fixed).
 """
 
 import datetime as dt
@@ -29,30 +29,17 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from events import selectors
-from events.models import Attendance, Event, Night, NightChange, NightSeat, NightTable
-from events.services import night as night_services
-from events.services import results as results_services
+from events.models import Attendance, Event, Night, NightChange
+from events.services import night_actions
+from events.services.night_actions import player_ids
 from ncpc.audit import Actor, actor_user, audit_record
 from ncpc.errors import NcpcError
 
-# The part of the night each action changes, and so the version that must be as the device saw it.
-AREA = {
-    NightChange.Action.BUST: "results",
-    NightChange.Action.UNDO: "results",
-    NightChange.Action.MOVE: "seats",
-    NightChange.Action.CLOCK: "clock",
-}
-AREAS = ("results", "seats", "clock")
-# Every part of the night an action's command moves the version of: an undo also moves the seating (the
-# player back in is reseated, the table moves after the bust are taken back), so the device's own undo must
-# not make its next table move look overtaken.
-MOVES = {
-    NightChange.Action.BUST: ("results",),
-    NightChange.Action.UNDO: ("results", "seats"),
-    NightChange.Action.MOVE: ("seats",),
-    NightChange.Action.CLOCK: ("clock",),
-}
+# The part of the night each action checks (``NightAction.area``) and the parts its command moves the version of
+# (``moves_of``: an undo also moves the seating — the player back in is reseated, the table moves after the bust
+# are taken back — so the device's own undo must not make its next table move look overtaken) come from the
+# registry of the night's actions.
+AREAS = night_actions.AREAS
 CHOICES = ("mine", "theirs", "drop")
 MAX_BATCH = 500
 DEVICE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -171,7 +158,11 @@ def night_versions(*, event: Event) -> dict[str, int]:
 
 def _own_applied(*, event: Event, device: str, area: str, seen: int) -> int:
     """How many of the device's changes to ``area`` made while it last saw version ``seen`` went through."""
-    actions = [a for a, areas in MOVES.items() if area in areas]
+    actions = [
+        name
+        for name, action in night_actions.ACTIONS.items()
+        if action.offline and area in night_actions.moves_of(action)
+    ]
     rows = NightChange.objects.filter(
         event=event, device=device, status=NightChange.Status.APPLIED, action__in=actions
     ).values_list("seen", flat=True)
@@ -182,14 +173,6 @@ def _own_applied(*, event: Event, device: str, area: str, seen: int) -> int:
 # Applying one change with the online commands
 
 
-def _ids(value: Any) -> list[int]:
-    items = value if isinstance(value, list) else [value]
-    try:
-        return [int(i) for i in items]
-    except (TypeError, ValueError):
-        raise NcpcError("The change names no player.") from None
-
-
 def _apply(
     *,
     event: Event,
@@ -198,128 +181,17 @@ def _apply(
     versions: Mapping[str, int],
     actor: Actor,
     when: dt.datetime,
-    offline: bool,
 ) -> str:
-    """Run the command of the change against the night as it is now; returns what was done (for the list)."""
-    if action == NightChange.Action.BUST:
-        chips_raw = payload.get("chips") or {}
-        if not isinstance(chips_raw, Mapping):
-            raise NcpcError("The chip counts of the change cannot be read.")
-        try:
-            chips = {int(k): int(v) for k, v in chips_raw.items() if v not in (None, "")}
-        except (TypeError, ValueError):
-            raise NcpcError("The chip counts of the change cannot be read.") from None
-        made = results_services.bust_record(
-            event=event,
-            attendance_ids=_ids(payload.get("players")),
-            start_chips=chips,
-            version=versions["results"],
-            actor=actor,
-        )
-        return "Out: " + ", ".join(e.attendance.player_name for e in made)
-    if action == NightChange.Action.UNDO:
-        back = results_services.bust_undo(event=event, version=versions["results"], actor=actor)
-        return f"Undid the last bust ({back} back in)"
-    if action == NightChange.Action.MOVE:
-        seat = seat_move(
-            event=event,
-            attendance_id=_ids(payload.get("player"))[0],
-            to_table=_int_or_refuse(payload.get("to_table"), "table"),
-            to_seat=_int_or_refuse(payload.get("to_seat"), "seat"),
-            version=versions["seats"],
-            actor=actor,
-            offline=offline,
-        )
-        return f"{seat.attendance.player_name} to table {seat.table.number} seat {seat.seat}"
-    if action == NightChange.Action.CLOCK:
-        what = str(payload.get("clock", ""))
-        night = Night.objects.filter(event_id=event.pk).first()
-        # Never before the clock's own last change (a device's clock may run a little behind the server's).
-        floor = max((t for t in (night.started_at, night.paused_at) if t), default=when) if night else when
-        night_services.clock_command(
-            event=event, action=what, version=versions["clock"], actor=actor, now=max(when, floor)
-        )
-        return f"Clock: {what}"
-    raise NcpcError(f"Unknown kind of change: {action!r}.")
-
-
-def _int_or_refuse(value: Any, what: str) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise NcpcError(f"The change names no {what}.") from None
-
-
-@transaction.atomic
-def seat_move(
-    *,
-    event: Event,
-    attendance_id: int,
-    to_table: int,
-    to_seat: int,
-    version: int,
-    actor: Actor,
-    offline: bool = False,
-) -> NightSeat:
-    """A player moved to an empty seat, as the Tournament Director did at the tables while the device was
-    offline (the balancing proposal needs the server, so the device records the move made, not the one
-    proposed). The seat must exist and be empty, and the player still in."""
-    Night.objects.get_or_create(event_id=event.pk)
-    night = Night.objects.select_for_update().select_related("event").get(event_id=event.pk)
-    if night.event.status == Event.Status.FINAL:
-        raise NcpcError("The results of this event are final: the night is over.")
-    if night.seats_version != version:
-        raise NcpcError("The seating changed meanwhile (another officer or screen did something).")
-    row = (
-        NightSeat.objects.filter(
-            table__event=event,
-            attendance_id=attendance_id,
-            attendance__status__in=night_services.SEATED_STATUSES,
-            attendance__elimination__isnull=True,
-        )
-        .select_related("table", "attendance__membership__person")
-        .first()
-    )
-    if row is None:
-        raise NcpcError("That player has no seat tonight, or is out.")
-    table = NightTable.objects.filter(event=event, number=to_table).first()
-    if table is None:
-        raise NcpcError(f"There is no table {to_table} tonight.")
-    if not 1 <= to_seat <= table.seat_count:
-        raise NcpcError(f"Table {table.number} has seats 1 to {table.seat_count}.")
-    taken = (
-        NightSeat.objects.filter(
-            table=table,
-            seat=to_seat,
-            attendance__status__in=night_services.SEATED_STATUSES,
-            attendance__elimination__isnull=True,
-        )
-        .exclude(pk=row.pk)
-        .select_related("attendance__membership__person")
-        .first()
-    )
-    if taken is not None:
-        raise NcpcError(f"Table {table.number} seat {to_seat} is taken by {taken.attendance.player_name}.")
-    before = (row.table.number, row.seat)
-    row.table, row.seat = table, to_seat
-    row.save(update_fields=["table", "seat"])
-    night.seats_version += 1
-    night.save(update_fields=["seats_version"])
-    audit_record(
-        actor=actor,
-        action="night.move",
-        target=event,
-        summary=f"{'Recorded offline: ' if offline else ''}{row.attendance.player_name} from table {before[0]} "
-        f"seat {before[1]} to table {table.number} seat {to_seat} at {event}",
-        data={"attendance": attendance_id, "from": list(before), "to": [table.number, to_seat]},
-    )
-    return row
+    """Run the change's action against the night as it is now; returns what was done (for the list)."""
+    return night_actions.perform(
+        action, event=event, actor=actor, payload=payload, versions=versions, offline=True, when=when
+    ).message
 
 
 def _conflict_message(*, event: Event, change: OfflineChange, area: str) -> str:
     if change.action == NightChange.Action.BUST:
         try:
-            ids = _ids(change.payload.get("players"))
+            ids = player_ids(change.payload)
         except NcpcError:
             ids = []
         out = list(
@@ -413,7 +285,8 @@ def changes_sync(
 
 def _sync_one(*, event: Event, device: str, change: OfflineChange, actor: Actor) -> NightChange:
     status, message = NightChange.Status.APPLIED, ""
-    area = AREA.get(change.action)  # type: ignore[call-overload]
+    spec = night_actions.offline_action(change.action)
+    area = spec.area if spec is not None else None
     if area is None:
         status, message = NightChange.Status.REFUSED, f"Unknown kind of change: {change.action!r}."
     elif area not in change.seen:
@@ -437,7 +310,6 @@ def _sync_one(*, event: Event, device: str, change: OfflineChange, actor: Actor)
                         versions=versions,
                         actor=actor,
                         when=change.happened_at,
-                        offline=True,
                     )
             except NcpcError as exc:
                 status, message = NightChange.Status.REFUSED, str(exc)
@@ -482,7 +354,6 @@ def change_resolve(
                     versions=versions,
                     actor=actor,
                     when=now,
-                    offline=True,
                 )
         except NcpcError as exc:
             raise NcpcError(f"This change cannot be kept: {exc} Keep theirs or drop it.") from exc
@@ -522,7 +393,7 @@ def change_describe(*, change: NightChange, names: Mapping[int, str] | None = No
         ids: list[int] = []
         for key in ("players", "player"):
             try:
-                ids += _ids(payload[key]) if key in payload else []
+                ids += player_ids({key: payload[key]}) if key in payload else []
             except NcpcError:
                 pass
         names = {
@@ -534,7 +405,7 @@ def change_describe(*, change: NightChange, names: Mapping[int, str] | None = No
 
     def name(value: Any) -> str:
         try:
-            return ", ".join(names.get(i, f"player #{i}") for i in _ids(value))
+            return ", ".join(names.get(i, f"player #{i}") for i in player_ids({"players": value}))
         except NcpcError:
             return "?"
 
@@ -560,37 +431,4 @@ def change_json(*, change: NightChange) -> dict[str, Any]:
         "status": change.status,
         "message": change.message,
         "recorded_by": change.recorded_by.get_username() if change.recorded_by else "",
-    }
-
-
-def _ms(when: dt.datetime | None) -> int | None:
-    return None if when is None else int(when.timestamp() * 1000)
-
-
-def clock_plan(*, event: Event, now: dt.datetime | None = None) -> dict[str, Any]:
-    """What a screen needs to run the clock with no server (issue 20): the blind structure, the start time,
-    the pauses and skips, and the level at whose end absent players' chips come off. The screen computes the
-    level, the time left, the breaks and the chip-removal notice from these, as ``events.services.clock``."""
-    now = now or timezone.now()
-    night = Night.objects.filter(event_id=event.pk).first()
-    rules = selectors.season_rules(event.season)
-    return {
-        "version": night.clock_version if night else 0,
-        "server_time": _ms(now),
-        "started_at": _ms(night.started_at) if night else None,
-        "paused_at": _ms(night.paused_at) if night else None,
-        "paused_seconds": night.paused_seconds if night else 0.0,
-        "shift_seconds": night.shift_seconds if night else 0.0,
-        "late_arrival_levels": rules.late_arrival_levels,
-        "structure": [
-            {
-                "kind": level.kind,
-                "small_blind": level.small_blind,
-                "big_blind": level.big_blind,
-                "ante": level.ante,
-                "minutes": level.minutes,
-                "note": level.note,
-            }
-            for level in rules.blind_structure
-        ],
     }

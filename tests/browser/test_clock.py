@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from events.services import night as night_services
+from events.services import night_clock
 from tests.browser.conftest import PHONE, login
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -21,7 +21,7 @@ def test_two_screens_show_the_same_level_and_time_and_a_pause_on_one_pauses_both
     from playwright.sync_api import expect
 
     event = season.events.get(number=4)
-    night_services.clock_command(event=event, action="start", version=0, actor=None)
+    night_clock.clock_command(event=event, action="start", version=0, actor=None)
     clock_url = f"{live_server.url}/events/{season.name}/{event.number}/clock/"
     other_context = browser.new_context(viewport=PHONE)
     try:

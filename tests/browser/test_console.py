@@ -6,7 +6,7 @@ event sheet opens. Screenshots of the console at 390 px and 1280 px go to test-a
 import pytest
 
 from events.models import Attendance
-from events.services import night as night_services
+from events.services import night_clock
 from tests.browser.conftest import ARTIFACTS, PHONE, login
 from tests.events.factories import night_make
 from tests.events.test_night import place
@@ -31,7 +31,7 @@ def night(monkeypatch, season, vice_president, president):
         seats,
         buttons={1: 1, 2: 1},
     )
-    night_services.clock_command(event=event, action="start", version=0, actor=None)
+    night_clock.clock_command(event=event, action="start", version=0, actor=None)
     return event, seats
 
 

@@ -11,7 +11,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from events.models import Attendance, Elimination, Night, NightChange, NightSeat
-from events.services import night as night_services
+from events.services import night_clock
 from tests.browser.conftest import ARTIFACTS, PHONE, login
 from tests.events.factories import night_make
 from tests.events.test_night import place
@@ -35,7 +35,7 @@ def night_of(season, *, seconds_left: int):
         seats,
         buttons={1: 1, 2: 1},
     )
-    night_services.clock_command(
+    night_clock.clock_command(
         event=event,
         action="start",
         version=0,
@@ -170,7 +170,7 @@ def test_two_busts_and_a_move_recorded_offline_reach_the_server_in_order(
         # Paused when the officer pressed Pause, in level 2, not when the network came back.
         night = Night.objects.get(event=event)
         assert night.paused_at == changes[3].happened_at
-        assert night_services.clock_payload(event=event)["level_number"] == 2
+        assert night_clock.clock_payload(event=event)["level_number"] == 2
         # The console shows the server's night again: L and M out, A at table 2 seat 5.
         expect(page.locator('[data-part="busts"]')).to_contain_text("M Player")
         expect(page.locator('[data-seat="2-5"]')).to_contain_text("A Player")

@@ -6,7 +6,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from events.services import night as night_services
+from events.services import night_clock
 from tests.browser.conftest import login
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -21,7 +21,7 @@ def test_the_clock_runs_past_a_level_offline_and_opens_again_with_no_network(
 
     event = season.events.get(number=4)
     # Level 1 (30 minutes, 25/50) has 8 seconds left.
-    night_services.clock_command(
+    night_clock.clock_command(
         event=event,
         action="start",
         version=0,

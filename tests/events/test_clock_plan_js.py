@@ -12,8 +12,7 @@ import pytest
 
 from events import selectors
 from events.models import Attendance
-from events.services import night as night_services
-from events.services import night_sync
+from events.services import night_clock
 from tests.events.factories import night_make
 
 pytestmark = [
@@ -62,15 +61,51 @@ def test_the_device_computes_the_same_clock_as_the_server(season):
 
     version = 0
     for action, when in (("start", 0), ("pause", 600), ("resume", 900), ("skip", 1000)):
-        night_services.clock_command(event=event, action=action, version=version, actor=None, now=at(when))
+        night_clock.clock_command(event=event, action=action, version=version, actor=None, now=at(when))
         version += 1
-    plan = night_sync.clock_plan(event=event, now=at(1000))
-    last = night_services.clock_payload(event=event, now=at(1000))  # what the screen last heard
+    plan = night_clock.clock_plan(event=event, now=at(1000))
+    last = night_clock.clock_payload(event=event, now=at(1000))  # what the screen last heard
     checked = 0
     # From just after the skip to past the first break and the end of level 2 (chips off for the absent).
     for seconds in range(1001, 3 * 3600, 97):
-        server = night_services.clock_payload(event=event, now=at(seconds))
+        server = night_clock.clock_payload(event=event, now=at(seconds))
         device = js_compute(plan, last, int(at(seconds).timestamp() * 1000))
         assert {f: device[f] for f in FIELDS} == {f: server[f] for f in FIELDS}, seconds
         checked += 1
     assert checked > 100
+
+
+def js_changes(plan: dict, last: dict, changes: list[tuple[str, int]]) -> dict:
+    program = (
+        "global.window = {};\n"
+        + SCRIPT.read_text()
+        + f"\nvar p = {json.dumps(plan)};\n"
+        + "".join(
+            f"p = window.ncpcClockPlan.change(p, {json.dumps(last)}, {json.dumps(w)}, {ms});\n"
+            for w, ms in changes
+        )
+        + "process.stdout.write(JSON.stringify(p));"
+    )
+    done = subprocess.run(["node", "-e", program], capture_output=True, text=True, check=True, timeout=30)  # noqa: S603,S607  # nosec B603 B607
+    return json.loads(done.stdout)
+
+
+def test_the_device_applies_clock_changes_as_the_server_does(season):
+    """The console's clock changes queued offline (start, pause, resume, skip, back) move the device's plan as
+    the server's clock_command moves the night."""
+    event, _seats = night_make(season=season, players=6)
+
+    def at(seconds: int) -> dt.datetime:
+        return T0 + dt.timedelta(seconds=seconds)
+
+    before = night_clock.clock_plan(event=event, now=at(0))
+    last = night_clock.clock_payload(event=event, now=at(0))
+    changes = (("start", 0), ("pause", 600), ("resume", 900), ("skip", 1000), ("back", 1700), ("skip", 2000))
+    for version, (action, when) in enumerate(changes):
+        night_clock.clock_command(event=event, action=action, version=version, actor=None, now=at(when))
+    server = night_clock.clock_plan(event=event, now=at(2000))
+    device = js_changes(before, last, [(a, int(at(w).timestamp() * 1000)) for a, w in changes])
+    assert device["started_at"] == server["started_at"]
+    assert device["paused_at"] == server["paused_at"]
+    assert device["paused_seconds"] == pytest.approx(server["paused_seconds"])
+    assert device["shift_seconds"] == pytest.approx(server["shift_seconds"])

@@ -8,7 +8,7 @@ import pytest
 from events.errors import ResultsError
 from events.models import Attendance, Elimination, NightMove, NightSeat
 from events.services import console as console_services
-from events.services import night as night_services
+from events.services import night_clock, night_seating
 from ncpc.errors import ConcurrentChange
 from ncpc.models import AuditEntry
 from tests.events.factories import night_make
@@ -30,11 +30,11 @@ def six_and_six(season):
 
 
 def apply_move(event):
-    move = night_services.night_overview(event=event).next_move
+    move = console_services.night_overview(event=event).next_move
     assert move is not None
-    night_services.balance_apply(
+    night_seating.seat_move(
         event=event,
-        player=int(move.player),
+        attendance_id=int(move.player),
         to_table=move.to_table,
         to_seat=move.to_seat,
         version=seats_version(event),
@@ -144,11 +144,11 @@ def test_a_player_back_in_whose_seat_was_taken_by_a_later_move_gets_a_free_seat(
 
 def test_undoing_the_bust_before_the_final_table_restores_the_tables(season):
     event, seats = night_make(season=season, players=12)
-    night_services.seats_draw(event=event, version=0, actor=None, rng=random.Random(7))
+    night_seating.seats_draw(event=event, version=0, actor=None, rng=random.Random(7))
     bust(event, seats["a"])
     bust(event, seats["b"])
     before = seated_at(event)
-    night_services.final_table_make(
+    night_seating.final_table_make(
         event=event, version=seats_version(event), actor=None, rng=random.Random(3)
     )
     assert list(seated_at(event)) == [1] and len(seated_at(event)[1]) == 10
@@ -193,7 +193,7 @@ def test_the_night_version_changes_with_every_kind_of_change(season):
     bust(event, seats["l"])
     apply_move(event)
     versions.append(console_services.night_version(event=event))
-    night_services.clock_command(event=event, action="start", version=0, actor=None)
+    night_clock.clock_command(event=event, action="start", version=0, actor=None)
     versions.append(console_services.night_version(event=event))
     assert len(set(versions)) == 4
 

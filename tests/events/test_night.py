@@ -11,6 +11,8 @@ import time_machine
 
 from events.errors import ExemptionUsed
 from events.models import Attendance, NightSeat, NightTable, Season
+from events.services import console as console_services
+from events.services import late_arrival, night_clock, night_seating
 from events.services import night as night_services
 from events.services.results import bust_record
 from events.services.seating import Table, forbidden_seats
@@ -31,11 +33,11 @@ def act(event, action):
     version = (
         night_services.night_of(event=event).clock_version if night_services.night_of(event=event) else 0
     )
-    return night_services.clock_command(event=event, action=action, version=version, actor=None)
+    return night_clock.clock_command(event=event, action=action, version=version, actor=None)
 
 
 def shown(event):
-    state = night_services.clock_payload(event=event)
+    state = night_clock.clock_payload(event=event)
     return state["level_number"], state["small_blind"], state["big_blind"], state["seconds_left"]
 
 
@@ -45,7 +47,7 @@ def seats_version(event):
 
 
 def draw(event, seed=1, confirm=False):
-    return night_services.seats_draw(
+    return night_seating.seats_draw(
         event=event, version=seats_version(event), actor=None, confirm_redraw=confirm, rng=random.Random(seed)
     )
 
@@ -58,8 +60,7 @@ def bust(event, seat):
 def seated_at(event):
     """{table number: {seat: player key}} of the players still holding chips."""
     return {
-        t.number: {s: key for s, key in t.seats.items()}
-        for t in night_services.calculator_tables(event=event)
+        t.number: {s: key for s, key in t.seats.items()} for t in night_seating.calculator_tables(event=event)
     }
 
 
@@ -101,17 +102,17 @@ def test_the_clock_state_lives_on_the_server_across_start_pause_resume_skip_and_
 def test_a_clock_command_from_a_stale_page_is_refused(season):
     event, _ = night_make(season=season, players=3)
     with time_machine.travel(T0, tick=False):
-        night_services.clock_command(event=event, action="start", version=0, actor=None)
+        night_clock.clock_command(event=event, action="start", version=0, actor=None)
         with pytest.raises(ConcurrentChange):
-            night_services.clock_command(event=event, action="pause", version=0, actor=None)
-        night_services.clock_command(event=event, action="pause", version=1, actor=None)
-    assert night_services.clock_payload(event=event)["paused"]
+            night_clock.clock_command(event=event, action="pause", version=0, actor=None)
+        night_clock.clock_command(event=event, action="pause", version=1, actor=None)
+    assert night_clock.clock_payload(event=event)["paused"]
 
 
 def test_pausing_a_paused_clock_or_skipping_before_the_start_is_refused(season):
     event, _ = night_make(season=season, players=3)
     with pytest.raises(NcpcError, match="not started"):
-        night_services.clock_command(event=event, action="skip", version=0, actor=None)
+        night_clock.clock_command(event=event, action="skip", version=0, actor=None)
     act(event, "start")
     act(event, "pause")
     with pytest.raises(NcpcError, match="paused already"):
@@ -121,7 +122,7 @@ def test_pausing_a_paused_clock_or_skipping_before_the_start_is_refused(season):
 def test_the_clock_shows_players_left_and_the_average_stack(season):
     event, seats = night_make(season=season, players=4)
     bust(event, seats["a"])
-    state = night_services.clock_payload(event=event)
+    state = night_clock.clock_payload(event=event)
     # 4 × 10,000 chips over 3 players left
     assert (state["players_left"], state["players_started"], state["average_stack"]) == (3, 4, 13_333)
 
@@ -183,7 +184,7 @@ def test_a_draw_from_a_stale_page_is_refused(season):
     event, _ = night_make(season=season, players=5)
     draw(event)
     with pytest.raises(ConcurrentChange):
-        night_services.seats_draw(event=event, version=0, actor=None, confirm_redraw=True)
+        night_seating.seats_draw(event=event, version=0, actor=None, confirm_redraw=True)
 
 
 def test_a_player_set_to_play_after_the_draw_gets_a_seat_at_the_smallest_table_outside_the_gap(season):
@@ -194,11 +195,11 @@ def test_a_player_set_to_play_after_the_draw_gets_a_seat_at_the_smallest_table_o
     act(event, "start")
     seats["l"].status = Attendance.Status.EXPECTED  # paid at the door
     seats["l"].save()
-    overview = night_services.night_overview(event=event)
+    overview = console_services.night_overview(event=event)
     assert [a.pk for a in overview.unseated] == [seats["l"].pk]
-    smallest = min(night_services.calculator_tables(event=event), key=lambda t: (t.size, t.number))
+    smallest = min(night_seating.calculator_tables(event=event), key=lambda t: (t.size, t.number))
     gap = forbidden_seats(smallest)
-    seat = night_services.seat_add(
+    seat = night_seating.seat_add(
         event=event,
         attendance_id=seats["l"].pk,
         version=seats_version(event),
@@ -207,9 +208,9 @@ def test_a_player_set_to_play_after_the_draw_gets_a_seat_at_the_smallest_table_o
     )
     assert seat.table.number == smallest.number
     assert seat.seat not in smallest.seats and seat.seat not in gap
-    assert night_services.night_overview(event=event).unseated == []
+    assert console_services.night_overview(event=event).unseated == []
     with pytest.raises(NcpcError, match="has a seat already"):
-        night_services.seat_add(
+        night_seating.seat_add(
             event=event, attendance_id=seats["l"].pk, version=seats_version(event), actor=None
         )
 
@@ -241,16 +242,16 @@ def test_busts_leaving_tables_two_apart_move_a_player_from_the_largest_never_int
     )
     bust(event, seats["j"])
     bust(event, seats["k"])
-    overview = night_services.night_overview(event=event)
+    overview = console_services.night_overview(event=event)
     assert overview.needs_balancing and overview.next_move is not None
     move = overview.next_move
     assert (move.from_table, move.to_table) == (1, 2)
     gap = forbidden_seats(Table(2, {4: "g", 7: "h", 8: "i", 3: "l"}, button=4, seat_count=10))
     assert gap == {5, 6}
     assert move.to_seat not in gap and move.to_seat in {1, 2, 9, 10}
-    night_services.balance_apply(
+    night_seating.seat_move(
         event=event,
-        player=int(move.player),
+        attendance_id=int(move.player),
         to_table=move.to_table,
         to_seat=move.to_seat,
         version=seats_version(event),
@@ -259,7 +260,7 @@ def test_busts_leaving_tables_two_apart_move_a_player_from_the_largest_never_int
     after = seated_at(event)
     assert len(after[1]) == 5 and len(after[2]) == 5
     assert after[2][move.to_seat] == move.player
-    assert not night_services.night_overview(event=event).needs_balancing
+    assert not console_services.night_overview(event=event).needs_balancing
     assert AuditEntry.objects.filter(action="night.move").count() == 1
 
 
@@ -273,12 +274,12 @@ def test_a_move_other_than_the_one_drawn_is_refused(season):
     )
     bust(event, seats["k"])
     bust(event, seats["l"])
-    move = night_services.night_overview(event=event).next_move
+    move = console_services.night_overview(event=event).next_move
     other = next(s for s in (7, 8, 9, 10) if s != move.to_seat)
     with pytest.raises(ConcurrentChange):
-        night_services.balance_apply(
+        night_seating.seat_move(
             event=event,
-            player=int(move.player),
+            attendance_id=int(move.player),
             to_table=2,
             to_seat=other,
             version=seats_version(event),
@@ -297,14 +298,19 @@ def test_when_every_empty_seat_is_between_the_button_and_the_small_blind_the_pag
     )
     bust(event, seats["k"])
     bust(event, seats["l"])
-    overview = night_services.night_overview(event=event)
+    overview = console_services.night_overview(event=event)
     assert overview.needs_balancing and overview.wait_for_button and overview.next_move is None
     with pytest.raises(NcpcError, match="no move now"):
-        night_services.balance_apply(
-            event=event, player=seats["a"].pk, to_table=2, to_seat=5, version=seats_version(event), actor=None
+        night_seating.seat_move(
+            event=event,
+            attendance_id=seats["a"].pk,
+            to_table=2,
+            to_seat=5,
+            version=seats_version(event),
+            actor=None,
         )
-    night_services.button_set(event=event, table_number=2, seat=1, version=seats_version(event), actor=None)
-    assert night_services.night_overview(event=event).next_move is not None
+    night_seating.button_set(event=event, table_number=2, seat=1, version=seats_version(event), actor=None)
+    assert console_services.night_overview(event=event).next_move is not None
 
 
 def test_the_final_table_of_ten_is_proposed_when_ten_are_left_with_a_fresh_draw(season):
@@ -312,12 +318,12 @@ def test_the_final_table_of_ten_is_proposed_when_ten_are_left_with_a_fresh_draw(
     draw(event, seed=7)
     first_out = seats["a"]
     bust(event, first_out)
-    assert not night_services.night_overview(event=event).final_table_due  # 11 left
+    assert not console_services.night_overview(event=event).final_table_due  # 11 left
     with pytest.raises(NcpcError, match="final table"):
-        night_services.final_table_make(event=event, version=seats_version(event), actor=None)
+        night_seating.final_table_make(event=event, version=seats_version(event), actor=None)
     bust(event, seats["b"])
-    assert night_services.night_overview(event=event).final_table_due  # 10 left at 2 tables
-    table = night_services.final_table_make(
+    assert console_services.night_overview(event=event).final_table_due  # 10 left at 2 tables
+    table = night_seating.final_table_make(
         event=event, version=seats_version(event), actor=None, rng=random.Random(3)
     )
     assert table.final and table.seat_count == 10
@@ -325,7 +331,7 @@ def test_the_final_table_of_ten_is_proposed_when_ten_are_left_with_a_fresh_draw(
     assert sorted(r.seat for r in rows) == list(range(1, 11))
     assert sorted(r.attendance_id for r in rows) == sorted(a.pk for k, a in seats.items() if k not in "ab")
     assert table.button in {r.seat for r in rows}
-    assert not night_services.night_overview(event=event).final_table_due
+    assert not console_services.night_overview(event=event).final_table_due
 
 
 # --- late arrivals --------------------------------------------------------------------------------------
@@ -339,11 +345,11 @@ def test_absent_players_are_prompted_off_at_the_end_of_level_two_unless_they_use
     with time_machine.travel(T0, tick=False) as traveller:
         act(event, "start")
         traveller.move_to(at(59))
-        state = night_services.clock_payload(event=event)
+        state = night_clock.clock_payload(event=event)
         assert state["absent"] == ["A Player", "B Player"] and not state["late_arrival_due"]
         event.refresh_from_db()
         with pytest.raises(NcpcError, match="end of level 2"):
-            night_services.late_arrival_settle(
+            late_arrival.late_arrival_settle(
                 event=event,
                 attendance_id=seats["a"].pk,
                 use_exemption=False,
@@ -351,9 +357,9 @@ def test_absent_players_are_prompted_off_at_the_end_of_level_two_unless_they_use
                 actor=None,
             )
         traveller.move_to(at(60))
-        assert night_services.clock_payload(event=event)["late_arrival_due"]
+        assert night_clock.clock_payload(event=event)["late_arrival_due"]
         event.refresh_from_db()
-        night_services.late_arrival_settle(
+        late_arrival.late_arrival_settle(
             event=event,
             attendance_id=seats["a"].pk,
             use_exemption=True,
@@ -361,14 +367,14 @@ def test_absent_players_are_prompted_off_at_the_end_of_level_two_unless_they_use
             actor=None,
         )
         event.refresh_from_db()
-        night_services.late_arrival_settle(
+        late_arrival.late_arrival_settle(
             event=event,
             attendance_id=seats["b"].pk,
             use_exemption=False,
             version=event.results_version,
             actor=None,
         )
-        state = night_services.clock_payload(event=event)
+        state = night_clock.clock_payload(event=event)
     assert state["absent"] == [] and not state["late_arrival_due"]
     statuses = dict(Attendance.objects.filter(event=event).values_list("membership__person__key", "status"))
     assert statuses["a"] == Attendance.Status.CALLED_IN
@@ -391,7 +397,7 @@ def test_the_exemption_is_once_a_season(season):
     row.save()
     later.refresh_from_db()
     with pytest.raises(ExemptionUsed):
-        night_services.late_arrival_settle(
+        late_arrival.late_arrival_settle(
             event=later, attendance_id=row.pk, use_exemption=True, version=later.results_version, actor=None
         )
 
@@ -407,8 +413,7 @@ def test_removing_all_absent_chips_at_once(season):
         Night.objects.create(event=event, started_at=T0)
         event.refresh_from_db()
         assert (
-            night_services.late_arrivals_remove_all(event=event, version=event.results_version, actor=None)
-            == 3
+            late_arrival.late_arrivals_remove_all(event=event, version=event.results_version, actor=None) == 3
         )
     assert event.attendances.filter(status=Attendance.Status.CHIPS_REMOVED).count() == 3
 
@@ -423,7 +428,7 @@ def test_the_draw_seats_tables_of_the_seasons_size(season):
     assert {t.seat_count for t in tables} == {6}
     rows = NightSeat.objects.filter(table__event=event)
     assert rows.count() == 14 and all(1 <= r.seat <= 6 for r in rows)
-    assert all(len(t.seats) <= 6 for t in night_services.calculator_tables(event=event))
+    assert all(len(t.seats) <= 6 for t in night_seating.calculator_tables(event=event))
 
 
 # --- late arrival, second review (SPEC §15.5) -------------------------------------------------------------
@@ -440,7 +445,7 @@ def _set(event, seat, status, **kwargs):
 
 def _settle(event, seat, *, exempt, **kwargs):
     event.refresh_from_db()
-    return night_services.late_arrival_settle(
+    return late_arrival.late_arrival_settle(
         event=event,
         attendance_id=seat.pk,
         use_exemption=exempt,

@@ -10,8 +10,7 @@ import pytest
 import time_machine
 
 from events.models import Elimination, Night, NightChange, NightSeat
-from events.services import night as night_services
-from events.services import night_sync
+from events.services import night_clock, night_seating, night_sync
 from events.services.results import bust_record
 from ncpc.errors import NcpcError
 from ncpc.models import AuditEntry
@@ -27,7 +26,7 @@ MS0 = int(T0.timestamp() * 1000)
 def night(season):
     with time_machine.travel(T0 + dt.timedelta(minutes=30), tick=False):
         event, seats = night_make(season=season, players=12)
-        night_services.seats_draw(event=event, version=0, actor=None, rng=random.Random(7))
+        night_seating.seats_draw(event=event, version=0, actor=None, rng=random.Random(7))
         yield event, seats
 
 
@@ -197,7 +196,7 @@ def test_changes_after_a_conflict_wait_too_and_a_dropped_change_is_not_recorded(
 def test_another_screens_clock_change_does_not_hold_up_a_bust(night):
     event, seats = night
     s = seen(event)
-    night_services.clock_command(event=event, action="start", version=s["clock"], actor=None, now=T0)
+    night_clock.clock_command(event=event, action="start", version=s["clock"], actor=None, now=T0)
     [outcome] = sync(event, "phone-a", [change(1, "bust", s, players=[seats["c"].pk])])
     assert outcome.status == "applied"
 
@@ -349,8 +348,8 @@ def test_a_member_cannot_sync_nor_see_or_settle_conflicts(member_client, night):
 
 def test_the_clock_plan_holds_what_a_screen_needs_to_run_the_clock_offline(member_client, night):
     event, _ = night
-    night_services.clock_command(event=event, action="start", version=0, actor=None, now=T0)
-    night_services.clock_command(
+    night_clock.clock_command(event=event, action="start", version=0, actor=None, now=T0)
+    night_clock.clock_command(
         event=event, action="pause", version=1, actor=None, now=T0 + dt.timedelta(minutes=10)
     )
     plan = member_client.get(f"/events/{event.season.name}/{event.number}/clock/plan/").json()

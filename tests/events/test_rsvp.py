@@ -13,7 +13,7 @@ import time_machine
 from events.errors import ExemptionUsed, SubstituteRefused
 from events.models import Attendance, Rsvp, RsvpReminder
 from events.selectors import season_rules
-from events.services import night as night_services
+from events.services import night_seating
 from events.services.attendance import attendance_prepare, attendance_set, substitute_set
 from events.services.rsvp import (
     exemption_taken,
@@ -236,7 +236,7 @@ def test_the_seat_draw_seats_the_expected_absentees_spread_over_the_tables(seaso
     event = season.events.get(number=5)
     night_open(event=event, actor=None)
 
-    night_services.seats_draw(event=event, version=0, actor=None, rng=random.Random(7))
+    night_seating.seats_draw(event=event, version=0, actor=None, rng=random.Random(7))
 
     seated = Attendance.objects.filter(event=event, night_seat__isnull=False)
     assert seated.count() == 14

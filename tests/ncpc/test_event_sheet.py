@@ -5,7 +5,7 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from events.services.night import seats_draw
+from events.services.night_seating import seats_draw
 from tests.events.factories import night_make
 
 pytestmark = pytest.mark.django_db

@@ -3,11 +3,13 @@
 // A beep (WebAudio) and a screen flash mark each level change. No inline script: CSP allows only our files.
 // Offline (issue 20): the page keeps the blind structure, the start time, the pauses and skips (the "plan",
 // from clock/plan/) in localStorage, and when the server cannot be reached it computes the level, the time
-// left, the next break and the chip-removal notice itself (static/js/clock_plan.js).
+// left, the next break and the chip-removal notice itself. The clock's arithmetic, the plan's fetch and the
+// time texts are static/js/clock_plan.js (window.ncpcClockPlan), shared with the night console.
 (function () {
   "use strict";
   var root = document.getElementById("clock");
-  if (!root) return;
+  var clockPlan = window.ncpcClockPlan;
+  if (!root || !clockPlan) return;
   var stateUrl = root.dataset.stateUrl;
   var pollMs = parseInt(root.dataset.pollMs, 10) || 2000;
   var state = JSON.parse(document.getElementById("clock-state").textContent);
@@ -25,7 +27,9 @@
 
   function field(name) { return root.querySelector('[data-field="' + name + '"]'); }
   function setText(name, text) { var el = field(name); if (el && el.textContent !== text) el.textContent = text; }
-  function thousands(n) { return (n || 0).toLocaleString("en-US"); }
+  var thousands = clockPlan.thousands;
+  var clockText = clockPlan.clockText;
+  var hhmmss = clockPlan.hhmmss;
   function blinds(level) { return thousands(level.small_blind) + " / " + thousands(level.big_blind); }
 
   function secondsLeft() {
@@ -35,42 +39,21 @@
     return Math.max(0, s);
   }
 
-  function clockText(seconds) {
-    if (seconds === null) return "∞";
-    var total = Math.ceil(seconds - 0.0005);
-    var h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), sec = total % 60;
-    var mm = (h ? String(m).padStart(2, "0") : String(m)) + ":" + String(sec).padStart(2, "0");
-    return h ? h + ":" + mm : mm;
-  }
-
   function load() {
     try { return JSON.parse(window.localStorage.getItem(storeKey)) || {}; } catch (e) { return {}; }
   }
   function save() {
     try { window.localStorage.setItem(storeKey, JSON.stringify(stored)); } catch (e) { /* private mode: no offline clock */ }
   }
-  function hhmmss(ms) {
-    var d = new Date(ms);
-    return [d.getHours(), d.getMinutes(), d.getSeconds()].map(function (n) { return String(n).padStart(2, "0"); }).join(":");
-  }
-
   function fetchPlan() {
-    if (!planUrl) return;
-    fetch(planUrl, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
-      .then(function (response) {
-        if (!response.ok) throw new Error(response.status);
-        return response.json();
-      })
-      .then(function (plan) {
-        plan.offset = plan.server_time - Date.now();  // the server's clock minus this device's
-        stored.plan = plan;
-        save();
-      })
-      .catch(function () { /* kept plan, if any */ });
+    clockPlan.fetchPlan(planUrl, function (plan) {
+      stored.plan = plan;
+      save();
+    });
   }
 
   function goOffline() {
-    offline = !!(stored.plan && stored.plan.structure && window.ncpcClockPlan);
+    offline = !!(stored.plan && stored.plan.structure);
     setText("connection", (offline ? "Offline: the clock runs on this device" : "Offline: showing the last known time") +
       (stored.heard ? " · last heard " + hhmmss(stored.heard) : ""));
     root.classList.toggle("is-offline", true);
@@ -78,7 +61,7 @@
 
   function tick() {
     if (offline && stored.plan) {
-      var next = window.ncpcClockPlan.compute(stored.plan, stored.last || state, Date.now() + (stored.plan.offset || 0));
+      var next = clockPlan.compute(stored.plan, stored.last || state, Date.now() + (stored.plan.offset || 0));
       if (next) { apply(next); return; }
     }
     render();

@@ -17,7 +17,8 @@
 //   says it is offline), busts, undos of the last bust, table moves and clock changes are recorded on the
 //   device by static/js/night_queue.js (IndexedDB, in order, with the time they happened and the versions of
 //   the night last heard) and shown at once: the player out (waiting), the move made, the clock paused or
-//   skipped (the clock runs on the device from its plan, clock/plan/, with static/js/clock_plan.js). While
+//   skipped (the clock runs on the device from its plan, clock/plan/, with static/js/clock_plan.js, the clock's
+//   arithmetic shared with the TV clock). While
 //   changes wait, new ones queue behind them, so the order is kept. When the server answers again the queue
 //   is sent to night/sync/; a change another screen overtook comes back as a conflict and the panel links to
 //   the conflicts page, where the Vice President settles it. The status says Live, Offline — N changes
@@ -38,7 +39,8 @@
 (function () {
   "use strict";
   var root = document.getElementById("console");
-  if (!root) return;
+  var clockPlan = window.ncpcClockPlan;
+  if (!root || !clockPlan) return;
   var stateUrl = root.dataset.stateUrl;
   var actUrl = root.dataset.actUrl;
   var doorUrl = root.dataset.doorUrl;
@@ -91,18 +93,9 @@
     return match ? decodeURIComponent(match[1]) : "";
   }
 
-  function clockText(seconds) {
-    if (seconds === null || seconds === undefined) return "∞";
-    var total = Math.max(0, Math.ceil(seconds - 0.0005));
-    var h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
-    var mm = (h ? String(m).padStart(2, "0") : String(m)) + ":" + String(s).padStart(2, "0");
-    return h ? h + ":" + mm : mm;
-  }
-  function hhmmss(ms) {
-    var d = new Date(ms);
-    return [d.getHours(), d.getMinutes(), d.getSeconds()].map(function (n) { return String(n).padStart(2, "0"); }).join(":");
-  }
-  function thousands(n) { return (n || 0).toLocaleString("en-US"); }
+  var clockText = clockPlan.clockText;
+  var hhmmss = clockPlan.hhmmss;
+  var thousands = clockPlan.thousands;
 
   function sinceReceived(seconds) {
     var clock = state.clock;
@@ -119,42 +112,21 @@
     if (el && el.textContent !== text) el.textContent = text;
   }
 
-  function starts(structure) {
-    var out = [], t = 0;
-    structure.forEach(function (level) { out.push(t); if (level.minutes !== null) t += level.minutes * 60; });
-    return out;
-  }
-
   // The plan with the clock changes waiting on this device applied, as the server will apply them.
   function planNow() {
-    if (!plan || !plan.structure || !window.ncpcClockPlan) return null;
-    var p = Object.assign({}, plan);
+    if (!plan || !plan.structure) return null;
+    var p = plan;
     pending.forEach(function (entry) {
-      if (entry.action !== "clock") return;
-      var at = entry.happened_at;
-      var view = window.ncpcClockPlan.compute(p, state.clock, at);
-      if (entry.clock === "start" && p.started_at === null) p.started_at = at;
-      else if (entry.clock === "pause" && p.started_at !== null && p.paused_at === null) p.paused_at = at;
-      else if (entry.clock === "resume" && p.paused_at !== null) {
-        p.paused_seconds += Math.max(0, (at - p.paused_at) / 1000);
-        p.paused_at = null;
-      } else if ((entry.clock === "skip" || entry.clock === "back") && view && view.started) {
-        var s = starts(p.structure);
-        var cur = p.structure[view.index];
-        var elapsed = cur.minutes === null ? null : s[view.index] + cur.minutes * 60 - view.seconds_left_exact;
-        if (elapsed === null) return;  // an entry with no end: the server keeps it too
-        if (entry.clock === "skip" && view.index + 1 < s.length) p.shift_seconds += s[view.index + 1] - elapsed;
-        if (entry.clock === "back") p.shift_seconds += s[Math.max(0, view.index - 1)] - elapsed;
-      }
+      if (entry.action === "clock") p = clockPlan.change(p, state.clock, entry.clock, entry.happened_at);
     });
-    return p;
+    return Object.assign({}, p);
   }
 
   function localClock() {
     if (!queueMode()) return null;
     var p = planNow();
     if (!p) return null;
-    return window.ncpcClockPlan.compute(p, state.clock, Date.now() + (p.offset || 0));
+    return clockPlan.compute(p, state.clock, Date.now() + (p.offset || 0));
   }
 
   function showLocal(c) {
@@ -212,18 +184,10 @@
   }
 
   function fetchPlan() {
-    if (!planUrl) return;
-    fetch(planUrl, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
-      .then(function (response) {
-        if (!response.ok) throw new Error(response.status);
-        return response.json();
-      })
-      .then(function (next) {
-        next.offset = next.server_time - Date.now();  // the server's clock minus this device's
-        plan = next;
-        saveJson("plan", plan);
-      })
-      .catch(function () { /* the kept plan, if any */ });
+    clockPlan.fetchPlan(planUrl, function (next) {
+      plan = next;
+      saveJson("plan", plan);
+    });
   }
 
   // ---------------------------------------------------------------------------------------------------------

@@ -1,0 +1,352 @@
+"""The night's actions, one registry for every path they arrive by (issue 31).
+
+An officer's action on tournament night — a bust, an undo, a table move, a clock change, a late arrival, … —
+reaches the server three ways: the console's POST (``events.views_console``), a change recorded offline and
+replayed later (``events.services.night_sync``), and the plain forms of the night and clock pages
+(``events.night_views``). All three name the action, give its fields as a mapping (a form's ``POST`` or the
+offline change's JSON) and the versions of the night the page or device saw, and call ``perform`` (or
+``attempt``). So the checks are written once: the permission, the parsing of the fields, the version of the
+part of the night the action changes, and the command with its own rules; a refusal is an ``NcpcError``.
+
+Each ``NightAction`` says which part of the night it checks (``area``: the results, the seats or the clock),
+which parts its command moves the version of (``moves``: an undo reseats players, so it moves the seats too),
+and whether a device may record it offline.
+"""
+
+import datetime as dt
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from events.errors import ResultsError
+from events.models import Attendance, Event, Night
+from events.services import attendance as attendance_services
+from events.services import console as console_services
+from events.services import results as results_services
+from events.services.late_arrival import call_time_read, late_arrival_settle, late_arrivals_remove_all
+from events.services.night_clock import clock_command
+from events.services.night_seating import button_set, final_table_make, seat_add, seat_move, seats_draw
+from ncpc.audit import Actor
+from ncpc.errors import ConcurrentChange, NcpcError
+from ncpc.permissions import Action, user_can
+
+Payload = Mapping[str, Any]
+AREAS = ("results", "seats", "clock")
+INT_LIMIT = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class Context:
+    """Who acts, on which night, having seen which versions (results, seats, clock); ``offline``: a change
+    recorded on a device and replayed, which happened at ``when``."""
+
+    event: Event
+    actor: Actor
+    versions: Mapping[str, int]
+    offline: bool = False
+    when: dt.datetime | None = None
+
+    def version(self, area: str) -> int:
+        return self.versions.get(area, -1)  # not given: stale, matches no version
+
+
+@dataclass(frozen=True)
+class Done:
+    """What an action did: the officer's message, and the command's answer (a seat, a table, a row, …)."""
+
+    message: str
+    value: Any = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """``attempt``'s answer: done, or refused with the reason (``conflict``: the page was out of date)."""
+
+    done: Done | None = None
+    error: str = ""
+    conflict: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.done is not None
+
+
+@dataclass(frozen=True)
+class NightAction:
+    area: str  # the part of the night whose version the action checks
+    run: Callable[[Context, Payload], Done]
+    moves: tuple[str, ...] = ()  # the parts whose versions the command moves (default: its area)
+    offline: bool = False  # a device may record it offline (then replayed by night_sync)
+    permission: Action = Action.ENTER_RESULTS
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Reading the fields (a form's POST or an offline change's JSON)
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number if -INT_LIMIT <= number <= INT_LIMIT else None
+
+
+def _required(payload: Payload, key: str, what: str) -> int:
+    number = _int(payload.get(key))
+    if number is None:
+        raise NcpcError(f"The change names no {what}.")
+    return number
+
+
+def player_ids(payload: Payload) -> list[int]:
+    """The players an action names: ``players`` (a list, offline), ``player`` or ``attendance`` (a form)."""
+    for key in ("players", "player", "attendance"):
+        value = payload.get(key)
+        if value in (None, "", []):
+            continue
+        items = value if isinstance(value, list) else [value]
+        ids = [_int(i) for i in items]
+        if any(i is None for i in ids):
+            break
+        return [i for i in ids if i is not None]
+    raise NcpcError("The change names no player.")
+
+
+def _player(payload: Payload) -> int:
+    return player_ids(payload)[0]
+
+
+def _chips(payload: Payload) -> dict[int, int]:
+    raw = payload.get("chips") or {}
+    if not isinstance(raw, Mapping):
+        raise NcpcError("The chip counts of the change cannot be read.")
+    try:
+        return {int(k): int(v) for k, v in raw.items() if v not in (None, "")}
+    except (TypeError, ValueError):
+        raise NcpcError("The chip counts of the change cannot be read.") from None
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The actions
+
+
+def _bust(ctx: Context, payload: Payload) -> Done:
+    made = results_services.bust_record(
+        event=ctx.event,
+        attendance_ids=player_ids(payload),
+        start_chips=_chips(payload),
+        version=ctx.version("results"),
+        actor=ctx.actor,
+    )
+    return Done(f"Out: {', '.join(e.attendance.player_name for e in made)}.", made)
+
+
+def _undo(ctx: Context, payload: Payload) -> Done:
+    """The bust of ``hand``; without one (an offline undo: the device undoes the last bust it knows), the
+    last hand entered."""
+    hand = _int(payload.get("hand"))
+    if hand is None:
+        hand = ctx.event.eliminations.aggregate(m=Max("hand"))["m"]
+        if hand is None:
+            raise ResultsError("Nothing to undo: nobody is out yet.")
+    done = console_services.bust_undo(
+        event=ctx.event, hand=hand, version=ctx.version("results"), actor=ctx.actor
+    )
+    return Done("Undone: " + "; ".join(done) + ".", done)
+
+
+def _move(ctx: Context, payload: Payload) -> Done:
+    row = seat_move(
+        event=ctx.event,
+        attendance_id=_player(payload),
+        to_table=_required(payload, "to_table", "table"),
+        to_seat=_required(payload, "to_seat", "seat"),
+        version=ctx.version("seats"),
+        actor=ctx.actor,
+        # Online the move is the one the app proposes; offline, the one made at the tables.
+        proposed=not ctx.offline,
+    )
+    return Done(f"{row.attendance.player_name} now sits at table {row.table.number}, seat {row.seat}.", row)
+
+
+def _clock(ctx: Context, payload: Payload) -> Done:
+    what = str(payload.get("clock", ""))
+    now = None
+    if ctx.offline and ctx.when is not None:
+        night = Night.objects.filter(event_id=ctx.event.pk).first()
+        # Never before the clock's own last change (a device's clock may run a little behind the server's).
+        times = [t for t in (night.started_at, night.paused_at) if t] if night else []
+        now = max([ctx.when, *times])
+    night = clock_command(
+        event=ctx.event, action=what, version=ctx.version("clock"), actor=ctx.actor, now=now
+    )
+    message = {"start": "Clock started.", "pause": "Clock paused.", "resume": "Clock running."}
+    return Done(message.get(what, "Clock changed."), night)
+
+
+def _final(ctx: Context, payload: Payload) -> Done:
+    table = final_table_make(event=ctx.event, version=ctx.version("seats"), actor=ctx.actor)
+    return Done(f"Final table drawn: button at seat {table.button}.", table)
+
+
+def _draw(ctx: Context, payload: Payload) -> Done:
+    tables = seats_draw(
+        event=ctx.event,
+        version=ctx.version("seats"),
+        actor=ctx.actor,
+        confirm_redraw=payload.get("confirm") == "1",
+    )
+    return Done(f"Seats drawn: {len(tables)} table(s).", tables)
+
+
+def _button(ctx: Context, payload: Payload) -> Done:
+    table = button_set(
+        event=ctx.event,
+        table_number=_int(payload.get("table")) or 0,
+        seat=_int(payload.get("seat")) or 0,
+        version=ctx.version("seats"),
+        actor=ctx.actor,
+    )
+    return Done(f"Button at table {table.number}: seat {table.button}.", table)
+
+
+def _seat(ctx: Context, payload: Payload) -> Done:
+    seat = seat_add(
+        event=ctx.event, attendance_id=_player(payload), version=ctx.version("seats"), actor=ctx.actor
+    )
+    return Done(f"{seat.attendance.player_name}: table {seat.table.number}, seat {seat.seat}.", seat)
+
+
+def _arrived(ctx: Context, payload: Payload) -> Done:
+    row = attendance_services.attendance_set(
+        event=ctx.event,
+        attendance_id=_player(payload),
+        status=Attendance.Status.EXPECTED,
+        version=ctx.version("results"),
+        actor=ctx.actor,
+    )
+    return Done(f"{row.membership.person.full_name} arrived and plays.", row)
+
+
+def _called(ctx: Context, payload: Payload) -> Done:
+    called_at = call_time_read(str(payload.get("called_at") or ""), event=ctx.event)
+    if called_at is False:
+        raise NcpcError("Give the time of the call as HH:MM (e.g. 19:40), or leave it empty for now.")
+    row = late_arrival_settle(
+        event=ctx.event,
+        attendance_id=_player(payload),
+        use_exemption=True,
+        called_at=called_at if isinstance(called_at, dt.datetime) else None,
+        version=ctx.version("results"),
+        actor=ctx.actor,
+    )
+    when = f" at {timezone.localtime(row.called_in_at):%H:%M}" if row.called_in_at else ""
+    return Done(
+        f"{row.membership.person.full_name} called in{when}: the exemption of the season is used.", row
+    )
+
+
+def _remove(ctx: Context, payload: Payload) -> Done:
+    row = late_arrival_settle(
+        event=ctx.event,
+        attendance_id=_player(payload),
+        use_exemption=False,
+        version=ctx.version("results"),
+        actor=ctx.actor,
+    )
+    return Done(f"{row.membership.person.full_name}: chips removed.", row)
+
+
+def _remove_all(ctx: Context, payload: Payload) -> Done:
+    count = late_arrivals_remove_all(event=ctx.event, version=ctx.version("results"), actor=ctx.actor)
+    return Done(f"Chips removed: {count} absent player(s).", count)
+
+
+def _finish(ctx: Context, payload: Payload) -> Done:
+    done = results_services.results_finish(event=ctx.event, version=ctx.version("results"), actor=ctx.actor)
+    return Done(f"Results final. Winner: {done[0].player_name}." if done else "Results final.", done)
+
+
+ACTIONS: dict[str, NightAction] = {
+    "bust": NightAction(area="results", run=_bust, offline=True),
+    "undo": NightAction(area="results", run=_undo, moves=("results", "seats"), offline=True),
+    "move": NightAction(area="seats", run=_move, offline=True),
+    "clock": NightAction(area="clock", run=_clock, offline=True),
+    "final": NightAction(area="seats", run=_final),
+    "draw": NightAction(area="seats", run=_draw),
+    "button": NightAction(area="seats", run=_button),
+    "seat": NightAction(area="seats", run=_seat),
+    "arrived": NightAction(area="results", run=_arrived),
+    "called": NightAction(area="results", run=_called),
+    "remove": NightAction(area="results", run=_remove),
+    "remove_all": NightAction(area="results", run=_remove_all),
+    "finish": NightAction(area="results", run=_finish),
+}
+
+
+def moves_of(action: NightAction) -> tuple[str, ...]:
+    return action.moves or (action.area,)
+
+
+def action_name(raw: str, payload: Payload) -> tuple[str, Payload]:
+    """The console's buttons say ``clock.start``, ``clock.pause``, …: the ``clock`` action with that change."""
+    if raw.startswith("clock."):
+        return "clock", {**payload, "clock": raw[len("clock.") :]}
+    return raw, payload
+
+
+def offline_action(name: str) -> NightAction | None:
+    """The action a device may record offline under that name; None for any other."""
+    action = ACTIONS.get(name)
+    return action if action is not None and action.offline else None
+
+
+def perform(
+    name: str,
+    *,
+    event: Event,
+    actor: Actor,
+    payload: Payload,
+    versions: Mapping[str, int],
+    offline: bool = False,
+    when: dt.datetime | None = None,
+) -> Done:
+    """Run one night action; raises ``NcpcError`` (``ConcurrentChange`` when the page was out of date)."""
+    action = offline_action(name) if offline else ACTIONS.get(name)
+    if action is None:
+        raise NcpcError(f"Unknown kind of change: {name!r}." if offline else "Unknown action.")
+    # ``None`` is the system (the demo night, tests); a person needs the right.
+    if actor is not None and not user_can(actor, action.permission):
+        raise NcpcError(f"Your role does not allow this ({action.permission.value}).")
+    ctx = Context(event=event, actor=actor, versions=versions, offline=offline, when=when)
+    return action.run(ctx, payload)
+
+
+def attempt(
+    name: str,
+    *,
+    event: Event,
+    actor: Actor,
+    payload: Payload,
+    versions: Mapping[str, int],
+    offline: bool = False,
+    when: dt.datetime | None = None,
+) -> Outcome:
+    """``perform`` with a refusal as a value; a refused action leaves nothing behind (its own savepoint)."""
+    try:
+        with transaction.atomic():
+            done = perform(
+                name, event=event, actor=actor, payload=payload, versions=versions, offline=offline, when=when
+            )
+    except ConcurrentChange as exc:
+        return Outcome(error=str(exc), conflict=True)
+    except NcpcError as exc:
+        return Outcome(error=str(exc))
+    return Outcome(done=done)
