@@ -14,6 +14,7 @@ from typing import Any
 
 from events.rules import SeasonRules
 from members.services.admission import age_on
+from members.services.seat_terms import seat_held_at
 from ncpc.errors import NcpcError
 from ncpc.mail import email_problem
 from ncpc.money import parse_money
@@ -247,8 +248,7 @@ def season_file_read(*, data: Any, rules: SeasonRules) -> SeasonFile:
             r.fail(f"members[{i}].sponsor", f"unknown member {row.sponsor!r}")
 
     def on_roster(key: str, number: int) -> bool:
-        m = index[key]
-        return m.first_event <= number and (m.left_after_event is None or m.left_after_event >= number)
+        return seat_held_at(seat=index[key], event_number=number)
 
     for event_number in range(1, n_events + 1):
         seated = sum(1 for key in index if on_roster(key, event_number))
