@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import NamedTuple
 
+from ncpc.money import DEFAULT_MONEY_LIMIT
+
 # A rule table's rows are named tuples: immutable like the frozen dataclasses they were, and made without a
 # call per field (every page that reads a season's rules makes a few dozen).
 
@@ -60,7 +62,7 @@ class SeasonRules:
     late_joiner_share_pct: Decimal
     declined_share_pct: Decimal
     check_approvals: int = 3
-    money_limit: Decimal = Decimal("10000.00")
+    money_limit: Decimal = DEFAULT_MONEY_LIMIT
     dues_reminder_days_ahead: int = 7
     rsvp_reminder_days: int = 3
     dues_schedule: tuple[tuple[int, Decimal], ...] = field(default=())  # (event number, amount)

@@ -180,10 +180,6 @@ def night_under_way(*, season: Season, on: dt.date | None = None) -> Event | Non
 # Schedule, attendance and results
 
 
-def event_get(*, season: Season, number: int) -> Event | None:
-    return Event.objects.select_related("season", "venue").filter(season=season, number=number).first()
-
-
 @computed(lambda *, season_name, number: f"{season_name}:{number}")
 def event_by_name(*, season_name: str, number: int) -> Event | None:
     """The event of a page address (one query, none when cached: events change only through audited commands)."""

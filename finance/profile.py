@@ -18,13 +18,14 @@ def dues_panel(*, request, person, season):
         return None
 
     on = min(club_today(), season.end)
+    account = dues_account(membership=membership)
     return {
         "title": "Dues",
         "template": "finance/partials/profile_dues.html",
         "order": 20,
         "context": {
             "membership": membership,
-            "status": dues_account(membership=membership).status(on=on),
-            "good_standing": good_standing(membership=membership, on=on),
+            "status": account.status(on=on),
+            "good_standing": good_standing(membership=membership, on=on, account=account),
         },
     }

@@ -47,10 +47,12 @@ from finance.services.dues import (
     SeasonCharges,
     StatementLine,
     Waiver,
+    account_in_good_standing,
     dues_charges,
     dues_status,
     season_charges,
     statement_lines,
+    suspension_covers,
 )
 from finance.services.escrow import escrow_key, season_member_count
 from finance.services.forecast import DuesOutlook, dues_outlook, to_play_at
@@ -59,6 +61,7 @@ from finance.services.payouts import PayoutLine, payout_lines
 from members import selectors as members_selectors
 from members.models import Membership, Person, Suspension
 from members.selectors import season_memberships
+from members.services.seat_terms import seat_held_at
 from ncpc.cache import computed
 from ncpc.money import ZERO, quantize
 from ncpc.reads import Read, plain_union
@@ -79,7 +82,20 @@ class DuesAccount:
 
     def suspended(self, *, membership_id: int, on: dt.date) -> bool:
         """Is that holder under a suspension on that date (SPEC §2, both ends included)?"""
-        return any(start <= on <= end for start, end in self.suspensions.get(membership_id, ()))
+        return suspension_covers(suspensions=self.suspensions.get(membership_id, ()), on=on)
+
+    def in_good_standing(self, *, membership_id: int, on: dt.date) -> bool:
+        """Is that holder of the seat in good standing on ``on`` (``finance.services.dues.account_in_good_standing``)?"""
+        if all(h.pk != membership_id for h in self.holders):
+            raise ValueError(
+                f"Membership {membership_id} does not hold this seat: its account says nothing of it."
+            )
+        return account_in_good_standing(
+            charges=self.charges,
+            payments=self.payments,
+            suspensions=self.suspensions.get(membership_id, ()),
+            on=on,
+        )
 
     @property
     def holder(self) -> Membership:
@@ -383,17 +399,14 @@ def season_dues_accounts(
 
 
 def good_standing(*, membership: Membership, on: dt.date, account: DuesAccount | None = None) -> bool:
-    """SPEC §2, §7: payments dated on or before ``on`` cover every charge dated on or before ``on`` (paying at
-    the door counts), and no suspension covers ``on``. The one function results entry and every page use.
+    """SPEC §2, §7 (``finance.services.dues.account_in_good_standing``) for one member, from the seat's dues
+    account, which carries the holders' suspensions too. The function results entry and every page use.
 
     ``account``: the membership's dues account when the caller has read it already (saves the queries).
     """
-    if account is not None and membership.pk in {h.pk for h in account.holders}:
-        if account.suspended(membership_id=membership.pk, on=on):
-            return False
-    elif members_selectors.suspended_on(membership=membership, on=on):
-        return False
-    return (account or dues_account(membership=membership)).status(on=on).paid_up
+    if account is None:
+        account = dues_account(membership=membership)
+    return account.in_good_standing(membership_id=membership.pk, on=on)
 
 
 def event_payout_lines(
@@ -702,7 +715,6 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
         rules = season_rules(season)
         memberships = season_memberships(season=season)
         dues_accounts = season_dues_accounts(season=season, rules=rules, memberships=memberships)
-        suspended = {a.holder.pk for a in dues_accounts if a.suspended(membership_id=a.holder.pk, on=as_of)}
         for dues in dues_accounts:
             status = dues.status(on=as_of)
             holder = dues.holder
@@ -711,7 +723,7 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
                 name += " (seat of " + ", ".join(str(h.person) for h in dues.holders[:-1]) + ")"
             if holder.left_after_event is not None:
                 name += f" (left after event {holder.left_after_event})"
-            standing = status.paid_up and holder.pk not in suspended
+            standing = dues.in_good_standing(membership_id=holder.pk, on=as_of)
             members.append(
                 MemberDuesRow(
                     holder, name, status.charged, status.paid, status.late_fees, status.balance, standing
@@ -814,9 +826,7 @@ def event_door_list(*, event: Event) -> list[DoorRow]:
     rows = []
     for account in season_dues_accounts(season=season, events=events):
         holder = account.holder
-        if holder.first_event > event.number:
-            continue
-        if holder.left_after_event is not None and holder.left_after_event < event.number:
+        if not seat_held_at(seat=holder, event_number=event.number):
             continue
         amount = to_play_at(
             charges=account.charges, payments=account.payments, on=event.date, event_date=event.date

@@ -143,7 +143,7 @@ def _statement(request, membership):
         "on": on,
         "lines": account.statement(on=on),
         "upcoming": [c for c in account.charges if c.date > on and c.kind != LATE_FEE],
-        "good_standing": good_standing(membership=membership, on=on),
+        "good_standing": good_standing(membership=membership, on=on, account=account),
         "payments": membership_payments(memberships=account.holders),
         "own": _own_membership(request, membership.season) == membership,
         "can_record": user_can(request.user, Action.RECORD_PAYMENTS),

@@ -11,6 +11,7 @@ from events import hooks as events_hooks
 from events.models import Event, Season
 from members import hooks
 from members.models import Membership, OfficerTerm, Person, RulesSignature, Suspension, Vote, WaitingListEntry
+from members.services.seat_terms import seat_held_at
 from ncpc.reads import Read
 
 
@@ -107,8 +108,7 @@ def roster_for_event(
     return [
         m
         for m in (memberships if memberships is not None else season_memberships(season=season))
-        if m.first_event <= event_number
-        and (m.left_after_event is None or m.left_after_event >= event_number)
+        if seat_held_at(seat=m, event_number=event_number)
     ]
 
 

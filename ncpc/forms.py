@@ -13,11 +13,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
-from ncpc.money import money_str, parse_money
-
-# The bylaws set no upper bound; a season's rule does (``Season.money_limit``). This one applies when a form
-# has no season to ask (and is the rule's default).
-DEFAULT_MONEY_LIMIT = Decimal("10000.00")
+from ncpc.money import DEFAULT_MONEY_LIMIT, money_str, parse_money
 
 _KEY = re.compile(r"^[0-9a-f]{32}$")
 

@@ -5,6 +5,10 @@ from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
 
 CENT = Decimal("0.01")
 ZERO = Decimal("0.00")
+# The largest single amount one payment, transfer or check may be when no season says otherwise
+# (``Season.money_limit``, ``SeasonRules.money_limit``). The bylaws set no upper bound: this is the club's guard
+# against a slip of the keyboard, and every default of the rule is this one value.
+DEFAULT_MONEY_LIMIT = Decimal("10000.00")
 
 
 def quantize(value: Decimal | int | str | None) -> Decimal:

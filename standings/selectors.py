@@ -20,6 +20,7 @@ from finance import selectors as finance_selectors
 from members import selectors as member_selectors
 from members.models import Membership, Person
 from members.services.late_joiners import join_terms, wsop_eligibility_kept
+from members.services.seat_terms import seat_held_at
 from ncpc.cache import computed
 from ncpc.errors import NcpcError
 from ncpc.reads import Read, plain_union
@@ -108,12 +109,7 @@ def counted_events(
 
 def roster_from(memberships: Iterable[Membership], event_number: int) -> list[Membership]:
     """``members.selectors.roster_for_event`` over memberships already read: joined by then, not left before."""
-    return [
-        m
-        for m in memberships
-        if m.first_event <= event_number
-        and (m.left_after_event is None or m.left_after_event >= event_number)
-    ]
+    return [m for m in memberships if seat_held_at(seat=m, event_number=event_number)]
 
 
 def _tie_breaks_and_declines(*, season_id: int) -> QuerySet[Any]:

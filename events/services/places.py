@@ -91,7 +91,12 @@ def places_final(*, entrants: Collection[Player], busts: Sequence[Bust[Player]])
 
 
 def points_for(*, place: int | None, points_table: Sequence[int]) -> int:
-    """Points of a place from the season's points table; places beyond it (and no place) score 0."""
-    if place is None or place < 1 or place > len(points_table):
+    """Points of a place from the season's points table (SPEC §5, bylaws §10.1): the table's entry for places
+    1..len, 0 below it, and 0 for no place (absent, chips removed, not in good standing: SPEC §5, §10.4). The
+    one rule the event page, the standings and the season report use. A place below 1 is not a place: it is
+    refused (ValueError), never scored."""
+    if place is None:
         return 0
-    return points_table[place - 1]
+    if place < 1:
+        raise ValueError(f"A place starts at 1, not {place}.")
+    return points_table[place - 1] if place <= len(points_table) else 0

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models import BooleanField, CharField, DateTimeField, Exists, F, OuterRef, Q, QuerySet, Value
+from django.db.models import BooleanField, CharField, DateTimeField, Exists, F, OuterRef, QuerySet, Value
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -58,13 +58,6 @@ def _other_events(qs: QuerySet[Any], exclude_event: Event | None) -> QuerySet[An
 def _substitute_seats(*, membership: Any) -> QuerySet[Attendance]:
     return Attendance.objects.filter(membership=membership, event__season_id=membership.season_id).exclude(
         substitute_name=""
-    )
-
-
-def _exemption_seats(*, membership: Any) -> QuerySet[Attendance]:
-    # As ``selectors.exemption_used_at`` counts a seat.
-    return Attendance.objects.filter(membership=membership, event__season_id=membership.season_id).filter(
-        Q(called_in_at__isnull=False) | Q(status=Attendance.Status.CALLED_IN)
     )
 
 

@@ -6,7 +6,7 @@ its payments give the dated charges. Filtering by date gives the account "as of 
 
 import calendar
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from operator import itemgetter
@@ -218,6 +218,27 @@ def dues_status(*, charges: Sequence[Charge], payments: Sequence[MoneyIn], on: d
         if payment.date <= on:
             paid += payment.amount
     return DuesStatus(on=on, charged=charged, late_fees=late, paid=paid, balance=charged + late - paid)
+
+
+def suspension_covers(*, suspensions: Iterable[tuple[dt.date, dt.date]], on: dt.date) -> bool:
+    """Does one of these suspension periods (start, end) cover ``on`` (SPEC §2, both ends included)?"""
+    return any(start <= on <= end for start, end in suspensions)
+
+
+def account_in_good_standing(
+    *,
+    charges: Sequence[Charge],
+    payments: Sequence[MoneyIn],
+    suspensions: Iterable[tuple[dt.date, dt.date]],
+    on: dt.date,
+) -> bool:
+    """Good standing on ``on`` (SPEC §2, §7; bylaws §2.16, §2.17): payments dated on or before ``on`` cover every
+    charge dated on or before ``on`` (installments, admin fee, late fees; paying at the door counts), and no
+    suspension of the member covers ``on``. The one rule every page, report and results entry use, over a seat's
+    account already read (its charges and money in) and the member's suspension periods."""
+    if suspension_covers(suspensions=suspensions, on=on):
+        return False
+    return dues_status(charges=charges, payments=payments, on=on).paid_up
 
 
 @dataclass(frozen=True)

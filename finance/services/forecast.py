@@ -78,13 +78,15 @@ def dues_outlook(
         # Paid now, no late fee falls before the event; one due earlier than it is the outlook's late fee below.
         to_play = to_play_at(charges=charges, payments=payments, on=on, event_date=next_event)
 
+    # The next late fee is the next one in the seat's fee list: ``dues_charges`` lists a late fee only where the
+    # dues and fees charged by its date exceed what is paid by that day (§2.10), so what avoids it is that
+    # difference, read off the same charges and payments (never a second reckoning of the rule).
     fee = next((c for c in charges if c.kind == LATE_FEE and c.date > on), None)
     late_fee, late_date, avoid = ZERO, None, ZERO
     if fee is not None:
-        # A late fee is charged when dues or fees charged by its date are unpaid that day (§2.10).
-        owed_by_then = _sum(charges, kinds=_BASE, through=fee.date) - paid
-        if owed_by_then > 0:
-            late_fee, late_date, avoid = fee.amount, fee.date, owed_by_then
+        paid_by_then = sum((p.amount for p in payments if p.date <= fee.date), ZERO)
+        late_fee, late_date = fee.amount, fee.date
+        avoid = _sum(charges, kinds=_BASE, through=fee.date) - paid_by_then
     return DuesOutlook(
         on=on,
         balance=balance,

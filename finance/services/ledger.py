@@ -16,8 +16,7 @@ from finance.models import Account, ClosedMonth, Entry, Transaction
 from ncpc.audit import Actor, actor_signed_in, actor_user, audit_record
 from ncpc.clock import club_today
 from ncpc.errors import ConcurrentChange, NcpcError
-from ncpc.forms import DEFAULT_MONEY_LIMIT
-from ncpc.money import ZERO, money_str, quantize
+from ncpc.money import DEFAULT_MONEY_LIMIT, ZERO, money_str, quantize
 from ncpc.reads import Read
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from events.models import Season
 from events.selectors import season_events, season_placings, season_rules
 from events.services.event_fund import WsopTableMissing, wsop_allocation
+from events.services.places import points_for
 from finance import selectors as finance_selectors
 from finance.models import WsopResult
 from finance.services.escrow import wsop_result_split
@@ -17,7 +18,6 @@ from ncpc.clock import club_today
 from ncpc.money import money_str
 from ncpc.reads import Read
 from standings.selectors import counted_events, roster_from, season_standings
-from standings.services.points import placing_points
 
 FORMAT = "ncpc-season-report/1"
 
@@ -79,8 +79,7 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
                 "date": event.date.isoformat(),
                 "member_count": count,
                 "points": {
-                    p.member_key: placing_points(points_table=rules.points_table, place=p.place)
-                    for p in placings
+                    p.member_key: points_for(place=p.place, points_table=rules.points_table) for p in placings
                 },
                 "payouts": payouts,
             }
@@ -101,8 +100,7 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
                 "late_fees": money_str(status.late_fees),
                 "balance": money_str(status.balance),
                 # finance.selectors.good_standing, from the account (its money and suspensions) read above
-                "good_standing": status.paid_up
-                and not account.suspended(membership_id=account.holder.pk, on=as_of),
+                "good_standing": account.in_good_standing(membership_id=account.holder.pk, on=as_of),
             }
         )
     dues.sort(key=lambda row: str(row["member"]))

@@ -1,7 +1,10 @@
-"""Points per place and season totals (SPEC §5, bylaws §10). Pure calculators: plain values in and out."""
+"""Season totals (SPEC §5, bylaws §10). Pure calculators: plain values in and out. Points per place are
+``events.services.places.points_for`` (one rule: the event page uses it too)."""
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+
+from events.services.places import points_for
 
 
 @dataclass(frozen=True)
@@ -29,13 +32,6 @@ class MemberTotal:
         return self.points / self.events_played
 
 
-def placing_points(*, points_table: Sequence[int], place: int) -> int:
-    """Points for a place: the table's entry for places 1..len, 0 below it (§10.1)."""
-    if place < 1:
-        raise ValueError(f"A place starts at 1, not {place}.")
-    return points_table[place - 1] if place <= len(points_table) else 0
-
-
 def season_totals(
     *, points_table: Sequence[int], events: Iterable[EventPlaces], membership_ids: Iterable[int] = ()
 ) -> dict[int, MemberTotal]:
@@ -47,7 +43,7 @@ def season_totals(
     for event in events:
         for mid, place in event.places.items():
             total = totals.setdefault(mid, MemberTotal(membership_id=mid))
-            points = placing_points(points_table=points_table, place=place)
+            points = points_for(place=place, points_table=points_table)
             total.points += points
             total.events_played += 1
             total.per_event[event.number] = points

@@ -1,7 +1,8 @@
 import pytest
 
 from events.bylaws import BYLAWS_RULES
-from standings.services.points import EventPlaces, cumulative_points, placing_points, season_totals
+from events.services.places import points_for
+from standings.services.points import EventPlaces, cumulative_points, season_totals
 
 # SPEC §5 / bylaws §10.1: place 1 → 10, 2 → 9, … 10 → 1, below 10th → 0.
 BYLAWS_POINTS = [
@@ -22,17 +23,17 @@ BYLAWS_POINTS = [
 
 @pytest.mark.parametrize(("place", "points"), BYLAWS_POINTS)
 def test_points_for_each_place_follow_the_bylaws_table(place, points):
-    assert placing_points(points_table=BYLAWS_RULES.points_table, place=place) == points
+    assert points_for(place=place, points_table=BYLAWS_RULES.points_table) == points
 
 
 def test_points_come_from_the_seasons_table_not_the_bylaws():
-    assert placing_points(points_table=(25, 18, 15), place=2) == 18
-    assert placing_points(points_table=(25, 18, 15), place=4) == 0
+    assert points_for(place=2, points_table=(25, 18, 15)) == 18
+    assert points_for(place=4, points_table=(25, 18, 15)) == 0
 
 
 def test_a_place_below_one_is_refused():
     with pytest.raises(ValueError):
-        placing_points(points_table=(10,), place=0)
+        points_for(place=0, points_table=(10,))
 
 
 def test_season_total_sums_events_and_absent_members_score_zero():

@@ -1,0 +1,23 @@
+"""Who holds a seat at which event (SPEC §2, §13). Pure: plain values in, a yes or no out.
+
+A membership (``members.models.Membership``) and a season file's member row (``ncpc.services.season_file``)
+both say when their seat is held by two numbers: the first event and the event after which the member left.
+"""
+
+from typing import Protocol
+
+
+class SeatTerms(Protocol):
+    @property
+    def first_event(self) -> int: ...
+
+    @property
+    def left_after_event(self) -> int | None: ...
+
+
+def seat_held_at(*, seat: SeatTerms, event_number: int) -> bool:
+    """Does the member hold the seat at event ``event_number``: joined by then (their first event is that one or
+    an earlier one) and not left before it (leaving after that event still holds it there)? The one rule the
+    roster, the standings, the door list and the season file use."""
+    left = seat.left_after_event
+    return seat.first_event <= event_number and (left is None or left >= event_number)
