@@ -9,4 +9,3 @@ register = template.Library()
 def may_record_payments(user) -> bool:
     """For links to the payment pages (the door list) on other apps' pages."""
     return bool(user and user_can(user, Action.RECORD_PAYMENTS))
-
