@@ -47,7 +47,7 @@ def _chart(standings, *, me=None):
 
 def _decorate(rows):
     for row in rows:
-        row.wsop_badge = WSOP_BADGES.get(row.wsop, ("", ""))
+        row.wsop_badge = WSOP_BADGES.get(row.wsop, WSOP_BADGES["none"])
         row.race_badge = RACE_BADGES.get(row.race) if row.race else None
     return rows
 
