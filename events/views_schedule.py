@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_not_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare
 from django.utils.safestring import SafeString
@@ -12,7 +13,6 @@ from django.views.decorators.http import require_GET, require_POST
 
 from events import selectors
 from events.forms import EventAnnounceForm, EventMoveForm, VenueForm
-from events.html import result_rows_html, schedule_rows_html, season_menu_html
 from events.ical import calendar_text, calendar_token
 from events.models import Event, Season, Venue
 from events.services.event_edit import announcement_is_late, event_announce, event_move, venue_save
@@ -42,15 +42,19 @@ def schedule_current(request):
 
 @computed(lambda *, season, can_enter: f"{season.pk}:{can_enter}")
 def _schedule_rows(*, season: Season, can_enter: bool) -> SafeString:
-    """The season's rows, kept with the computed pages (the cache's key includes the club's date)."""
+    """The season's rows (events/partials/schedule_rows.html), kept with the computed pages (the cache's key
+    includes the club's date)."""
     events = selectors.season_events(season=season)
     today = club_today()
-    return schedule_rows_html(
-        season=season,
-        events=events,
-        next_event=selectors.first_event_from(events, on=today),
-        today=today,
-        can_enter=can_enter,
+    return render_to_string(
+        "events/partials/schedule_rows.html",
+        {
+            "season": season,
+            "events": events,
+            "next_event": selectors.first_event_from(events, on=today),
+            "today": today,
+            "can_enter": can_enter,
+        },
     )
 
 
@@ -76,9 +80,7 @@ def schedule(request, season):
         "events/schedule.html",
         {
             "season": season,
-            "season_menu": season_menu_html(
-                url_name="events:schedule", seasons=seasons, label="Other season"
-            ),
+            "seasons": seasons,
             "rows_html": _schedule_rows(
                 season=season, can_enter=user_can(request.user, Action.ENTER_RESULTS)
             ),
@@ -87,12 +89,6 @@ def schedule(request, season):
             "can_edit": user_can(request.user, Action.EDIT_RULES),
         },
     )
-
-
-@computed(lambda *, event, lines: f"{event.pk}")
-def _placed_html(*, event: Event, lines) -> SafeString:
-    """The results table's rows, built once per data version (the same for every viewer)."""
-    return result_rows_html(line for line in lines if line.place)
 
 
 @club_page
@@ -105,7 +101,6 @@ def event_detail(request, event):
         "event": event,
         "season": event.season,
         "placed": [line for line in lines if line.place],
-        "placed_html": _placed_html(event=event, lines=lines),
         "unplaced": [line for line in lines if not line.place],
         "show_reasons": show_reasons,
         "can_edit": can_edit,

@@ -17,10 +17,9 @@ from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST, require_safe
 
-from events.addresses import address
 from events.models import Event
 from events.selectors import current_season, season_rules
-from finance import forms, report_files, report_html
+from finance import forms, report_files
 from finance.models import Disbursement, DuesReminder, LateFeeWaiver, Payment, Transaction, WsopResult
 from finance.selectors import (
     account_balances,
@@ -748,21 +747,18 @@ def _months_beside(year: int, month: int) -> tuple[dt.date, dt.date]:
 
 @computed(lambda *, year, month, today, viewer, data, own: f"{year}-{month}:{today}:{viewer}")
 def _report_parts(*, year: int, month: int, today: dt.date, viewer: int | None, data, own) -> dict[str, str]:
-    """The report's heading (its links) and tables as HTML (``finance.report_html``), built once per data
-    version for the officers (``viewer`` None: every seat) and once for each member (their own seat): most
-    of the page."""
+    """The report's heading (its links) and tables (finance/partials/report_head.html and report_body.html),
+    rendered once per data version for the officers (``viewer`` None: every seat) and once for each member
+    (their own seat): most of the page."""
     prev, nxt = _months_beside(year, month)
     full = viewer is None
+    context = {"report": data, "full": full, "own_rows": own}
     return {
-        "head_html": report_html.report_head_html(
-            report=data,
-            prev=prev,
-            nxt=nxt,
-            prev_url=address("finance:report", prev.year, prev.month),
-            next_url=address("finance:report", nxt.year, nxt.month),
-            csv_menu=report_html.csv_menu_html(report_files.csv_tables(full=full)),
+        "head_html": render_to_string(
+            "finance/partials/report_head.html",
+            {**context, "prev": prev, "next": nxt, "csv_tables": report_files.csv_tables(full=full)},
         ),
-        "body_html": report_html.report_body_html(report=data, full=full, own=own),
+        "body_html": render_to_string("finance/partials/report_body.html", context),
     }
 
 

@@ -1,22 +1,19 @@
 """The home page's panels: club-wide wiring (the top layer), so each app only offers its selectors.
 
-A panel is a dict: {"title": str, "template": "app/partials/x.html", "context": {...}, "order": int} (or
-"html" instead of "template" and "context": the panel built in Python), or None when it has nothing to show
-this user.
+A panel is a dict: {"title": str, "template": "app/partials/x.html", "context": {...}, "order": int}, or None
+when it has nothing to show this user.
 """
 
 from django.template.loader import render_to_string
 
 from events.selectors import next_event, night_under_way, season_events, season_rules
 from events.services.rsvp import rsvp_card
-from finance.html import dues_panel_html
 from finance.selectors import account_outlook, checks_awaiting, dues_account, good_standing
 from members.governance_selectors import ballots_waiting_for
 from members.selectors import roster_for_event, season_memberships
 from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.permissions import Action, user_can, user_person
-from standings.html import home_panel_html
 from standings.selectors import season_standings
 
 STANDINGS_TOP = 5
@@ -63,12 +60,16 @@ def my_dues_panel(*, request, season, events, memberships, rules) -> dict | None
         return None
     on = min(club_today(), season.end)
     account = dues_account(membership=membership, rules=rules, events=events, memberships=memberships)
-    html = dues_panel_html(
-        status=account.status(on=on),
-        outlook=account_outlook(account=account, on=on, events=events),
-        good_standing=good_standing(membership=membership, on=on, account=account),
-    )
-    return {"title": "My dues", "html": html, "order": 20}
+    return {
+        "title": "My dues",
+        "template": "finance/partials/home_dues.html",
+        "order": 20,
+        "context": {
+            "status": account.status(on=on),
+            "outlook": account_outlook(account=account, on=on, events=events),
+            "good_standing": good_standing(membership=membership, on=on, account=account),
+        },
+    }
 
 
 def standings_panel(*, request, season, events, memberships, rules) -> dict | None:
@@ -77,10 +78,17 @@ def standings_panel(*, request, season, events, memberships, rules) -> dict | No
         return None
     standings = season_standings(season=season, rules=rules, events=events, memberships=memberships)
     mine = standings.row_for_person(user_person(request.user))
-    html = home_panel_html(
-        season=season, rows=standings.rows[:STANDINGS_TOP], mine=mine, played=len(standings.events)
-    )
-    return {"title": f"Standings {season}", "html": html, "order": 20}
+    return {
+        "title": f"Standings {season}",
+        "template": "standings/partials/home_panel.html",
+        "order": 20,
+        "context": {
+            "season": season,
+            "rows": standings.rows[:STANDINGS_TOP],
+            "mine": mine,
+            "played": len(standings.events),
+        },
+    }
 
 
 @computed(lambda *, request, season: f"{request.user.pk}:{season.pk if season else None}")
@@ -101,10 +109,8 @@ def home_page(*, request, season) -> dict:
     ]
     shown = sorted((p for p in panels if p), key=lambda p: p.get("order", 50))
     for panel in shown:
-        # Rendered here, so that a warm home page takes the panels' HTML from the cache with the rest (a panel
-        # built in Python brings its own).
-        if "html" not in panel:
-            panel["html"] = render_to_string(panel["template"], {"panel": panel["context"]})
+        # Rendered here, so that a warm home page takes the panels' HTML from the cache with the rest.
+        panel["html"] = render_to_string(panel["template"], {"panel": panel["context"]})
     upcoming = next_event(season=season, events=events)
     card = _rsvp_card(request, upcoming, season=season, memberships=memberships, rules=rules)
     return {"next_event": upcoming, "panels": shown, "rsvp_card": card}

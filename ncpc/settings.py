@@ -114,8 +114,6 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "ncpc.context_processors.navigation",
             ],
-            # The date and time filters, faster for the pages' formats (the same text as Django's).
-            "builtins": ["ncpc.templatetags.fast_dates"],
         },
     },
 ]

@@ -6,7 +6,7 @@ from django.http import HttpResponse
 
 from ncpc.downloads import Table, csv_response
 from ncpc.pdf import ClubPDF
-from standings.html import WSOP_BADGES
+from standings.badges import WSOP_BADGES
 from standings.selectors import SeasonStandings
 
 

@@ -9,7 +9,6 @@ from django.utils import timezone
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_POST
 
-from events.html import season_menu_html
 from events.models import Season
 from events.selectors import current_season, season_named, seasons_all
 from members.models import Person
@@ -18,8 +17,8 @@ from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.permissions import Action, club_page, require, user_can, user_person
 from standings import report_files, selectors
+from standings.badges import RACE_BADGES, WSOP_BADGES
 from standings.forms import DeclineForm, TieBreakForm, WithdrawDeclineForm
-from standings.html import RACE_BADGES, WSOP_BADGES, chart_svg, standings_rows_html
 from standings.models import WsopDecline
 from standings.services.chart import cumulative_chart
 from standings.services.tie_breaks import tie_break_record, wsop_decline_record, wsop_decline_withdraw
@@ -48,7 +47,7 @@ def _chart(standings, *, me=None):
 
 def _decorate(rows):
     for row in rows:
-        row.wsop_badge = WSOP_BADGES.get(row.wsop, ("", ""))
+        row.wsop_badge = WSOP_BADGES.get(row.wsop, WSOP_BADGES["none"])
         row.race_badge = RACE_BADGES.get(row.race) if row.race else None
     return rows
 
@@ -63,25 +62,18 @@ def current(request):
 
 @computed(lambda *, season, me_id, can_record, standings, seasons: f"{season.pk}:{me_id}:{can_record}")
 def _standings_body(*, season: Season, me_id: int | None, can_record: bool, standings, seasons) -> SafeString:
-    """The page's content for one viewer (their row marked), rendered once per data version: the table's
-    rows and the chart are built in Python, the rest from standings/partials/season_body.html."""
+    """The page's content for one viewer (their row marked), rendered once per data version
+    (standings/partials/season_body.html)."""
     me = standings.row_for(me_id) if me_id is not None else None
-    if me is not None:
-        _decorate([me])
+    _decorate(standings.rows)
     return render_to_string(
         "standings/partials/season_body.html",
         {
             "season": season,
             "standings": standings,
             "me": me,
-            "rows_html": standings_rows_html(standings.rows, me=me),
-            "chart_html": chart_svg(_chart(standings, me=me)),
-            "season_menu": season_menu_html(
-                url_name="standings:season",
-                seasons=seasons,
-                label="Season",
-                menu_class="dropdown d-print-none",
-            ),
+            "chart": _chart(standings, me=me),
+            "seasons": seasons,
             "can_record": can_record,
             "report_month": _report_month(season),
         },
@@ -151,7 +143,7 @@ def points_report(request, season, year, month):
             "month_events": [e for e in standings.events if e.date >= first],
             "months": [dt.date(y, m, 1) for y, m in months],
             "me": standings.row_for_user(request.user.pk),
-            "chart_html": chart_svg(_chart(standings)),
+            "chart": _chart(standings),
         },
     )
 

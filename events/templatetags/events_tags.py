@@ -1,10 +1,7 @@
 from decimal import Decimal
 
 from django import template
-from django.utils.safestring import SafeString
 
-from events.addresses import address as _address
-from events.html import rsvp_form_html
 from ncpc.money import percent_str
 
 register = template.Library()
@@ -36,16 +33,3 @@ def thousands(value) -> str:
         return f"{int(value):,}"
     except (TypeError, ValueError):
         return ""
-
-
-@register.simple_tag(takes_context=True)
-def rsvp_form(context, card, back: str) -> SafeString:
-    """The member's own answer for an event as forms (``events.html.rsvp_form_html``), with the page's CSRF
-    token."""
-    return rsvp_form_html(card, back=back, csrf_token=context.get("csrf_token", ""))
-
-
-@register.simple_tag
-def address(name: str, *args) -> str:
-    """``{% url %}`` for a season's and an event's pages, without a reverse() each (``events.addresses``)."""
-    return _address(name, *args)

@@ -1,12 +1,25 @@
-"""The dues outlook, the good-standing badge and the home page's dues panel, built in Python (finance.html)."""
+"""The dues outlook, the good-standing badge and the home page's dues panel (templates/finance/partials)."""
 
 import datetime as dt
 import re
 from decimal import Decimal
 
-from finance.html import dues_panel_html, outlook_html, standing_badge_html
+from django.template.loader import render_to_string
+
 from finance.services.dues import DuesStatus
 from finance.services.forecast import DuesOutlook
+
+
+def outlook_html(outlook: DuesOutlook) -> str:
+    return render_to_string("finance/partials/outlook.html", {"outlook": outlook})
+
+
+def standing_badge_html(ok: bool) -> str:
+    return render_to_string("finance/partials/standing_badge.html", {"ok": ok})
+
+
+def dues_panel_html(**panel) -> str:
+    return render_to_string("finance/partials/home_dues.html", {"panel": panel})
 
 
 def _text(html: str) -> str:
@@ -30,7 +43,7 @@ def _outlook(**changes) -> DuesOutlook:
 def test_paid_up_before_the_next_event():
     html = outlook_html(_outlook())
     assert _text(html) == "You may play on Dec 12: nothing more to pay by then."
-    assert html.startswith('<ul class="list-unstyled mb-0 outlook">')
+    assert '<ul class="list-unstyled mb-0 outlook">' in html
 
 
 def test_owing_to_play_with_dues_falling_due_and_a_late_fee_ahead():
