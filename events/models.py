@@ -227,13 +227,20 @@ class Season(models.Model):
         """What people call the season rule ``name`` (a ``SeasonRules`` field, or a row a rule change names)."""
         if name in RULE_TABLES:
             return RULE_TABLES[name].label
-        return capfirst(cls._meta.get_field(name).verbose_name)
+        return capfirst(str(cls._rule_field(name).verbose_name))
 
     @classmethod
     def rule_help_text(cls, name: str) -> str:
         if name in RULE_TABLES:
             return RULE_TABLES[name].help_text
-        return str(cls._meta.get_field(name).help_text)
+        return str(cls._rule_field(name).help_text)
+
+    @classmethod
+    def _rule_field(cls, name: str) -> models.Field[object, object]:
+        field = cls._meta.get_field(name)
+        if not isinstance(field, models.Field):  # a reverse relation (a rule table) has no label of its own
+            raise LookupError(f"{name} is not a rule of the season")
+        return field
 
 
 class PayoutRow(models.Model):
