@@ -9,7 +9,7 @@ class NcpcConfig(AppConfig):
     name = "ncpc"
     verbose_name = "NCPC core"
 
-    def ready(self):
+    def ready(self) -> None:
         from django.contrib.admin.models import LogEntry
 
         from ncpc.cache import data_version_watch
