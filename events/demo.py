@@ -1,16 +1,27 @@
 """Demo seasons and venues for `manage.py load_demo`."""
 
-from events.models import Attendance, Event, Rsvp, Season, Venue
+from typing import TypedDict
+
+from events.models import Attendance, Event, Night, Rsvp, Season, Venue
 from events.services import attendance as attendance_services
 from events.services import console as console_services
 from events.services import late_arrival, night_clock, night_seating
-from events.services import night as night_services
 from events.services import results as results_services
 from events.services import rsvp as rsvp_services
 from events.services.event_edit import event_announce
 from events.services.seasons import season_bounds, season_create
 from events.services.seating import needs_balancing
 from ncpc.clock import club_today
+
+
+class _RsvpExtra(TypedDict, total=False):
+    """What an answer of the demo adds to ``rsvp_answer``'s arguments."""
+
+    substitute_name: str
+    prize_to: str
+    not_professional: bool
+    exemption: bool
+
 
 DEMO_VENUES = (
     ("Hammond house", "4410 Galbraith Rd, Cincinnati, OH"),
@@ -218,7 +229,7 @@ def demo_night_load(context: dict) -> None:
     )
     answered = event.date == club_today()  # answers are taken until the night is opened, on its day
     if answered:
-        answers = (
+        answers: tuple[tuple[str, str, _RsvpExtra], ...] = (
             (NIGHT_ABSENT, Rsvp.Answer.NOT_COMING, {}),
             (late_key, Rsvp.Answer.LATE, {"exemption": True}),
             (
@@ -273,7 +284,7 @@ def demo_night_load(context: dict) -> None:
             )
             event.refresh_from_db()
     night_seating.seats_draw(event=event, version=0, actor=officer, rng=rng)
-    night = night_services.night_of(event=event)
+    night = Night.objects.get(event=event)
     night_clock.clock_command(
         event=event, action="start", version=night.clock_version, actor=officer, now=started
     )
@@ -319,7 +330,7 @@ def demo_night_load(context: dict) -> None:
             ):
                 break
             table = next(t for t in overview.tables if t.number == small.number)
-            night = night_services.night_of(event=event)
+            night = Night.objects.get(event=event)
             night_seating.button_set(
                 event=event,
                 table_number=small.number,

@@ -209,7 +209,7 @@ class EventMoveForm(forms.Form):
 
 
 class EventAnnounceForm(forms.Form):
-    venue = forms.ModelChoiceField(queryset=None, empty_label=None)
+    venue = forms.ModelChoiceField(queryset=Venue.objects.none(), empty_label=None)
     confirm_late = forms.BooleanField(
         required=False, label="Announce late anyway (less notice than the bylaws ask)"
     )

@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.text import capfirst
 
-MONEY = {"max_digits": 12, "decimal_places": 2}
+from ncpc.fields import MoneyField
 
 PAYOUT_ROW = "payout_row"
 WSOP_ROW = "wsop_row"
@@ -85,16 +85,17 @@ class Season(models.Model):
     minimum_age = models.PositiveSmallIntegerField(
         "minimum age", help_text="Years of age a new member must have on the admission date (§2.1)."
     )
-    dues_per_event = models.DecimalField(
-        "dues per event ($)", help_text="Dues for each event (§2.6).", **MONEY
+    dues_per_event = MoneyField(
+        "dues per event ($)",
+        help_text="Dues for each event (§2.6).",
     )
-    admin_fee = models.DecimalField(
-        "annual admin fee ($)", help_text="Charged once a season with the first dues (§2.7).", **MONEY
+    admin_fee = MoneyField(
+        "annual admin fee ($)",
+        help_text="Charged once a season with the first dues (§2.7).",
     )
-    late_fee = models.DecimalField(
+    late_fee = MoneyField(
         "late fee per month ($)",
         help_text="Charged monthly from the December event while a member is not paid in full (§2.10).",
-        **MONEY,
     )
     # Late joiners (SPEC §2): first event up to this number still owes the admin fee and can qualify...
     late_joiner_full_until_event = models.PositiveSmallIntegerField(
@@ -138,16 +139,17 @@ class Season(models.Model):
         help_text="Points for 1st, 2nd, 3rd… place, separated by commas; places beyond the list score 0 (§10.1).",
     )
 
-    wsop_entry = models.DecimalField(
-        "WSOP entry ($)", help_text="The buy-in of the WSOP event paid for each WSOP seat (§8.1).", **MONEY
+    wsop_entry = MoneyField(
+        "WSOP entry ($)",
+        help_text="The buy-in of the WSOP event paid for each WSOP seat (§8.1).",
     )
-    wsop_expenses = models.DecimalField(
-        "WSOP expenses ($)", help_text="Expenses paid with each WSOP seat (§8.1).", **MONEY
+    wsop_expenses = MoneyField(
+        "WSOP expenses ($)",
+        help_text="Expenses paid with each WSOP seat (§8.1).",
     )
-    winnings_threshold = models.DecimalField(
+    winnings_threshold = MoneyField(
         "WSOP winnings shared above ($)",
         help_text="A representative's gross WSOP winnings above this are shared with the club (§9.2).",
-        **MONEY,
     )
     representative_share_pct = models.DecimalField(
         "representative keeps (%)",
@@ -175,13 +177,12 @@ class Season(models.Model):
         help_text="Different officers who must approve a check or an escrow disbursement before it is issued "
         "(§4.7: a quorum of at least three).",
     )
-    money_limit = models.DecimalField(
+    money_limit = MoneyField(
         "largest single amount ($)",
         default=Decimal("10000.00"),
         validators=[MinValueValidator(Decimal("0.01"))],
         help_text="Not a bylaws number: the largest amount one payment, transfer or check may be, so that a "
         "slip of the keyboard cannot book a fortune.",
-        **MONEY,
     )
 
     dues_reminder_days_ahead = models.PositiveSmallIntegerField(
@@ -226,13 +227,20 @@ class Season(models.Model):
         """What people call the season rule ``name`` (a ``SeasonRules`` field, or a row a rule change names)."""
         if name in RULE_TABLES:
             return RULE_TABLES[name].label
-        return capfirst(cls._meta.get_field(name).verbose_name)
+        return capfirst(str(cls._rule_field(name).verbose_name))
 
     @classmethod
     def rule_help_text(cls, name: str) -> str:
         if name in RULE_TABLES:
             return RULE_TABLES[name].help_text
-        return str(cls._meta.get_field(name).help_text)
+        return str(cls._rule_field(name).help_text)
+
+    @classmethod
+    def _rule_field(cls, name: str) -> models.Field[object, object]:
+        field = cls._meta.get_field(name)
+        if not isinstance(field, models.Field):  # a reverse relation (a rule table) has no label of its own
+            raise LookupError(f"{name} is not a rule of the season")
+        return field
 
 
 class PayoutRow(models.Model):
@@ -240,10 +248,10 @@ class PayoutRow(models.Model):
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="payout_rows")
     member_count = models.PositiveSmallIntegerField()
-    first = models.DecimalField(**MONEY)
-    second = models.DecimalField(**MONEY)
-    third = models.DecimalField(**MONEY)
-    fourth = models.DecimalField(**MONEY, null=True, blank=True)
+    first = MoneyField()
+    second = MoneyField()
+    third = MoneyField()
+    fourth = MoneyField(null=True, blank=True)
 
     class Meta:
         ordering = ("season", "member_count", "pk")
@@ -280,7 +288,7 @@ class DuesInstallment(models.Model):
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="dues_installments")
     event_number = models.PositiveSmallIntegerField()
-    amount = models.DecimalField(**MONEY)
+    amount = MoneyField()
 
     class Meta:
         ordering = ("season", "event_number", "pk")

@@ -43,7 +43,8 @@ def _rule_value(name: str, value) -> str:
 
 def _numbered_levels(structure) -> list[tuple[int | None, object]]:
     """Each row of the blind structure with its level number (breaks have none)."""
-    out, number = [], 0
+    out: list[tuple[int | None, object]] = []
+    number = 0
     for level in structure:
         if level.kind == "break":
             out.append((None, level))

@@ -4,7 +4,7 @@ from django.apps import AppConfig
 class FinanceConfig(AppConfig):
     name = "finance"
 
-    def ready(self):
+    def ready(self) -> None:
         # Finance answers the questions of the layers below it (see ncpc.hooks).
         from events import hooks as events_hooks
         from finance import (

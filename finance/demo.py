@@ -105,7 +105,7 @@ def demo_payouts_load(*, season, actor) -> None:
             continue
         memo = f"Demo: cash drawn for event {event.number} prizes"
         if not Transaction.objects.filter(memo=memo).exists():
-            total = sum(line.amount for line in lines)
+            total = sum((line.amount for line in lines), Decimal(0))
             transfer_post(
                 date=event.date,
                 from_code=Account.CHECKING,

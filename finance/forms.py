@@ -34,7 +34,7 @@ def not_after_today(day: dt.date) -> dt.date:
 
 
 class PaymentForm(BooksOnceForm):
-    membership = forms.ModelChoiceField(queryset=None, label="Member")
+    membership = forms.ModelChoiceField(queryset=Membership.objects.none(), label="Member")
     date = forms.DateField(widget=DATE, initial=club_today)
     amount = MoneyField()
     method = forms.ChoiceField(choices=Payment.Method.choices)
@@ -129,11 +129,11 @@ class CheckForm(BooksOnceForm):
 
 
 class WsopResultForm(BooksOnceForm):
-    representative = forms.ModelChoiceField(queryset=None)
+    representative = forms.ModelChoiceField(queryset=Membership.objects.none())
     gross = MoneyField(minimum=Decimal("0.00"), limit=WINNINGS_LIMIT)
     tips = MoneyField(minimum=Decimal("0.00"), limit=WINNINGS_LIMIT, initial=Decimal("0.00"))
     declined = forms.ModelChoiceField(
-        queryset=None, required=False, label="Replaced the qualifier who declined (§8.4)"
+        queryset=Membership.objects.none(), required=False, label="Replaced the qualifier who declined (§8.4)"
     )
 
     def __init__(self, *args, season=None, **kwargs):

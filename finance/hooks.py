@@ -1,6 +1,16 @@
 """What finance asks of the apps above it (standings), answered in their ``AppConfig.ready()`` (see ncpc.hooks)."""
 
+from typing import Protocol
+
+from events.models import Season
 from ncpc.hooks import Hook
 
-# membership id → WSOP status of the season's standings ("qualified", "replacement", "declined", …)
-wsop_statuses: Hook[..., dict[int, str]] = Hook("wsop_statuses(season)", "standings")
+
+class WsopStatuses(Protocol):
+    """standings.selectors.wsop_statuses_of: membership id → WSOP status of the season's standings
+    ("qualified", "replacement", "declined", …)."""
+
+    def __call__(self, *, season: Season) -> dict[int, str]: ...
+
+
+wsop_statuses: Hook[WsopStatuses] = Hook("wsop_statuses(season)", "standings")

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-MONEY = {"max_digits": 12, "decimal_places": 2}
+from ncpc.fields import MoneyField
 
 
 class Account(models.Model):
@@ -89,7 +89,7 @@ class Entry(models.Model):
 
     transaction = models.ForeignKey(Transaction, on_delete=models.PROTECT, related_name="entries")
     account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries")
-    amount = models.DecimalField(**MONEY)
+    amount = MoneyField()
     membership = models.ForeignKey(
         "members.Membership", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -115,7 +115,7 @@ class Payment(models.Model):
 
     membership = models.ForeignKey("members.Membership", on_delete=models.PROTECT, related_name="payments")
     date = models.DateField()
-    amount = models.DecimalField(**MONEY)
+    amount = MoneyField()
     method = models.CharField(max_length=5, choices=Method.choices)
     reference = models.CharField(max_length=80, blank=True, help_text="Check number or receipt note.")
     transaction = models.OneToOneField(Transaction, on_delete=models.PROTECT, related_name="payment")
@@ -161,7 +161,7 @@ class Disbursement(models.Model):
 
     date = models.DateField()
     payee = models.CharField(max_length=120)
-    amount = models.DecimalField(**MONEY)
+    amount = MoneyField()
     memo = models.CharField("purpose", max_length=200)
     check_number = models.CharField(max_length=20, blank=True)
     from_account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="+")
@@ -251,8 +251,8 @@ class WsopResult(models.Model):
 
     season = models.ForeignKey("events.Season", on_delete=models.PROTECT, related_name="+")
     representative = models.ForeignKey("members.Membership", on_delete=models.PROTECT, related_name="+")
-    gross = models.DecimalField(**MONEY)
-    tips = models.DecimalField(**MONEY, default=0)
+    gross = MoneyField()
+    tips = MoneyField(default=0)
     declined = models.ForeignKey(
         "members.Membership",
         null=True,
@@ -290,9 +290,9 @@ class DuesReminder(models.Model):
         "events.Event", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     email = models.EmailField()
-    balance = models.DecimalField(**MONEY)
-    to_play = models.DecimalField(**MONEY, null=True, blank=True)
-    late_fee = models.DecimalField(**MONEY, null=True, blank=True)
+    balance = MoneyField()
+    to_play = MoneyField(null=True, blank=True)
+    late_fee = MoneyField(null=True, blank=True)
     late_fee_date = models.DateField(null=True, blank=True)
     body = models.TextField()
     # Empty when the scheduled command (``manage.py send_dues_reminders``) sent it.

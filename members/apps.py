@@ -4,7 +4,7 @@ from django.apps import AppConfig
 class MembersConfig(AppConfig):
     name = "members"
 
-    def ready(self):
+    def ready(self) -> None:
         # Members answers the questions of the layers below it (see ncpc.hooks).
         from events import hooks as events_hooks
         from members import receivers, selectors  # noqa: F401  (receivers: events' signals)

@@ -52,7 +52,7 @@ DEMO_PEOPLE = (
 
 def demo_people_load(*, season) -> list[Person]:
     User = get_user_model()
-    people = []
+    people: list[Person] = []
     term_start, term_end = default_term(
         start_year=season.start.year if season.start.month >= 6 else season.start.year
     )
@@ -173,7 +173,9 @@ def demo_governance(context: dict) -> None:
             changes.append(
                 rule_change_accept(change=change, title=title, rule_field=field, value_text=value, on=today)
             )
-        ballot = ballot_open(ballot=changes[0].ballot, on=today)
+        accepted_ballot = changes[0].ballot
+        assert accepted_ballot is not None, "an accepted rule change is on a ballot"
+        ballot = ballot_open(ballot=accepted_ballot, on=today)
         questions = list(ballot.questions.order_by("position"))
         for index, voter in enumerate(voters):
             choices = {}
@@ -207,11 +209,11 @@ def demo_governance(context: dict) -> None:
         if days.voting is None or today < days.voting:
             return
         ballot_open(ballot=election, on=days.voting)
-        questions = {q.office: q for q in election.questions.prefetch_related("nominations__person")}
+        offices = {q.office: q for q in election.questions.prefetch_related("nominations__person")}
         # A few members voted already; ann, bob and the officers have not (log in as ann to try it).
         for index, key in enumerate(("cat", "dan", "eve", "gus", "hal")):
             choices = {}
-            for question in questions.values():
+            for question in offices.values():
                 nominations = list(question.nominations.all())
                 choices[question.pk] = str(nominations[index % len(nominations)].pk)
             ballot_vote(ballot=election, person=people[key], choices=choices, on=days.voting)

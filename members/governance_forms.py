@@ -107,7 +107,7 @@ class WhoRulesForm(forms.Form):
 
 
 class RulingForm(WhoRulesForm):
-    event = forms.ModelChoiceField(queryset=None)
+    event = forms.ModelChoiceField(queryset=Event.objects.none())
     hand = forms.CharField(max_length=120, help_text="Level, table and what was happening.")
     parties = forms.CharField(max_length=200, label="Players in the dispute")
     dispute = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))

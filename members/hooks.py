@@ -1,5 +1,16 @@
 """What members asks of the apps above it (finance), answered in their ``AppConfig.ready()`` (see ncpc.hooks)."""
 
+import datetime as dt
+from typing import Protocol
+
+from members.models import Membership
 from ncpc.hooks import Hook
 
-dues_paid_up: Hook[..., bool] = Hook("dues_paid_up(membership, on)", "finance")
+
+class DuesPaidUp(Protocol):
+    """finance.selectors.dues_paid_up: had the member paid every charge dated on or before ``on`` (§2.11)?"""
+
+    def __call__(self, *, membership: Membership, on: dt.date) -> bool: ...
+
+
+dues_paid_up: Hook[DuesPaidUp] = Hook("dues_paid_up(membership, on)", "finance")

@@ -475,7 +475,8 @@ class BallotCount(models.Model):
         ]
 
     def __str__(self) -> str:
-        option = self.get_answer_display() if self.answer else str(self.nomination.person)
+        # A count is for an answer or for a nominee, never both (the check constraint above).
+        option = str(self.nomination.person) if self.nomination is not None else self.get_answer_display()
         return f"{self.question}: {option} {self.votes}"
 
 

@@ -2,13 +2,14 @@ from pathlib import Path
 
 from django.apps import AppConfig, apps
 from django.conf import settings
+from django.db import models
 
 
 class NcpcConfig(AppConfig):
     name = "ncpc"
     verbose_name = "NCPC core"
 
-    def ready(self):
+    def ready(self) -> None:
         from django.contrib.admin.models import LogEntry
 
         from ncpc.cache import data_version_watch
@@ -19,10 +20,10 @@ class NcpcConfig(AppConfig):
         data_version_watch([LogEntry, *(m for m in project_models() if m not in unwatched)])
 
 
-def project_models() -> list:
+def project_models() -> list[type[models.Model]]:
     """The models of the project's own apps (those in this repository, not installed packages)."""
     base = Path(settings.BASE_DIR).resolve()
-    found = []
+    found: list[type[models.Model]] = []
     for config in apps.get_app_configs():
         path = Path(config.path).resolve()
         if path.is_relative_to(base) and "site-packages" not in path.parts:

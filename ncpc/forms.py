@@ -52,7 +52,7 @@ class MoneyField(forms.CharField):
 
     def to_python(self, value: Any) -> Decimal | None:  # type: ignore[override]
         text = super().to_python(value)
-        if text in self.empty_values:
+        if text is None or text in self.empty_values:
             return None
         try:
             return parse_money(text)

@@ -8,7 +8,7 @@ import datetime as dt
 import enum
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -22,6 +22,9 @@ from ncpc.audit import Actor, actor_user
 from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.hooks import Hook
+
+if TYPE_CHECKING:  # types only: the running program never imports upward (see ncpc.hooks)
+    from members.models import Person
 
 PRESIDENT = "president"
 VICE_PRESIDENT = "vice_president"
@@ -87,7 +90,15 @@ OFFICE_ACTIONS[PRESIDENT] = (
 # A view function, as the decorators below take and return it.
 View = Callable[..., HttpResponseBase]
 
-login_standing: Hook[..., tuple[Any, set[str], bool]] = Hook("login_standing(user_id, on)", "members")
+
+class LoginStanding(Protocol):
+    """members.selectors.login_standing: (the login's person or None, the offices held that day, holds a seat
+    that day)."""
+
+    def __call__(self, *, user_id: int, on: dt.date) -> "tuple[Person | None, set[str], bool]": ...
+
+
+login_standing: Hook[LoginStanding] = Hook("login_standing(user_id, on)", "members")
 
 
 def _person_link() -> ForeignObjectRel:

@@ -139,7 +139,7 @@ else:
     (BASE_DIR / "var").mkdir(exist_ok=True)
     _db = {
         "ENGINE": "ncpc.db.sqlite3",
-        "NAME": BASE_DIR / "var" / "ncpc.sqlite3",
+        "NAME": str(BASE_DIR / "var" / "ncpc.sqlite3"),
         # SQLite ignores select_for_update(); IMMEDIATE makes writers queue instead.
         "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
         "CONN_MAX_AGE": 0,
