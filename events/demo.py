@@ -5,7 +5,7 @@ from typing import TypedDict
 from events.models import Attendance, Event, Night, Rsvp, Season, Venue
 from events.services import attendance as attendance_services
 from events.services import console as console_services
-from events.services import late_arrival, night_clock, night_seating
+from events.services import night_arrivals, night_clock, night_seating
 from events.services import results as results_services
 from events.services import rsvp as rsvp_services
 from events.services.event_edit import event_announce
@@ -293,7 +293,7 @@ def demo_night_load(context: dict) -> None:
         late.refresh_from_db()
         if late.status == Attendance.Status.ABSENT:
             # The call came ten minutes into play; the exemption lets the member join in the second hour.
-            late_arrival.late_arrival_settle(
+            night_arrivals.late_arrival_settle(
                 event=event,
                 attendance_id=late.pk,
                 use_exemption=True,

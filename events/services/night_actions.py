@@ -27,7 +27,8 @@ from events.models import Attendance, Event, Night
 from events.services import attendance as attendance_services
 from events.services import console as console_services
 from events.services import results as results_services
-from events.services.late_arrival import call_time_read, late_arrival_settle, late_arrivals_remove_all
+from events.services.late_arrival import call_time_read
+from events.services.night_arrivals import late_arrival_settle, late_arrivals_remove_all
 from events.services.night_clock import clock_command
 from events.services.night_seating import button_set, final_table_make, seat_add, seat_move, seats_draw
 from ncpc.audit import Actor

@@ -12,8 +12,8 @@ import time_machine
 from events.errors import ExemptionUsed
 from events.models import Attendance, NightSeat, NightTable, Season
 from events.services import console as console_services
-from events.services import late_arrival, night_clock, night_seating
 from events.services import night as night_services
+from events.services import night_arrivals, night_clock, night_seating
 from events.services.results import bust_record
 from events.services.seating import Table, forbidden_seats
 from ncpc.errors import ConcurrentChange, NcpcError
@@ -349,7 +349,7 @@ def test_absent_players_are_prompted_off_at_the_end_of_level_two_unless_they_use
         assert state["absent"] == ["A Player", "B Player"] and not state["late_arrival_due"]
         event.refresh_from_db()
         with pytest.raises(NcpcError, match="end of level 2"):
-            late_arrival.late_arrival_settle(
+            night_arrivals.late_arrival_settle(
                 event=event,
                 attendance_id=seats["a"].pk,
                 use_exemption=False,
@@ -359,7 +359,7 @@ def test_absent_players_are_prompted_off_at_the_end_of_level_two_unless_they_use
         traveller.move_to(at(60))
         assert night_clock.clock_payload(event=event)["late_arrival_due"]
         event.refresh_from_db()
-        late_arrival.late_arrival_settle(
+        night_arrivals.late_arrival_settle(
             event=event,
             attendance_id=seats["a"].pk,
             use_exemption=True,
@@ -367,7 +367,7 @@ def test_absent_players_are_prompted_off_at_the_end_of_level_two_unless_they_use
             actor=None,
         )
         event.refresh_from_db()
-        late_arrival.late_arrival_settle(
+        night_arrivals.late_arrival_settle(
             event=event,
             attendance_id=seats["b"].pk,
             use_exemption=False,
@@ -397,7 +397,7 @@ def test_the_exemption_is_once_a_season(season):
     row.save()
     later.refresh_from_db()
     with pytest.raises(ExemptionUsed):
-        late_arrival.late_arrival_settle(
+        night_arrivals.late_arrival_settle(
             event=later, attendance_id=row.pk, use_exemption=True, version=later.results_version, actor=None
         )
 
@@ -413,7 +413,7 @@ def test_removing_all_absent_chips_at_once(season):
         Night.objects.create(event=event, started_at=T0)
         event.refresh_from_db()
         assert (
-            late_arrival.late_arrivals_remove_all(event=event, version=event.results_version, actor=None) == 3
+            night_arrivals.late_arrivals_remove_all(event=event, version=event.results_version, actor=None) == 3
         )
     assert event.attendances.filter(status=Attendance.Status.CHIPS_REMOVED).count() == 3
 
@@ -445,7 +445,7 @@ def _set(event, seat, status, **kwargs):
 
 def _settle(event, seat, *, exempt, **kwargs):
     event.refresh_from_db()
-    return late_arrival.late_arrival_settle(
+    return night_arrivals.late_arrival_settle(
         event=event,
         attendance_id=seat.pk,
         use_exemption=exempt,
