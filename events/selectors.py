@@ -7,6 +7,7 @@ from operator import itemgetter
 from typing import Any
 
 from django.db import models
+from django.db.models.functions import Cast
 
 from events import hooks
 from events.models import (
@@ -43,17 +44,15 @@ def _rule_rows(
     values, four whole numbers, two texts (typed NULLs where a table has no such column: PostgreSQL matches a
     UNION's column types pairwise, left to right)."""
 
-    def cols(prefix: str, names: Sequence[str], empty: models.Value) -> dict[str, Any]:
+    def cols(prefix: str, names: Sequence[str], empty: models.Expression) -> dict[str, Any]:
         return {f"{prefix}{i}": models.F(names[i - 1]) if i <= len(names) else empty for i in (1, 2, 3, 4)}
 
     columns = {
         "k": models.Value(kind, output_field=models.CharField()),
         "n": models.F(number),
         "i": models.F("pk"),
-        **cols(
-            "m", money, models.Value(None, output_field=models.DecimalField(max_digits=12, decimal_places=2))
-        ),
-        **cols("w", whole, models.Value(None, output_field=models.IntegerField())),
+        **cols("m", money, Cast(None, models.DecimalField(max_digits=12, decimal_places=2))),
+        **cols("w", whole, Cast(None, models.IntegerField())),
         **cols("t", text, models.Value("", output_field=models.CharField())),
     }
     return (
