@@ -51,8 +51,8 @@ def _rule_rows(
         "k": models.Value(kind, output_field=models.CharField()),
         "n": models.F(number),
         "i": models.F("pk"),
-        **cols("m", money, Cast(None, models.DecimalField(max_digits=12, decimal_places=2))),
-        **cols("w", whole, Cast(None, models.IntegerField())),
+        **cols("m", money, Cast(models.Value(None), models.DecimalField(max_digits=12, decimal_places=2))),
+        **cols("w", whole, Cast(models.Value(None), models.IntegerField())),
         **cols("t", text, models.Value("", output_field=models.CharField())),
     }
     return (
@@ -192,7 +192,7 @@ def season_events(*, season: Season) -> list[Event]:
     """The season's events with their venues, by number (one query). A page that needs them in several
     places reads them once and passes them on. A final event's ``final_placings`` is not read with them
     (nothing reads it: ``under_correction`` is False for a final event) and is fetched if asked for."""
-    events = list(
+    rows = (
         Event.objects.filter(season=season)
         .select_related("venue")
         # A final event's kept places (SPEC §15.11) are the places it has: only a reopened event's are read.
@@ -205,10 +205,12 @@ def season_events(*, season: Season) -> list[Event]:
         )
         .order_by("number", "pk")
     )
-    for event in events:
+    events: list[Event] = []
+    for event in rows:
         event.season = season
         if event.status != Event.Status.FINAL:
             event.final_placings = event.kept_placings
+        events.append(event)
     return events
 
 

@@ -680,7 +680,9 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     # account's month and season to date (income and expenses by category).
     season_start = season.start if season is not None else start
     prefix = escrow_key(season=season) if season is not None else _NO_ESCROW_KEY
-    saved = list(_month_sums(start=start, end=end, season_start=season_start, escrow_prefix=prefix))
+    saved: list[Any] = list(
+        _month_sums(start=start, end=end, season_start=season_start, escrow_prefix=prefix)
+    )
     accounts = accounts_standard(saved)
     rows: list[AccountMonth] = []
     for code in ASSET_CODES:

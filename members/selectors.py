@@ -4,6 +4,7 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django.db.models import Exists, F, FilteredRelation, OuterRef, Q, QuerySet
 
@@ -16,7 +17,7 @@ from members.models import Membership, OfficerTerm, Person, RulesSignature, Susp
 def login_standing(*, user_id: int, on: dt.date) -> tuple[Person | None, set[str], bool]:
     """For permissions, in one query: the login's person, the offices they hold on ``on`` and whether they hold
     a seat in that date's season."""
-    rows = list(_login_standing(user_id=user_id, on=on))
+    rows: list[Any] = list(_login_standing(user_id=user_id, on=on))  # with the query's annotations
     if not rows:
         return None, set(), False
     person = rows[0]
