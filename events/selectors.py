@@ -1,13 +1,13 @@
 """Reads of seasons and events that pages and other apps share."""
 
 import datetime as dt
-import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from operator import itemgetter
 from typing import Any
 
-from django.db import connection, models
+from django.db import models
+from django.db.models.functions import Cast
 
 from events import hooks
 from events.models import (
@@ -27,57 +27,61 @@ from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.money import quantize
-from ncpc.reads import Read, Statement
+
+_RULE_COLUMNS = ("k", "n", "i", "m1", "m2", "m3", "m4", "w1", "w2", "w3", "w4", "t1", "t2")
 
 
-@functools.cache
-def _rule_tables_statement() -> Statement:
-    return Statement("ncpc_rule_tables", _rule_tables_sql(), [0] * 4)
+def _rule_rows(
+    season_id: int,
+    model: type[models.Model],
+    kind: str,
+    number: str,
+    money: Sequence[str] = (),
+    whole: Sequence[str] = (),
+    text: Sequence[str] = (),
+) -> models.QuerySet:
+    """One rule table's rows of a season as the same columns every table gives: kind, number, pk, four money
+    values, four whole numbers, two texts (typed NULLs where a table has no such column: PostgreSQL matches a
+    UNION's column types pairwise, left to right)."""
 
+    def cols(prefix: str, names: Sequence[str], empty: models.Expression) -> dict[str, Any]:
+        return {f"{prefix}{i}": models.F(names[i - 1]) if i <= len(names) else empty for i in (1, 2, 3, 4)}
 
-def _rule_tables_sql() -> str:
-    """One SELECT per rule table, the same columns each: kind, number, pk, four money values, four whole
-    numbers, two texts (typed NULLs where a table has no such column: PostgreSQL matches a UNION's column
-    types pairwise, left to right)."""
-    money, whole, text = "CAST(NULL AS NUMERIC)", "CAST(NULL AS INTEGER)", "''"
-
-    def part(
-        model: type[models.Model],
-        kind: str,
-        number: str,
-        m: Sequence[str] = (),
-        w: Sequence[str] = (),
-        t: Sequence[str] = (),
-    ) -> str:
-        def cols(names: Sequence[str], empty: str, n: int) -> list[str]:
-            return [connection.ops.quote_name(c) for c in names] + [empty] * (n - len(names))
-
-        columns = [f"'{kind}'", number, "id", *cols(m, money, 4), *cols(w, whole, 4), *cols(t, text, 2)]
-        # Names come from the models, not from input.
-        return f"SELECT {', '.join(columns)} FROM {model._meta.db_table} WHERE season_id = %s"  # noqa: S608  # nosec B608
-
-    return " UNION ALL ".join(
-        [
-            part(DuesInstallment, "dues", "event_number", m=["amount"]),
-            part(PayoutRow, "payout", "member_count", m=["first", "second", "third", "fourth"]),
-            part(WsopRow, "wsop", "min_members", w=["max_members", "prizes"]),
-            part(
-                BlindLevel,
-                "blind",
-                "position",
-                w=["small_blind", "big_blind", "ante", "minutes"],
-                t=["kind", "note"],
-            ),
-        ]
+    columns = {
+        "k": models.Value(kind, output_field=models.CharField()),
+        "n": models.F(number),
+        "i": models.F("pk"),
+        **cols("m", money, Cast(models.Value(None), models.DecimalField(max_digits=12, decimal_places=2))),
+        **cols("w", whole, Cast(models.Value(None), models.IntegerField())),
+        **cols("t", text, models.Value("", output_field=models.CharField())),
+    }
+    return (
+        model._default_manager.filter(season_id=season_id)
+        .order_by()
+        .annotate(**{c: columns[c] for c in _RULE_COLUMNS})
+        .values_list(*_RULE_COLUMNS)
     )
 
 
 def _rule_tables(season_id: int) -> dict[str, list[tuple]]:
-    """A season's four rule tables in one query: kind → rows in table order, each (number, pk, four money
-    values, four whole numbers, two texts). Plain SQL because every page needs the rules when nothing is
-    cached: through the ORM the same read cost about 40 times the Python work (5,500 calls for four queries,
-    9,500 for a UNION of querysets, 150 for this)."""
-    rows = _rule_tables_statement().rows([season_id] * 4)
+    """A season's four rule tables in one query (a UNION ALL): kind → rows in table order, each (number, pk,
+    four money values, four whole numbers, two texts)."""
+    parts = [
+        _rule_rows(season_id, DuesInstallment, "dues", "event_number", money=["amount"]),
+        _rule_rows(
+            season_id, PayoutRow, "payout", "member_count", money=["first", "second", "third", "fourth"]
+        ),
+        _rule_rows(season_id, WsopRow, "wsop", "min_members", whole=["max_members", "prizes"]),
+        _rule_rows(
+            season_id,
+            BlindLevel,
+            "blind",
+            "position",
+            whole=["small_blind", "big_blind", "ante", "minutes"],
+            text=["kind", "note"],
+        ),
+    ]
+    rows = parts[0].union(*parts[1:], all=True)
     tables: dict[str, list[tuple]] = {"dues": [], "payout": [], "wsop": [], "blind": []}
     for kind, number, pk, *rest in sorted(rows, key=itemgetter(0, 1, 2)):
         money = [None if v is None else quantize(v) for v in rest[:4]]
@@ -111,35 +115,25 @@ def season_rules(season: Season) -> SeasonRules:
     )
 
 
-_seasons_all = Read(lambda: Season.objects.all())
-
-
 @computed(lambda: "")
 def seasons_all() -> list[Season]:
     """Every season, newest first (season menus)."""
-    return _seasons_all()
-
-
-_season_on = Read(lambda day: Season.objects.filter(start__lte=day, end__gte=day)[:1], day=dt.date)
-_latest_season = Read(lambda: Season.objects.all()[:1])
-
-
-_season_named = Read(lambda name: Season.objects.filter(name=name)[:1], name=str)
+    return list(Season.objects.all())
 
 
 def season_named(name: str) -> Season | None:
     """The season of a page address ("2026-27"), or None."""
-    return _season_named.first(name=name)
+    return Season.objects.filter(name=name).first()
 
 
 def season_for_date(day: dt.date) -> Season | None:
-    return _season_on.first(day=day)
+    return Season.objects.filter(start__lte=day, end__gte=day).first()
 
 
 @computed(lambda: "")
 def current_season() -> Season | None:
     """The season containing today, else the latest one that exists."""
-    return season_for_date(club_today()) or _latest_season.first()
+    return season_for_date(club_today()) or Season.objects.first()
 
 
 def first_event_from(events: Iterable[Event], *, on: dt.date) -> Event | None:
@@ -183,20 +177,19 @@ def night_under_way(*, season: Season, on: dt.date | None = None) -> Event | Non
 @computed(lambda *, season_name, number: f"{season_name}:{number}")
 def event_by_name(*, season_name: str, number: int) -> Event | None:
     """The event of a page address (one query, none when cached: events change only through audited commands)."""
-    return _event_by_name.first(season_name=season_name, number=number)
+    return (
+        Event.objects.select_related("season", "venue")
+        .filter(season__name=season_name, number=number)
+        .first()
+    )
 
 
-_event_by_name = Read(
-    lambda season_name, number: Event.objects.select_related("season", "venue").filter(
-        season__name=season_name, number=number
-    )[:1],
-    season_name=str,
-)
-
-
-_season_events = Read(
-    lambda season_id: (
-        Event.objects.filter(season_id=season_id)
+def season_events(*, season: Season) -> list[Event]:
+    """The season's events with their venues, by number (one query). A page that needs them in several
+    places reads them once and passes them on. A final event's ``final_placings`` is not read with them
+    (nothing reads it: ``under_correction`` is False for a final event) and is fetched if asked for."""
+    rows = (
+        Event.objects.filter(season=season)
         .select_related("venue")
         # A final event's kept places (SPEC §15.11) are the places it has: only a reopened event's are read.
         # They were most of the bytes the database sent for the season's events, and JSON to decode.
@@ -208,35 +201,21 @@ _season_events = Read(
         )
         .order_by("number", "pk")
     )
-)
-
-
-def season_events(*, season: Season) -> list[Event]:
-    """The season's events with their venues, by number (one query). A page that needs them in several
-    places reads them once and passes them on. A final event's ``final_placings`` is not read with them
-    (nothing reads it: ``under_correction`` is False for a final event) and is fetched if asked for."""
-    events: list[Event] = _season_events(season_id=season.pk)
-    for event in events:
+    events: list[Event] = []
+    for event in rows:
         event.season = season
-        kept = event.__dict__.pop("kept_placings")
         if event.status != Event.Status.FINAL:
-            event.final_placings = kept
+            event.final_placings = event.kept_placings
+        events.append(event)
     return events
-
-
-_event_attendances = Read(
-    lambda event_id: (
-        Attendance.objects.filter(event_id=event_id)
-        .select_related("membership__person", "elimination")
-        .order_by()
-    )
-)
 
 
 def event_attendances(*, event: Event) -> list[Attendance]:
     """Every seat of the event with its member (and elimination, if out), by name."""
     # Sorted here: ordering by the person's name costs the query more Python work than the sort.
-    rows: list[Attendance] = _event_attendances(event_id=event.pk)
+    rows = (
+        Attendance.objects.filter(event=event).select_related("membership__person", "elimination").order_by()
+    )
     return sorted(rows, key=lambda a: (a.membership.person.last_name, a.membership.person.first_name, a.pk))
 
 
@@ -288,10 +267,6 @@ def _places_values(attendances: models.QuerySet[Attendance]) -> models.QuerySet:
     )
 
 
-_event_places = Read(lambda event_id: _places_values(Attendance.objects.filter(event_id=event_id)))
-_season_places = Read(lambda season_id: _places_values(Attendance.objects.filter(event__season_id=season_id)))
-
-
 def _place_numbers(attendances: models.QuerySet[Attendance]) -> models.QuerySet:
     """Placed seats as (event id, membership id, place): all the points need of them."""
     return (
@@ -299,30 +274,16 @@ def _place_numbers(attendances: models.QuerySet[Attendance]) -> models.QuerySet:
     )
 
 
-_event_place_numbers = Read(lambda event_id: _place_numbers(Attendance.objects.filter(event_id=event_id)))
-_season_place_numbers = Read(
-    lambda season_id: _place_numbers(Attendance.objects.filter(event__season_id=season_id))
-)
-
-
 def _final_rows(
     events: list[Event],
     *,
     shape: Callable[[models.QuerySet[Attendance]], models.QuerySet],
-    one_event: Read,
-    one_season: Read,
 ) -> tuple[list[int], list[tuple]]:
-    """The final events' ids and their placed seats' rows as ``shape`` gives them: one read for one event or
-    one season (the season's rows of other events left out), else one query by event id."""
+    """The final events' ids and their placed seats' rows as ``shape`` gives them, in one query (none when no
+    event is final)."""
     final = [e.pk for e in events if e.status == Event.Status.FINAL]
     if not final:
         return final, []
-    seasons = {e.season_id for e in events}
-    if len(final) == 1:
-        return final, list(one_event(event_id=final[0]))
-    if len(seasons) == 1:
-        wanted = set(final)
-        return final, [row for row in one_season(season_id=seasons.pop()) if row[0] in wanted]
     return final, list(shape(Attendance.objects.filter(event_id__in=final)))
 
 
@@ -331,9 +292,7 @@ def season_placings(*, events: Iterable[Event]) -> dict[int, list[Placing]]:
 
     An event reopened for a correction gives the places of its last final results (SPEC §15.11)."""
     events = list(events)
-    final, rows = _final_rows(
-        events, shape=_places_values, one_event=_event_places, one_season=_season_places
-    )
+    final, rows = _final_rows(events, shape=_places_values)
     placings: dict[int, list[Placing]] = {pk: [] for pk in final}
     for e in events:
         if e.under_correction:
@@ -362,9 +321,7 @@ def season_places(*, events: Iterable[Event]) -> dict[int, dict[int, int]]:
     prizes and eliminations the standings do not use. A reopened event gives its last final places (SPEC
     §15.11); a night under way or being corrected adds nothing."""
     events = list(events)
-    final, rows = _final_rows(
-        events, shape=_place_numbers, one_event=_event_place_numbers, one_season=_season_place_numbers
-    )
+    final, rows = _final_rows(events, shape=_place_numbers)
     places: dict[int, dict[int, int]] = {pk: {} for pk in final}
     for e in events:
         if e.under_correction:

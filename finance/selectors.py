@@ -64,7 +64,6 @@ from members.selectors import season_memberships
 from members.services.seat_terms import seat_held_at
 from ncpc.cache import computed
 from ncpc.money import ZERO, quantize
-from ncpc.reads import Read, plain_union
 
 
 @dataclass(frozen=True)
@@ -179,7 +178,7 @@ def _money_query(*, with_events: bool = False, **membership: int) -> QuerySet[An
 
     def part(
         rows: QuerySet[Any], kind: str, where: dict[str, int] = membership, **columns: Any
-    ) -> tuple[QuerySet[Any], dict[str, Any]]:
+    ) -> QuerySet[Any]:
         defaults = {
             "k": Value(kind, output_field=text),
             "i": F("pk"),
@@ -189,7 +188,13 @@ def _money_query(*, with_events: bool = False, **membership: int) -> QuerySet[An
             "r": Value("", output_field=text),
             "n": Value("", output_field=text),
         }
-        return rows.filter(**where), {**defaults, **columns}
+        values = {**defaults, **columns}
+        return (
+            rows.filter(**where)
+            .order_by()
+            .annotate(**{c: values[c] for c in _MONEY_COLUMNS})
+            .values_list(*_MONEY_COLUMNS)
+        )
 
     parts = [
         part(
@@ -210,11 +215,9 @@ def _money_query(*, with_events: bool = False, **membership: int) -> QuerySet[An
         none = Value(None, output_field=BigIntegerField())
         no_date = Value(None, output_field=DateField())
         parts.append(part(Event.objects.all(), "v", season, i=F("number"), m=none, d=F("date"), e=no_date))
-    return plain_union(_MONEY_COLUMNS, *parts)
-
-
-_seat_money = Read(lambda membership_id: _money_query(membership_id=membership_id))
-_season_money = Read(lambda season_id: _money_query(with_events=True, membership__season_id=season_id))
+    # One UNION ALL: every part gives every column, in that order (a typed Value where a table has none:
+    # PostgreSQL matches a UNION's column types pairwise). The rows are tuples, sorted by the caller.
+    return parts[0].union(*parts[1:], all=True)
 
 
 @dataclass(frozen=True)
@@ -233,10 +236,10 @@ def _money(*, membership_ids: Collection[int], season_id: int, season_wide: bool
     ``season_wide``: read as the season's (with its event dates) even for one membership."""
     events: dict[int, dt.date] | None = None
     if len(membership_ids) == 1 and not season_wide:
-        rows = _seat_money(membership_id=next(iter(membership_ids)))
+        rows = list(_money_query(membership_id=next(iter(membership_ids))))
     else:
         rows, events = [], {}
-        for row in _season_money(season_id=season_id):
+        for row in _money_query(with_events=True, membership__season_id=season_id):
             if row[0] == "v":
                 events[row[1]] = row[3]
             elif row[2] in membership_ids:
@@ -476,13 +479,12 @@ def checks_awaiting(*, person: Person | None) -> list[Disbursement]:
 
 
 def closed_month(*, year: int, month: int) -> ClosedMonth | None:
-    return _closed_month.first(month=dt.date(year, month, 1))
-
-
-_closed_month = Read(
-    lambda month: ClosedMonth.objects.filter(month=month).select_related("closed_by").order_by("pk")[:1],
-    month=dt.date,
-)
+    return (
+        ClosedMonth.objects.filter(month=dt.date(year, month, 1))
+        .select_related("closed_by")
+        .order_by("pk")
+        .first()
+    )
 
 
 def money_total(values: Iterable[Decimal]) -> Decimal:
@@ -644,8 +646,8 @@ def _report_categories(
     return income, expenses
 
 
-def _month_sums_query(
-    start: dt.date, end: dt.date, season_start: dt.date, escrow_prefix: str
+def _month_sums(
+    *, start: dt.date, end: dt.date, season_start: dt.date, escrow_prefix: str
 ) -> QuerySet[Account]:
     """Every account (accounts LEFT JOIN entries) with its sums: before the month (opening), the month's
     receipts and payments, the month and the season to date; ``entries`` counts all its entries (an account
@@ -675,7 +677,6 @@ def _month_sums_query(
     ).order_by("pk")
 
 
-_month_sums = Read(_month_sums_query, start=dt.date, end=dt.date, season_start=dt.date, escrow_prefix=str)
 # An escrow key no transaction has: a month no season covers has no escrow move to show.
 _NO_ESCROW_KEY = "wsop-escrow:no-season:"
 
@@ -692,7 +693,9 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     # account's month and season to date (income and expenses by category).
     season_start = season.start if season is not None else start
     prefix = escrow_key(season=season) if season is not None else _NO_ESCROW_KEY
-    saved = _month_sums(start=start, end=end, season_start=season_start, escrow_prefix=prefix)
+    saved: list[Any] = list(
+        _month_sums(start=start, end=end, season_start=season_start, escrow_prefix=prefix)
+    )
     accounts = accounts_standard(saved)
     rows: list[AccountMonth] = []
     for code in ASSET_CODES:

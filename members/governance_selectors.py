@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from events.models import Season
 from members.models import (
@@ -17,7 +17,6 @@ from members.models import (
     Ruling,
     Vote,
 )
-from ncpc.reads import Read
 
 
 def rule_changes_pending(*, season_name: str) -> list[RuleChange]:
@@ -35,8 +34,8 @@ class BallotWaiting:
     title: str
 
 
-_open_ballots = Read(
-    lambda season_id, person_id: (
+def _open_ballots(*, season_id: int, person_id: int) -> "QuerySet":
+    return (
         Ballot.objects.filter(season_id=season_id, status=Ballot.Status.OPEN)
         .annotate(
             question_count=Count("questions", distinct=True),
@@ -49,7 +48,6 @@ _open_ballots = Read(
         .order_by("pk")
         .values_list("pk", "title", "question_count", "answered")
     )
-)
 
 
 def ballots_waiting_for(*, person: Person, season: Season, seated: bool | None = None) -> list[BallotWaiting]:

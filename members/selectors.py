@@ -4,6 +4,7 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django.db.models import Exists, F, FilteredRelation, OuterRef, Q, QuerySet
 
@@ -12,13 +13,12 @@ from events.models import Event, Season
 from members import hooks
 from members.models import Membership, OfficerTerm, Person, RulesSignature, Suspension, Vote, WaitingListEntry
 from members.services.seat_terms import seat_held_at
-from ncpc.reads import Read
 
 
 def login_standing(*, user_id: int, on: dt.date) -> tuple[Person | None, set[str], bool]:
     """For permissions, in one query: the login's person, the offices they hold on ``on`` and whether they hold
     a seat in that date's season."""
-    rows = _login_standing(user_id=user_id, on=on)
+    rows: list[Any] = list(_login_standing(user_id=user_id, on=on))  # with the query's annotations
     if not rows:
         return None, set(), False
     person = rows[0]
@@ -26,7 +26,7 @@ def login_standing(*, user_id: int, on: dt.date) -> tuple[Person | None, set[str
     return person, offices, person.seated  # annotated in the query
 
 
-def _login_standing_query(*, user_id: int, on: dt.date) -> "QuerySet[Person]":
+def _login_standing(*, user_id: int, on: dt.date) -> "QuerySet[Person]":
     """The login's person, once per office held on ``on`` (once with ``office`` None if none), with
     ``seated``: a seat held in that date's season. One join and one subquery: an EXISTS per office cost the
     database three times as long to plan."""
@@ -48,9 +48,6 @@ def _login_standing_query(*, user_id: int, on: dt.date) -> "QuerySet[Person]":
         )
         .order_by()
     )
-
-
-_login_standing = Read(_login_standing_query, on=dt.date)
 
 
 def offices_held(*, person: Person, on: dt.date) -> set[str]:
@@ -83,17 +80,12 @@ def season_roster(*, season: Season) -> list[Membership]:
     )
 
 
-_season_memberships = Read(
-    lambda season_id: Membership.objects.filter(season_id=season_id).select_related("person").order_by()
-)
-
-
 def season_memberships(*, season: Season) -> list[Membership]:
     """Every membership of the season, left or not, with its person, by name (one query). A page that needs
     them in several places reads them once and passes them on."""
     # Sorted here rather than by the model's ordering: ordering by the person's name costs the query more
     # Python work than the sort.
-    rows: list[Membership] = _season_memberships(season_id=season.pk)
+    rows = Membership.objects.filter(season=season).select_related("person").order_by()
     memberships = sorted(rows, key=lambda m: (m.person.last_name, m.person.first_name, m.pk))
     for m in memberships:
         m.season = season
@@ -133,19 +125,9 @@ def people_named(*, name: str) -> list[Person]:
     )
 
 
-_suspended = Read(
-    lambda membership_id, on: (
-        Suspension.objects.filter(membership_id=membership_id, start__lte=on, end__gte=on)
-        .order_by()
-        .values_list("pk", flat=True)[:1]
-    ),
-    on=dt.date,
-)
-
-
 def suspended_on(*, membership: Membership, on: dt.date) -> bool:
     """Is the member under a suspension on that date (SPEC §2, both ends included)? Interface for good standing."""
-    return bool(_suspended(membership_id=membership.pk, on=on))
+    return Suspension.objects.filter(membership=membership, start__lte=on, end__gte=on).exists()
 
 
 def two_events_votes(*, season: Season) -> list[tuple[int, str]]:

@@ -34,12 +34,10 @@ from django.http import HttpRequest, HttpResponseBase
 from ncpc.clock import club_today
 from ncpc.db.base import DataVersionOnCommit, before_commit
 from ncpc.models import DataVersion
-from ncpc.reads import Read
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
-_version_read = Read(lambda: DataVersion.objects.filter(pk=1).order_by().values_list("n", flat=True))
 _version: contextvars.ContextVar[str | None] = contextvars.ContextVar("ncpc_data_version", default=None)
 
 
@@ -47,8 +45,8 @@ def data_version() -> str:
     """The committed counter, one query; kept for the rest of the request once read."""
     version = _version.get()
     if version is None:
-        found = _version_read()
-        version = str(found[0] if found else 0)
+        found = DataVersion.objects.filter(pk=1).values_list("n", flat=True).first()
+        version = str(found or 0)
         _version.set(version)
     return version
 

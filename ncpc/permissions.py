@@ -8,14 +8,12 @@ import datetime as dt
 import enum
 from collections.abc import Callable
 from functools import wraps
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db.models import ForeignObjectRel
 from django.http import HttpRequest, HttpResponseBase
 
 from ncpc.audit import Actor, actor_user
@@ -101,24 +99,23 @@ class LoginStanding(Protocol):
 login_standing: Hook[LoginStanding] = Hook("login_standing(user_id, on)", "members")
 
 
-def _person_link() -> ForeignObjectRel:
-    """The user's side of ``Person.user`` (``user.person``), whose value Django remembers on the user object."""
-    # The stubs take a reverse relation's name for its descriptor; get_field returns the relation.
-    return cast(ForeignObjectRel, get_user_model()._meta.get_field("person"))
+def _standing_now(user: Actor) -> tuple[Any, set[Action]]:
+    """Today's (person or None, actions) of the login, remembered on the request's user object (made per
+    request by the session middleware, so it never outlives the request): one query, or none when cached."""
+    signed_in = actor_user(user)
+    if signed_in is None:
+        return None, set()
+    standing = getattr(signed_in, "ncpc_standing", None)
+    if standing is None:
+        standing = user_standing(signed_in)
+        signed_in.ncpc_standing = standing  # type: ignore[attr-defined]  # remembered for this request
+    return standing
 
 
 def user_person(user: Actor) -> Any:
-    """The login's person, or None (a login with no person, e.g. a superuser), remembered on the user object.
-    It comes with the permissions (``user_standing``): no query of its own."""
-    signed_in = actor_user(user)
-    if signed_in is None:
-        return None
-    link = _person_link()
-    if not link.is_cached(signed_in):
-        _actions_now(signed_in)
-    if not link.is_cached(signed_in):  # the actions were remembered without it
-        link.set_cached_value(signed_in, user_standing(signed_in)[0])
-    return link.get_cached_value(signed_in)
+    """The login's person, or None (a login with no person, e.g. a superuser). It comes with the permissions
+    (``user_standing``): no query of its own."""
+    return _standing_now(user)[0]
 
 
 def user_offices(user: Actor, *, on: dt.date | None = None) -> set[str]:
@@ -154,15 +151,8 @@ def user_actions(user: Actor, *, on: dt.date | None = None) -> set[Action]:
 
 
 def _actions_now(user: Actor) -> set[Action]:
-    """Today's actions, remembered on the user object with the person for the rest of the request."""
-    actions = getattr(user, "_ncpc_actions", None)
-    if actions is None:
-        person, actions = user_standing(user)
-        signed_in = actor_user(user)
-        if signed_in is not None:
-            signed_in._ncpc_actions = actions  # type: ignore[attr-defined]  # remembered for this request
-            _person_link().set_cached_value(signed_in, person)
-    return actions
+    """Today's actions, remembered with the person for the rest of the request."""
+    return _standing_now(user)[1]
 
 
 def user_can(user: Actor, action: Action, *, on: dt.date | None = None) -> bool:

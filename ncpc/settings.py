@@ -208,10 +208,6 @@ NCPC_MAIL_BACKOFF_MINUTES = (1, 5, 15, 60, 240)
 # --- Computed pages (standings, dues, reports) are cached under the data version (ncpc/cache.py). ---
 NCPC_COMPUTED_CACHE = env_bool("NCPC_COMPUTED_CACHE", True)
 NCPC_COMPUTED_CACHE_SECONDS = env_int("NCPC_COMPUTED_CACHE_SECONDS", 600)
-# The pages' reads as prepared statements on PostgreSQL (ncpc.reads.Statement). Off for a connection pooler
-# that hands a transaction to any server session (PgBouncer's transaction mode), where a statement prepared on
-# one session is not there on the next.
-NCPC_PREPARED_READS = env_bool("NCPC_PREPARED_READS", True)
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 2000}}
 }

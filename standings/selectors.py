@@ -23,7 +23,6 @@ from members.services.late_joiners import join_terms, wsop_eligibility_kept
 from members.services.seat_terms import seat_held_at
 from ncpc.cache import computed
 from ncpc.errors import NcpcError
-from ncpc.reads import Read, plain_union
 from standings.models import TieBreakEntry, WsopDecline
 from standings.services.career import CareerStats, career_stats
 from standings.services.points import EventPlaces, MemberTotal, cumulative_points, season_totals
@@ -116,32 +115,33 @@ def _tie_breaks_and_declines(*, season_id: int) -> QuerySet[Any]:
     """The season's tie-break entries and WSOP declines in one query: (tie-break id, recorded at, position,
     points tied on, membership id), a decline with no tie-break id."""
     whole: IntegerField[int, int] = IntegerField()
-    return plain_union(
-        ("t", "r", "o", "p", "m"),
-        (
-            TieBreakEntry.objects.filter(tie_break__season_id=season_id),
-            {
-                "t": F("tie_break_id"),
-                "r": F("tie_break__recorded_at"),
-                "o": F("position"),
-                "p": F("tie_break__points"),
-                "m": F("membership_id"),
-            },
-        ),
-        (
-            WsopDecline.objects.filter(season_id=season_id),
-            {
-                "t": Value(None, output_field=whole),
-                "r": F("recorded_at"),
-                "o": Value(0, output_field=whole),
-                "p": Value(None, output_field=whole),
-                "m": F("membership_id"),
-            },
-        ),
+    # One UNION ALL, the same columns in the same order (typed Values where declines have none: PostgreSQL
+    # matches a UNION's column types pairwise).
+    entries = (
+        TieBreakEntry.objects.filter(tie_break__season_id=season_id)
+        .order_by()
+        .annotate(
+            t=F("tie_break_id"),
+            r=F("tie_break__recorded_at"),
+            o=F("position"),
+            p=F("tie_break__points"),
+            m=F("membership_id"),
+        )
+        .values_list("t", "r", "o", "p", "m")
     )
-
-
-_standings_extras = Read(_tie_breaks_and_declines)
+    declines = (
+        WsopDecline.objects.filter(season_id=season_id)
+        .order_by()
+        .annotate(
+            t=Value(None, output_field=whole),
+            r=F("recorded_at"),
+            o=Value(0, output_field=whole),
+            p=Value(None, output_field=whole),
+            m=F("membership_id"),
+        )
+        .values_list("t", "r", "o", "p", "m")
+    )
+    return entries.union(declines, all=True)
 
 
 @computed(
@@ -181,7 +181,7 @@ def season_standings(
     totals = {mid: t for mid, t in totals.items() if mid in by_id}
 
     tie_breaks: dict[int, tuple[int, list[int]]] = {}
-    extras = _standings_extras(season_id=season.pk)
+    extras = list(_tie_breaks_and_declines(season_id=season.pk))
     for tie_break_id, _at, _position, tied_on, membership_id in sorted(
         (row for row in extras if row[0] is not None), key=lambda row: (row[1], row[0], row[2])
     ):

@@ -1,19 +1,23 @@
-"""Queries per page are pinned, and are the same for a 10-member and a 20-member season (no N+1 queries).
+"""Queries per page are pinned, and are the same for a 10-member and a 20-member season, with 1 or 15 seasons
+of history (no query per member, per season or per WSOP result).
 
-The season is imported from a season file (every member pays and plays all 10 events); the visitor is m01,
-a plain member. These are the counts of a cold request (nothing cached: the first visit after any change);
+The season is imported from a season file (every member pays and plays all 10 events), after the past seasons
+with the same members and all their results; the visitor is m01, a plain member. These are the counts of a cold request (nothing cached: the first visit after any change);
 the target is at most 15 (issue 9). A page reads the season's events, memberships and rules (all four tables in
 one query) once and passes them to the parts that need them. Warm,
 every main page needs 3 to 5 queries: tests/ncpc/test_cache.py pins those.
 """
 
+import datetime as dt
+
 import pytest
 from django.conf import settings
 
-from members.models import Person
+from events.models import Attendance, Event, Season
+from members.models import Membership, Person
 from ncpc.services.season_import import season_import
-from tests.factories import UserFactory
-from tests.ncpc.season_files import season_file
+from tests.factories import UserFactory, season_make
+from tests.ncpc.season_files import member_keys, season_file
 
 pytestmark = pytest.mark.django_db
 
@@ -44,16 +48,41 @@ PAGES = [
     ("/finance/reports/2026/11/", 8),
     # JSON report: 3 + season, rules, events, memberships, placings (with people and prizes, for the
     # payouts; the standings take their places from them), tie-breaks with declines, the season's money (one
-    # query), WSOP results = 11.
+    # query), WSOP results (with their people; the splits use the rules and memberships above) = 11.
     ("/api/v1/seasons/2026-27/report", 11),
 ]
 
 assert all(most <= TARGET for _url, most in PAGES)
 
 
-@pytest.fixture(params=[10, 20], ids=["10 members", "20 members"])
+def history_make(*, seasons: int, keys: list[str]) -> None:
+    """``seasons`` finished seasons before 2026-27, each with these members (the same people), all ten events
+    final and every seat placed: what a club's history looks like to the pages (bulk-written: importing each
+    season through its file took seconds a season)."""
+    people = {p.key: p for p in Person.objects.filter(key__in=keys)}
+    for year in range(2026 - seasons, 2026):
+        past = season_make(year)
+        seats = Membership.objects.bulk_create(
+            Membership(person=people[key], season=past, joined_on=past.start) for key in keys
+        )
+        events = list(past.events.order_by("number"))
+        Attendance.objects.bulk_create(
+            Attendance(event=event, membership=seat, place=(i + event.number) % len(seats) + 1)
+            for event in events
+            for i, seat in enumerate(seats)
+        )
+        past.events.update(status=Event.Status.FINAL)
+
+
+@pytest.fixture(
+    params=[(10, 1), (20, 1), (10, 15), (20, 15)],
+    ids=["10 members, 1 season", "20 members, 1 season", "10 members, 15 seasons", "20 members, 15 seasons"],
+)
 def imported_member_client(request, client, today):
-    season_import(data=season_file(request.param))
+    members, seasons = request.param
+    season_import(data=season_file(members))
+    history_make(seasons=seasons - 1, keys=member_keys(members))
+    assert Season.objects.count() == seasons
     user = UserFactory(username="m01")
     Person.objects.filter(key="m01").update(user=user)
     client.force_login(user)
@@ -73,3 +102,45 @@ def test_a_page_needs_the_same_few_queries_for_a_small_and_a_large_season(
     with assert_queries(most):
         response = imported_member_client.get(url)
     assert response.status_code == 200
+
+
+def finished_season_file(*, wsop_results: list[str]) -> dict:
+    """2025-26 with 20 members, m01 first at every event, m02 second …: m01, m02 and m03 qualify for the WSOP
+    (three prizes for 20 members), m01 declines and m04 goes instead. ``wsop_results``: who recorded winnings."""
+    data = season_file(20, rotate=False)
+    data["season"] = {"name": "2025-26", "start": "2025-08-01"}
+    for event in data["events"]:
+        day = dt.date.fromisoformat(event["date"])
+        event["date"] = day.replace(year=day.year - 1).isoformat()
+    for payment in data["payments"]:
+        payment["date"] = "2025-08-01"
+    data["wsop_declined"] = ["m01"]
+    data["wsop_results"] = [{"member": key, "gross": "1000.00", "tips": "50.00"} for key in wsop_results]
+    return data
+
+
+# The JSON report of a finished season: 3 + season, rules, events, memberships, placings, tie-breaks with
+# declines, the season's money, the WSOP results with their representatives and who declined = 11, however
+# many results were recorded (each split uses the season's rules and memberships read once).
+JSON_REPORT = 11
+
+
+@pytest.mark.parametrize("results", [[], ["m04"], ["m02", "m03", "m04"]], ids=["none", "one", "three"])
+def test_the_json_report_reads_the_wsop_results_once_however_many_there_are(
+    client, today, django_assert_num_queries, django_assert_max_num_queries, results
+):
+    season_import(data=finished_season_file(wsop_results=results))
+    season_import(data=season_file(10))
+    user = UserFactory(username="m01")
+    Person.objects.filter(key="m01").update(user=user)
+    client.force_login(user)
+    url = "/api/v1/seasons/2025-26/report"
+    client.get(url)
+    assert_queries = (
+        django_assert_max_num_queries if settings.NCPC_COMPUTED_CACHE else django_assert_num_queries
+    )
+    with assert_queries(JSON_REPORT):
+        response = client.get(url)
+    assert response.status_code == 200
+    distributions = response.json()["wsop_distributions"]
+    assert [row["member"] for row in distributions] == results

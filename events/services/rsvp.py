@@ -42,7 +42,6 @@ from ncpc.clock import club_today
 from ncpc.errors import NcpcError
 from ncpc.mail import Mail, mail_queue, site_link
 from ncpc.models import MailDelivery
-from ncpc.reads import Read, plain_union
 
 Answer = Rsvp.Answer
 
@@ -490,7 +489,9 @@ def _card_rows_query(*, membership_id: int, season_id: int, event_id: int) -> Qu
     and the event itself (its status, and whether its seats are listed). Columns: kind, event id, answer or
     seat status, substitute name, called in at, exemption, prize to, opened."""
 
-    def part(rows: QuerySet[Any], kind: str, **columns: Any) -> tuple[QuerySet[Any], dict[str, Any]]:
+    def part(rows: QuerySet[Any], kind: str, **columns: Any) -> QuerySet[Any]:
+        """The rows as the card's columns, in that order (a typed Value where a table has none: PostgreSQL
+        matches a UNION's column types pairwise)."""
         defaults = {
             "k": Value(kind, output_field=CharField()),
             "s": Value("", output_field=CharField()),
@@ -499,20 +500,19 @@ def _card_rows_query(*, membership_id: int, season_id: int, event_id: int) -> Qu
             "p": Value("", output_field=CharField()),
             "o": Value(False, output_field=BooleanField()),
         }
-        return rows, {**defaults, **columns}
+        values = {**defaults, **columns}
+        return rows.order_by().annotate(**{c: values[c] for c in _CARD_COLUMNS}).values_list(*_CARD_COLUMNS)
 
-    return plain_union(
-        _CARD_COLUMNS,
-        part(
-            Rsvp.objects.filter(membership_id=membership_id, event__season_id=season_id),
-            "answer",
-            e=F("event_id"),
-            a=F("answer"),
-            s=F("substitute_name"),
-            c=F("called_in_at"),
-            x=F("exemption"),
-            p=F("prize_to"),
-        ),
+    return part(
+        Rsvp.objects.filter(membership_id=membership_id, event__season_id=season_id),
+        "answer",
+        e=F("event_id"),
+        a=F("answer"),
+        s=F("substitute_name"),
+        c=F("called_in_at"),
+        x=F("exemption"),
+        p=F("prize_to"),
+    ).union(
         part(
             Attendance.objects.filter(membership_id=membership_id, event__season_id=season_id),
             "seat",
@@ -528,15 +528,15 @@ def _card_rows_query(*, membership_id: int, season_id: int, event_id: int) -> Qu
             a=F("status"),
             o=Exists(Attendance.objects.filter(event=OuterRef("pk"))),
         ),
+        all=True,
     )
-
-
-_card_read = Read(_card_rows_query)
 
 
 def _card_rows(*, event: Event, membership: Any) -> list[tuple[Any, ...]]:
     """The card's rows (``_card_rows_query``) for the member and the event."""
-    return list(_card_read(membership_id=membership.pk, season_id=membership.season_id, event_id=event.pk))
+    return list(
+        _card_rows_query(membership_id=membership.pk, season_id=membership.season_id, event_id=event.pk)
+    )
 
 
 def rsvp_card(

@@ -7,6 +7,7 @@ from decimal import Decimal
 from django.db import IntegrityError, transaction
 
 from events.models import Season
+from events.rules import SeasonRules
 from events.selectors import season_rules
 from events.services.event_fund import WsopAllocation, wsop_allocation
 from finance import hooks
@@ -142,10 +143,18 @@ def wsop_result_record(
     return result
 
 
-def wsop_result_split(*, result: WsopResult) -> WsopSplit:
-    """The split of recorded winnings among the roster at the season's last event (SPEC §9)."""
-    rules = season_rules(result.season)
-    roster = members_selectors.roster_for_event(season=result.season, event_number=rules.events_per_season)
+def wsop_result_split(
+    *,
+    result: WsopResult,
+    rules: SeasonRules | None = None,
+    memberships: Collection[Membership] | None = None,
+) -> WsopSplit:
+    """The split of recorded winnings among the roster at the season's last event (SPEC §9). The season's
+    ``rules`` and ``memberships`` (with their people), when the caller has read them."""
+    rules = rules or season_rules(result.season)
+    roster = members_selectors.roster_for_event(
+        season=result.season, event_number=rules.events_per_season, memberships=memberships
+    )
     others = [m for m in roster if m.pk != result.representative_id]
     # SPEC §15.2: a member whose first event is late enough gets the 1% benefit, seat taken over or not.
     late = [

@@ -17,7 +17,6 @@ from ncpc.audit import Actor, actor_signed_in, actor_user, audit_record
 from ncpc.clock import club_today
 from ncpc.errors import ConcurrentChange, NcpcError
 from ncpc.money import DEFAULT_MONEY_LIMIT, ZERO, money_str, quantize
-from ncpc.reads import Read
 
 
 class LedgerError(NcpcError):
@@ -157,15 +156,12 @@ def accounts_ensure() -> dict[str, Account]:
     return accounts
 
 
-_standard_saved = Read(lambda: Account.objects.filter(code__in=[c for c, *_ in STANDARD_ACCOUNTS]))
-
-
 def accounts_standard(saved: Iterable[Account] | None = None) -> dict[str, Account]:
     """The standard accounts for a page to show, created by nothing (a GET never writes): one that does not
     exist yet (nothing was ever posted to it) is an unsaved stand-in with its standard name and no ``pk``.
     ``saved``: the accounts already read, if the caller has them."""
     if saved is None:
-        saved = _standard_saved()
+        saved = Account.objects.filter(code__in=[c for c, *_ in STANDARD_ACCOUNTS])
     found = {a.code: a for a in saved}
     return {
         code: found.get(code) or Account(code=code, name=name, kind=kind, position=position)
@@ -279,15 +275,9 @@ def account_balance(*, account: Account, on: dt.date | None = None, before: dt.d
 
 def posted_under_key(*, prefix: str) -> Transaction | None:
     """The live (not reversed) transaction posted under an idempotency key prefix, if any."""
-    return _posted_under.first(prefix=prefix)
-
-
-_posted_under = Read(
-    lambda prefix: Transaction.objects.filter(key__startswith=prefix, reversed_by__isnull=True).order_by(
-        "-pk"
-    )[:1],
-    prefix=str,
-)
+    return (
+        Transaction.objects.filter(key__startswith=prefix, reversed_by__isnull=True).order_by("-pk").first()
+    )
 
 
 def next_key(*, prefix: str) -> str:

@@ -16,17 +16,9 @@ from members.selectors import season_memberships
 from ncpc.cache import computed
 from ncpc.clock import club_today
 from ncpc.money import money_str
-from ncpc.reads import Read
 from standings.selectors import counted_events, roster_from, season_standings
 
 FORMAT = "ncpc-season-report/1"
-
-
-_wsop_results = Read(
-    lambda season_id: (
-        WsopResult.objects.filter(season_id=season_id).select_related("representative__person").order_by("pk")
-    )
-)
 
 
 def report_as_of(*, season: Season, as_of: dt.date | None) -> dt.date:
@@ -121,8 +113,15 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
     wsop["undecided"] = [row.key for row in standings.rows if row.wsop == "undecided"]
 
     distributions = []
-    for result in _wsop_results(season_id=season.pk):
-        split = wsop_result_split(result=result)
+    # One read of the results (with the representative and the decliner); each split uses the season's rules
+    # and memberships read above.
+    results = (
+        WsopResult.objects.filter(season=season)
+        .select_related("season", "representative__person", "declined__person")
+        .order_by("pk")
+    )
+    for result in results:
+        split = wsop_result_split(result=result, rules=rules, memberships=memberships)
         distributions.append(
             {
                 "member": result.representative.person.key,
