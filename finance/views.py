@@ -232,7 +232,7 @@ def payments(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            payment = payment_record(
+            booked = payment_record(
                 membership=data["membership"],
                 date=data["date"],
                 amount=data["amount"],
@@ -244,7 +244,8 @@ def payments(request):
         except NcpcError as exc:
             error_show(request, exc, form=form)
         else:
-            if payment.replayed:
+            payment = booked.record
+            if booked.replayed:
                 messages.info(
                     request, f"Already recorded: receipt #{payment.pk} (this form was sent before)."
                 )
@@ -252,7 +253,7 @@ def payments(request):
                 messages.success(
                     request, f"Recorded {money_display(payment.amount)} from {payment.membership.person}."
                 )
-            for seat in payment.seats_changed:
+            for seat in booked.seats_changed:
                 messages.info(
                     request,
                     f"Seat list of event {seat.event.number} ({seat.event.date:%b %-d}): "
@@ -333,7 +334,7 @@ def door_list(request, season, number):
                 messages.error(request, "No such member: reload the list.")
                 return redirect(back)
             try:
-                payment = door_payment_record(
+                booked = door_payment_record(
                     event=event,
                     membership=membership,
                     expected=data["amount"],
@@ -344,8 +345,9 @@ def door_list(request, season, number):
             except NcpcError as exc:
                 messages.error(request, str(exc))
             else:
+                payment = booked.record
                 receipt = reverse("finance:receipt", args=[payment.pk])
-                if payment.replayed:
+                if booked.replayed:
                     messages.info(
                         request,
                         format_html(
@@ -483,7 +485,7 @@ def transfer(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            txn = transfer_post(
+            booked = transfer_post(
                 date=data["date"],
                 from_code=data["from_account"],
                 to_code=data["to_account"],
@@ -495,7 +497,8 @@ def transfer(request):
         except NcpcError as exc:
             error_show(request, exc, form=form)
         else:
-            if txn.replayed:
+            txn = booked.record
+            if booked.replayed:
                 messages.info(request, f"Already recorded: #{txn.pk} (this form was sent before).")
             else:
                 messages.success(request, f"Posted #{txn.pk}.")
@@ -539,11 +542,12 @@ def payouts(request):
 def payout_post(request, event_id):
     event = get_object_or_404(Event, pk=event_id)
     try:
-        txn = event_payout_post(event=event, actor=request.user)
+        booked = event_payout_post(event=event, actor=request.user)
     except NcpcError as exc:
         messages.error(request, str(exc))
     else:
-        if txn.replayed:
+        txn = booked.record
+        if booked.replayed:
             messages.info(request, f"Event {event.number} was paid out already (#{txn.pk}).")
         else:
             messages.success(request, f"Event {event.number} paid out from the cash box (#{txn.pk}).")
@@ -602,7 +606,7 @@ def wsop_result(request):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            result = wsop_result_record(
+            booked = wsop_result_record(
                 season=season,
                 representative=data["representative"],
                 gross=data["gross"],
@@ -614,7 +618,7 @@ def wsop_result(request):
         except NcpcError as exc:
             messages.error(request, str(exc))
         else:
-            if result.replayed:
+            if booked.replayed:
                 messages.info(request, "Already recorded: these winnings were recorded before.")
             else:
                 messages.success(request, "Winnings recorded.")
@@ -643,7 +647,7 @@ def checks(request):
         if form.is_valid():
             data = form.cleaned_data
             try:
-                check = disbursement_create(
+                booked = disbursement_create(
                     date=data["date"],
                     payee=data["payee"],
                     amount=data["amount"],
@@ -658,7 +662,8 @@ def checks(request):
             except NcpcError as exc:
                 error_show(request, exc, form=form)
             else:
-                if check.replayed:
+                check = booked.record
+                if booked.replayed:
                     messages.info(request, f"Already recorded: {check} (this form was sent before).")
                 else:
                     needed = approvals_needed(on=check.date)

@@ -440,7 +440,7 @@ def vote_record_view(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            vote = vote_record(
+            booked = vote_record(
                 kind=data["kind"],
                 subject=data["subject"],
                 held_on=data["held_on"],
@@ -455,7 +455,8 @@ def vote_record_view(request):
         except NcpcError as exc:
             messages.error(request, str(exc))
         else:
-            if vote.replayed:
+            vote = booked.record
+            if booked.replayed:
                 messages.info(request, f"Already recorded: {vote.subject} (this form was sent before).")
                 return redirect("members:governance")
             outcome = (

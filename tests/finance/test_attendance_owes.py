@@ -111,7 +111,7 @@ def test_a_payment_that_does_not_cover_the_dues_leaves_the_seat_as_it_was(
 
     membership, event, seat = _listed_unpaid(season, member)
     # $410 covers the installments through November; December's $100 is still unpaid on Dec 12.
-    payment = payment_record(
+    booked = payment_record(
         membership=membership,
         date=dt.date(2026, 12, 12),
         amount=Decimal("410.00"),
@@ -120,7 +120,7 @@ def test_a_payment_that_does_not_cover_the_dues_leaves_the_seat_as_it_was(
     )
     seat.refresh_from_db()
     assert seat.status == Attendance.Status.NOT_IN_GOOD_STANDING
-    assert payment.seats_changed == []
+    assert booked.seats_changed == ()
 
 
 def test_a_payment_leaves_the_seats_of_a_final_event_alone(season, member, treasurer, december_event):
