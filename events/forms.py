@@ -205,7 +205,10 @@ class EventMoveForm(forms.Form):
 
     def __init__(self, *args, season, **kwargs):
         super().__init__(*args, **kwargs)
-        form_field(self, "vote", forms.ChoiceField).choices = [("", "— none —"), *hooks.month_votes(season=season)]
+        form_field(self, "vote", forms.ChoiceField).choices = [
+            ("", "— none —"),
+            *hooks.month_votes(season=season),
+        ]
 
 
 class EventAnnounceForm(forms.Form):

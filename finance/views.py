@@ -222,9 +222,10 @@ def _member_outlook(membership):
 def payments(request):
     season = current_season()
     chosen = _payment_member(season, request.GET.get("member")) if request.method == "GET" else None
-    outlook = _member_outlook(chosen) if chosen is not None else None
-    initial = {}
+    outlook = None
+    initial: dict[str, object] = {}
     if chosen is not None:
+        outlook = _member_outlook(chosen)
         initial["membership"] = chosen.pk
         if outlook.to_play > 0:
             initial["amount"] = outlook.to_play
@@ -589,6 +590,8 @@ def wsop(request):
 @require(Action.MANAGE_LEDGER)
 def wsop_escrow(request):
     season = current_season()
+    if season is None:
+        raise Http404("No season.")
     try:
         txn = wsop_escrow_move(season=season, date=club_today(), actor=request.user)
     except NcpcError as exc:
@@ -602,6 +605,8 @@ def wsop_escrow(request):
 @require(Action.MANAGE_LEDGER)
 def wsop_result(request):
     season = current_season()
+    if season is None:
+        raise Http404("No season.")
     form = forms.WsopResultForm(request.POST, season=season)
     if form.is_valid():
         data = form.cleaned_data
@@ -642,7 +647,7 @@ def checks(request):
         else None
     )
     if request.method == "POST":
-        if not may_write:
+        if form is None:  # built only for a user who may write checks
             raise PermissionDenied("Only the treasurer writes checks.")
         if form.is_valid():
             data = form.cleaned_data
@@ -725,12 +730,13 @@ def reminders(request):
             messages.info(request, "Nothing to send: everyone listed was reminded for this event already.")
         return redirect("finance:reminders")
     plan = dues_reminders_plan(season=season, on=today) if season is not None else None
-    sent = DuesReminder.objects.select_related("membership__person", "sent_by", "event")
-    page = Paginator(sent, 30).get_page(request.GET.get("page"))
+    reminders = DuesReminder.objects.select_related("membership__person", "sent_by", "event")
+    page = Paginator(reminders, 30).get_page(request.GET.get("page"))
     delivered = deliveries_by_reference(references=[f"reminder:{r.pk}" for r in page])
-    for r in page:
-        r.delivery = delivered.get(f"reminder:{r.pk}")
-    return render(request, "finance/reminders.html", {"page": page, "season": season, "plan": plan})
+    rows = [(r, delivered.get(f"reminder:{r.pk}")) for r in page]
+    return render(
+        request, "finance/reminders.html", {"page": page, "rows": rows, "season": season, "plan": plan}
+    )
 
 
 # --- the treasurer's monthly report ---

@@ -56,7 +56,9 @@ class AdmissionForm(VoteFields):
 
     def __init__(self, *args, season, **kwargs):
         super().__init__(*args, **kwargs)
-        form_field(self, "person", forms.ModelChoiceField).queryset = Person.objects.exclude(memberships__season=season)
+        form_field(self, "person", forms.ModelChoiceField).queryset = Person.objects.exclude(
+            memberships__season=season
+        )
         form_field(self, "sponsor", forms.ModelChoiceField).queryset = Person.objects.filter(
             memberships__season=season, memberships__left_after_event__isnull=True
         )
@@ -127,7 +129,9 @@ class TransferForm(VoteFields):
     def __init__(self, *args, season, **kwargs):
         super().__init__(*args, **kwargs)
         form_field(self, "seller", forms.ModelChoiceField).queryset = _active_memberships(season)
-        form_field(self, "buyer", forms.ModelChoiceField).queryset = Person.objects.exclude(memberships__season=season)
+        form_field(self, "buyer", forms.ModelChoiceField).queryset = Person.objects.exclude(
+            memberships__season=season
+        )
         form_field(self, "sponsor", forms.ModelChoiceField).queryset = Person.objects.filter(
             memberships__season=season, memberships__left_after_event__isnull=True
         )
@@ -185,7 +189,9 @@ class SignatureForm(forms.Form):
 
     def __init__(self, *args, season, **kwargs):
         super().__init__(*args, **kwargs)
-        form_field(self, "membership", forms.ModelChoiceField).queryset = Membership.objects.filter(season=season)
+        form_field(self, "membership", forms.ModelChoiceField).queryset = Membership.objects.filter(
+            season=season
+        )
 
 
 class TurnedProForm(forms.Form):

@@ -37,7 +37,9 @@ class TieForm(forms.Form):
 
     def __init__(self, *args, question, **kwargs):
         super().__init__(*args, **kwargs)
-        form_field(self, "winner", forms.ModelChoiceField).queryset = Person.objects.filter(nominations__question=question)
+        form_field(self, "winner", forms.ModelChoiceField).queryset = Person.objects.filter(
+            nominations__question=question
+        )
 
 
 class SuggestionForm(forms.Form):
@@ -62,7 +64,10 @@ class AcceptForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        form_field(self, "rule_field", forms.ChoiceField).choices = [("", "— none (a change in words) —"), *rule_choices()]
+        form_field(self, "rule_field", forms.ChoiceField).choices = [
+            ("", "— none (a change in words) —"),
+            *rule_choices(),
+        ]
 
     def clean(self):
         super().clean()
@@ -129,4 +134,6 @@ class RulingForm(WhoRulesForm):
 
     def __init__(self, *args, season, **kwargs):
         super().__init__(*args, **kwargs)
-        form_field(self, "event", forms.ModelChoiceField).queryset = Event.objects.filter(season=season).order_by("number")
+        form_field(self, "event", forms.ModelChoiceField).queryset = Event.objects.filter(
+            season=season
+        ).order_by("number")

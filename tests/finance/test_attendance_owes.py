@@ -4,6 +4,7 @@ from decimal import Decimal
 import pytest
 import time_machine
 
+from events.models import Attendance
 from finance.selectors import amount_owed
 from finance.services.payments import payment_record
 from members.services.standing import rules_signature_record
@@ -25,6 +26,10 @@ def test_the_attendance_page_says_what_a_member_owes_at_the_door(client, season,
     html = client.get("/events/2026-27/5/attendance/").content.decode()
     assert "owes <strong>$510.00</strong> by Dec 12" in html
     assert f'href="/finance/payments/?member={membership.pk}"' in html
+    # Beside each seat: the substitutes used elsewhere, and the substitute form's fields.
+    assert "substitutes used elsewhere: 0/" in html
+    seat = Attendance.objects.get(membership=membership, event__number=5)
+    assert f'name="s{seat.pk}-name"' in html
 
 
 @pytest.fixture
