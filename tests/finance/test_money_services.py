@@ -12,12 +12,13 @@ from finance.services.checks import disbursement_approve, disbursement_create
 from finance.services.escrow import WsopError, wsop_escrow_move, wsop_result_record, wsop_result_split
 from finance.services.event_payouts import event_payout_post
 from finance.services.ledger import account_balance, account_get
-from finance.services.payments import PaymentError, late_fee_waive, payment_reverse
+from finance.services.payments import PaymentError, late_fee_waive, payment_record, payment_reverse
 from finance.services.payouts import PayoutTableMissing
 from finance.services.reminders import dues_reminders_send
-from members.models import Membership
+from members.models import Membership, Vote
+from members.services.votes import vote_record
 from ncpc.errors import NotAllowed
-from tests.factories import MembershipFactory, PersonFactory
+from tests.factories import MembershipFactory, PersonFactory, once
 from tests.finance.factories import pay
 
 D = Decimal
@@ -36,6 +37,22 @@ def test_paying_at_the_door_on_the_event_date_keeps_a_member_in_good_standing(se
     assert not good_standing(membership=seat, on=day("2026-09-26"))
     pay(membership=seat, day="2026-09-26", amount="100.00", actor=treasurer)
     assert good_standing(membership=seat, on=day("2026-09-26"))
+
+
+def test_a_form_sent_twice_books_once_and_the_second_result_says_replayed(season, treasurer):
+    seat = MembershipFactory(season=season)
+    key = once()
+    values = {"membership": seat, "date": day("2026-08-22"), "amount": D("110.00"), "method": "cash"}
+    first = payment_record(**values, actor=treasurer, once=key)
+    again = payment_record(**values, actor=treasurer, once=key)
+    assert (first.replayed, again.replayed) == (False, True)
+    assert first.record.pk == again.record.pk and again.seats_changed == ()
+    assert Payment.objects.filter(membership=seat).count() == 1
+    vote = {"kind": Vote.Kind.OTHER, "subject": "Buy cards", "held_on": day("2026-08-22"), "yes": 9}
+    voted = vote_record(**vote, members_eligible=16, actor=treasurer, once=key)
+    voted_again = vote_record(**vote, members_eligible=16, actor=treasurer, once=key)
+    assert (voted.replayed, voted_again.replayed, voted_again.record) == (False, True, voted.record)
+    assert Vote.objects.count() == 1
 
 
 def test_a_payment_posts_cash_to_the_cash_box_and_a_check_to_checking(season, treasurer):
