@@ -45,7 +45,9 @@ class DeclineForm(forms.Form):
     def __init__(self, *args, representatives, **kwargs):
         super().__init__(*args, **kwargs)
         self.representatives = {row.membership.pk: row.membership for row in representatives}
-        form_field(self, "membership", forms.ChoiceField).choices = [(pk, str(m.person)) for pk, m in self.representatives.items()]
+        form_field(self, "membership", forms.ChoiceField).choices = [
+            (pk, str(m.person)) for pk, m in self.representatives.items()
+        ]
 
 
 class WithdrawDeclineForm(forms.Form):
