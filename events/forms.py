@@ -4,7 +4,7 @@ from django.forms import inlineformset_factory
 from events import hooks
 from events.models import BlindLevel, DuesInstallment, PayoutRow, Season, Venue, WsopRow
 from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
-from ncpc.forms import MoneyField
+from ncpc.forms import MoneyField, form_field
 
 # The season's rules that are amounts of money: typed like every amount in the app (``ncpc.forms.MoneyField``).
 MONEY_RULES = (
@@ -205,7 +205,10 @@ class EventMoveForm(forms.Form):
 
     def __init__(self, *args, season, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["vote"].choices = [("", "— none —"), *hooks.month_votes(season=season)]
+        form_field(self, "vote", forms.ChoiceField).choices = [
+            ("", "— none —"),
+            *hooks.month_votes(season=season),
+        ]
 
 
 class EventAnnounceForm(forms.Form):
@@ -217,7 +220,7 @@ class EventAnnounceForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
 
-        self.fields["venue"].queryset = Venue.objects.filter(active=True)
+        form_field(self, "venue", forms.ModelChoiceField).queryset = Venue.objects.filter(active=True)
 
 
 class SubstituteForm(forms.Form):

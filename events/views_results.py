@@ -2,6 +2,9 @@
 then redirect back; every form carries the results version the page showed (optimistic concurrency). The
 pages only read: listing the seats from the roster is a POST ("Open the night")."""
 
+from dataclasses import dataclass
+from decimal import Decimal
+
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
@@ -54,23 +57,41 @@ def attendance_prepare(request, event):
     return _back(event, back)
 
 
+@dataclass(frozen=True)
+class AttendanceRow:
+    """A seat on the attendance page, with what the page shows beside it."""
+
+    seat: Attendance
+    sub_form: SubstituteForm
+    owes: Decimal | None  # what a member not in good standing owes by the event's date
+    subs_used: int  # substitutes sent at the season's other events (§5.3.1)
+    exemption_at: Event | None  # where the late-arrival exemption was used (§6.3)
+
+
 @require(Action.ENTER_RESULTS)
 @event_view
 def attendance(request, event):
-    rows = selectors.event_attendances(event=event)
-    for row in rows:
-        row.sub_form = SubstituteForm(
-            prefix=f"s{row.pk}",
-            initial={
-                "name": row.substitute_name,
-                "prize_to": row.prize_to,
-                "not_professional": bool(row.substitute_name),
-            },
+    rows = [
+        AttendanceRow(
+            seat=seat,
+            sub_form=SubstituteForm(
+                prefix=f"s{seat.pk}",
+                initial={
+                    "name": seat.substitute_name,
+                    "prize_to": seat.prize_to,
+                    "not_professional": bool(seat.substitute_name),
+                },
+            ),
+            owes=(
+                hooks.amount_owed(membership=seat.membership, on=event.date)
+                if seat.status == Attendance.Status.NOT_IN_GOOD_STANDING
+                else None
+            ),
+            subs_used=selectors.substitutes_used(membership=seat.membership, exclude_event=event),
+            exemption_at=selectors.exemption_used_at(membership=seat.membership, exclude_event=event),
         )
-        if row.status == Attendance.Status.NOT_IN_GOOD_STANDING:
-            row.owes = hooks.amount_owed(membership=row.membership, on=event.date)
-        row.subs_used = selectors.substitutes_used(membership=row.membership, exclude_event=event)
-        row.exemption_at = selectors.exemption_used_at(membership=row.membership, exclude_event=event)
+        for seat in selectors.event_attendances(event=event)
+    ]
     return render(
         request,
         "events/attendance.html",
@@ -156,7 +177,7 @@ def results_entry(request, event):
     for b in reversed(busts):
         row = by_id[b.player]
         out.append({"row": row, "bust": b, "place": places.get(b.player)})
-    final_places = sorted((r for r in rows if r.place), key=lambda r: r.place)
+    final_places = sorted((r for r in rows if r.place), key=lambda r: r.place or 0)
     return render(
         request,
         "events/results_entry.html",

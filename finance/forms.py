@@ -9,7 +9,7 @@ from finance.services.checks import FROM_ACCOUNTS, TO_ACCOUNTS
 from finance.services.ledger import STANDARD_ACCOUNTS, TRANSFER_CODES
 from members.models import Membership, Person
 from ncpc.clock import club_today
-from ncpc.forms import BooksOnceForm, MoneyField
+from ncpc.forms import BooksOnceForm, MoneyField, form_field
 
 DATE = forms.DateInput(attrs={"type": "date"})
 ACCOUNT_NAMES = {code: name for code, name, _kind, _pos in STANDARD_ACCOUNTS}
@@ -33,8 +33,22 @@ def not_after_today(day: dt.date) -> dt.date:
     return day
 
 
+class PayerField(forms.ModelChoiceField):
+    """A member of the season, by name; "(left)" after the name of one who gave up the seat."""
+
+    def label_from_instance(self, obj: Membership) -> str:
+        return str(obj.person) + (" (left)" if obj.left_after_event is not None else "")
+
+
+class MemberNameField(forms.ModelChoiceField):
+    """A member of the season, by name."""
+
+    def label_from_instance(self, obj: Membership) -> str:
+        return str(obj.person)
+
+
 class PaymentForm(BooksOnceForm):
-    membership = forms.ModelChoiceField(queryset=Membership.objects.none(), label="Member")
+    membership = PayerField(queryset=Membership.objects.none(), label="Member")
     date = forms.DateField(widget=DATE, initial=club_today)
     amount = MoneyField()
     method = forms.ChoiceField(choices=Payment.Method.choices)
@@ -47,10 +61,7 @@ class PaymentForm(BooksOnceForm):
         qs = Membership.objects.select_related("person").none()
         if season is not None:
             qs = Membership.objects.filter(season=season).select_related("person")
-        self.fields["membership"].queryset = qs
-        self.fields["membership"].label_from_instance = lambda m: (
-            str(m.person) + (" (left)" if m.left_after_event is not None else "")
-        )
+        form_field(self, "membership", forms.ModelChoiceField).queryset = qs
 
     def clean_date(self):
         return not_after_today(self.cleaned_data["date"])
@@ -76,7 +87,9 @@ class WaiverForm(forms.Form):
 
     def __init__(self, *args, fee_dates=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["fee_date"].choices = [(d.isoformat(), f"{d:%b %-d, %Y}") for d in fee_dates]
+        form_field(self, "fee_date", forms.ChoiceField).choices = [
+            (d.isoformat(), f"{d:%b %-d, %Y}") for d in fee_dates
+        ]
 
 
 class TransferForm(BooksOnceForm):
@@ -114,13 +127,14 @@ class CheckForm(BooksOnceForm):
         limit_from(self, season)
         pks = [p.pk for p in officers]
         for name in ("signer_1", "signer_2"):
-            self.fields[name].queryset = Person.objects.filter(pk__in=pks)
+            form_field(self, name, forms.ModelChoiceField).queryset = Person.objects.filter(pk__in=pks)
 
     def clean_date(self):
         return not_after_today(self.cleaned_data["date"])
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("signer_1") and data.get("signer_1") == data.get("signer_2"):
             self.add_error("signer_2", "A check needs two different officers' signatures (§4.7).")
         if data.get("from_account") and data.get("from_account") == data.get("to_account"):
@@ -129,10 +143,10 @@ class CheckForm(BooksOnceForm):
 
 
 class WsopResultForm(BooksOnceForm):
-    representative = forms.ModelChoiceField(queryset=Membership.objects.none())
+    representative = MemberNameField(queryset=Membership.objects.none())
     gross = MoneyField(minimum=Decimal("0.00"), limit=WINNINGS_LIMIT)
     tips = MoneyField(minimum=Decimal("0.00"), limit=WINNINGS_LIMIT, initial=Decimal("0.00"))
-    declined = forms.ModelChoiceField(
+    declined = MemberNameField(
         queryset=Membership.objects.none(), required=False, label="Replaced the qualifier who declined (§8.4)"
     )
 
@@ -144,5 +158,6 @@ class WsopResultForm(BooksOnceForm):
         qs = Membership.objects.filter(season=season).select_related("person")
         wanted = {"representative": ("qualified", "replacement"), "declined": ("declined",)}
         for name, allowed in wanted.items():
-            self.fields[name].queryset = qs.filter(pk__in=[pk for pk, s in statuses.items() if s in allowed])
-            self.fields[name].label_from_instance = lambda m: str(m.person)
+            form_field(self, name, forms.ModelChoiceField).queryset = qs.filter(
+                pk__in=[pk for pk, s in statuses.items() if s in allowed]
+            )

@@ -222,9 +222,10 @@ def _member_outlook(membership):
 def payments(request):
     season = current_season()
     chosen = _payment_member(season, request.GET.get("member")) if request.method == "GET" else None
-    outlook = _member_outlook(chosen) if chosen is not None else None
-    initial = {}
+    outlook = None
+    initial: dict[str, object] = {}
     if chosen is not None:
+        outlook = _member_outlook(chosen)
         initial["membership"] = chosen.pk
         if outlook.to_play > 0:
             initial["amount"] = outlook.to_play
@@ -232,7 +233,7 @@ def payments(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            payment = payment_record(
+            booked = payment_record(
                 membership=data["membership"],
                 date=data["date"],
                 amount=data["amount"],
@@ -244,7 +245,8 @@ def payments(request):
         except NcpcError as exc:
             error_show(request, exc, form=form)
         else:
-            if payment.replayed:
+            payment = booked.record
+            if booked.replayed:
                 messages.info(
                     request, f"Already recorded: receipt #{payment.pk} (this form was sent before)."
                 )
@@ -252,7 +254,7 @@ def payments(request):
                 messages.success(
                     request, f"Recorded {money_display(payment.amount)} from {payment.membership.person}."
                 )
-            for seat in payment.seats_changed:
+            for seat in booked.seats_changed:
                 messages.info(
                     request,
                     f"Seat list of event {seat.event.number} ({seat.event.date:%b %-d}): "
@@ -333,7 +335,7 @@ def door_list(request, season, number):
                 messages.error(request, "No such member: reload the list.")
                 return redirect(back)
             try:
-                payment = door_payment_record(
+                booked = door_payment_record(
                     event=event,
                     membership=membership,
                     expected=data["amount"],
@@ -344,8 +346,9 @@ def door_list(request, season, number):
             except NcpcError as exc:
                 messages.error(request, str(exc))
             else:
+                payment = booked.record
                 receipt = reverse("finance:receipt", args=[payment.pk])
-                if payment.replayed:
+                if booked.replayed:
                     messages.info(
                         request,
                         format_html(
@@ -483,7 +486,7 @@ def transfer(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            txn = transfer_post(
+            booked = transfer_post(
                 date=data["date"],
                 from_code=data["from_account"],
                 to_code=data["to_account"],
@@ -495,7 +498,8 @@ def transfer(request):
         except NcpcError as exc:
             error_show(request, exc, form=form)
         else:
-            if txn.replayed:
+            txn = booked.record
+            if booked.replayed:
                 messages.info(request, f"Already recorded: #{txn.pk} (this form was sent before).")
             else:
                 messages.success(request, f"Posted #{txn.pk}.")
@@ -539,11 +543,12 @@ def payouts(request):
 def payout_post(request, event_id):
     event = get_object_or_404(Event, pk=event_id)
     try:
-        txn = event_payout_post(event=event, actor=request.user)
+        booked = event_payout_post(event=event, actor=request.user)
     except NcpcError as exc:
         messages.error(request, str(exc))
     else:
-        if txn.replayed:
+        txn = booked.record
+        if booked.replayed:
             messages.info(request, f"Event {event.number} was paid out already (#{txn.pk}).")
         else:
             messages.success(request, f"Event {event.number} paid out from the cash box (#{txn.pk}).")
@@ -585,6 +590,8 @@ def wsop(request):
 @require(Action.MANAGE_LEDGER)
 def wsop_escrow(request):
     season = current_season()
+    if season is None:
+        raise Http404("No season.")
     try:
         txn = wsop_escrow_move(season=season, date=club_today(), actor=request.user)
     except NcpcError as exc:
@@ -598,11 +605,13 @@ def wsop_escrow(request):
 @require(Action.MANAGE_LEDGER)
 def wsop_result(request):
     season = current_season()
+    if season is None:
+        raise Http404("No season.")
     form = forms.WsopResultForm(request.POST, season=season)
     if form.is_valid():
         data = form.cleaned_data
         try:
-            result = wsop_result_record(
+            booked = wsop_result_record(
                 season=season,
                 representative=data["representative"],
                 gross=data["gross"],
@@ -614,7 +623,7 @@ def wsop_result(request):
         except NcpcError as exc:
             messages.error(request, str(exc))
         else:
-            if result.replayed:
+            if booked.replayed:
                 messages.info(request, "Already recorded: these winnings were recorded before.")
             else:
                 messages.success(request, "Winnings recorded.")
@@ -638,12 +647,12 @@ def checks(request):
         else None
     )
     if request.method == "POST":
-        if not may_write:
+        if form is None:  # built only for a user who may write checks
             raise PermissionDenied("Only the treasurer writes checks.")
         if form.is_valid():
             data = form.cleaned_data
             try:
-                check = disbursement_create(
+                booked = disbursement_create(
                     date=data["date"],
                     payee=data["payee"],
                     amount=data["amount"],
@@ -658,7 +667,8 @@ def checks(request):
             except NcpcError as exc:
                 error_show(request, exc, form=form)
             else:
-                if check.replayed:
+                check = booked.record
+                if booked.replayed:
                     messages.info(request, f"Already recorded: {check} (this form was sent before).")
                 else:
                     needed = approvals_needed(on=check.date)
@@ -720,12 +730,13 @@ def reminders(request):
             messages.info(request, "Nothing to send: everyone listed was reminded for this event already.")
         return redirect("finance:reminders")
     plan = dues_reminders_plan(season=season, on=today) if season is not None else None
-    sent = DuesReminder.objects.select_related("membership__person", "sent_by", "event")
-    page = Paginator(sent, 30).get_page(request.GET.get("page"))
+    reminders = DuesReminder.objects.select_related("membership__person", "sent_by", "event")
+    page = Paginator(reminders, 30).get_page(request.GET.get("page"))
     delivered = deliveries_by_reference(references=[f"reminder:{r.pk}" for r in page])
-    for r in page:
-        r.delivery = delivered.get(f"reminder:{r.pk}")
-    return render(request, "finance/reminders.html", {"page": page, "season": season, "plan": plan})
+    rows = [(r, delivered.get(f"reminder:{r.pk}")) for r in page]
+    return render(
+        request, "finance/reminders.html", {"page": page, "rows": rows, "season": season, "plan": plan}
+    )
 
 
 # --- the treasurer's monthly report ---

@@ -26,7 +26,8 @@ class OfficerTermAdminForm(forms.ModelForm):
         fields = ("person", "office", "start", "end")
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         office, start, end = data.get("office"), data.get("start"), data.get("end")
         if office and start and end:
             if end < start:

@@ -1,6 +1,7 @@
 from django import forms
 
 from members.models import Membership, Person, Removal
+from ncpc.forms import form_field
 
 
 class DateInput(forms.DateInput):
@@ -55,8 +56,10 @@ class AdmissionForm(VoteFields):
 
     def __init__(self, *args, season, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["person"].queryset = Person.objects.exclude(memberships__season=season)
-        self.fields["sponsor"].queryset = Person.objects.filter(
+        form_field(self, "person", forms.ModelChoiceField).queryset = Person.objects.exclude(
+            memberships__season=season
+        )
+        form_field(self, "sponsor", forms.ModelChoiceField).queryset = Person.objects.filter(
             memberships__season=season, memberships__left_after_event__isnull=True
         )
 
@@ -68,10 +71,10 @@ class WaitingListAddForm(forms.Form):
 
     def __init__(self, *args, season, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["person"].queryset = Person.objects.exclude(
+        form_field(self, "person", forms.ModelChoiceField).queryset = Person.objects.exclude(
             memberships__season=season, memberships__left_after_event__isnull=True
         ).exclude(waiting_list_entries__status="waiting")
-        self.fields["sponsor"].queryset = Person.objects.filter(
+        form_field(self, "sponsor", forms.ModelChoiceField).queryset = Person.objects.filter(
             memberships__season=season, memberships__left_after_event__isnull=True
         )
 
@@ -125,9 +128,11 @@ class TransferForm(VoteFields):
 
     def __init__(self, *args, season, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["seller"].queryset = _active_memberships(season)
-        self.fields["buyer"].queryset = Person.objects.exclude(memberships__season=season)
-        self.fields["sponsor"].queryset = Person.objects.filter(
+        form_field(self, "seller", forms.ModelChoiceField).queryset = _active_memberships(season)
+        form_field(self, "buyer", forms.ModelChoiceField).queryset = Person.objects.exclude(
+            memberships__season=season
+        )
+        form_field(self, "sponsor", forms.ModelChoiceField).queryset = Person.objects.filter(
             memberships__season=season, memberships__left_after_event__isnull=True
         )
 
@@ -140,7 +145,7 @@ class WithdrawForm(forms.Form):
 
     def __init__(self, *args, season, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["membership"].queryset = _active_memberships(season)
+        form_field(self, "membership", forms.ModelChoiceField).queryset = _active_memberships(season)
 
 
 class RemovalForm(VoteFields):
@@ -156,8 +161,8 @@ class RemovalForm(VoteFields):
 
     def __init__(self, *args, season, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["membership"].queryset = _active_memberships(season)
-        self.fields["nominated_by"].queryset = Person.objects.filter(
+        form_field(self, "membership", forms.ModelChoiceField).queryset = _active_memberships(season)
+        form_field(self, "nominated_by", forms.ModelChoiceField).queryset = Person.objects.filter(
             memberships__season=season, memberships__left_after_event__isnull=True
         )
 
@@ -175,7 +180,7 @@ class SuspensionForm(forms.Form):
 
     def __init__(self, *args, season, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["membership"].queryset = _active_memberships(season)
+        form_field(self, "membership", forms.ModelChoiceField).queryset = _active_memberships(season)
 
 
 class SignatureForm(forms.Form):
@@ -184,7 +189,9 @@ class SignatureForm(forms.Form):
 
     def __init__(self, *args, season, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["membership"].queryset = Membership.objects.filter(season=season)
+        form_field(self, "membership", forms.ModelChoiceField).queryset = Membership.objects.filter(
+            season=season
+        )
 
 
 class TurnedProForm(forms.Form):

@@ -6,7 +6,7 @@ from events.models import Event
 from members.models import OfficerTerm, Person, Vote
 from members.services.disputes import OFFICE_ORDER
 from members.services.rule_changes import rule_choices
-from ncpc.forms import BooksOnceForm
+from ncpc.forms import BooksOnceForm, form_field
 
 
 class DateInput(forms.DateInput):
@@ -27,8 +27,8 @@ class NominationForm(forms.Form):
 
     def __init__(self, *args, season, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["person"].queryset = _season_people(season)
-        self.fields["nominated_by"].queryset = _season_people(season)
+        form_field(self, "person", forms.ModelChoiceField).queryset = _season_people(season)
+        form_field(self, "nominated_by", forms.ModelChoiceField).queryset = _season_people(season)
 
 
 class TieForm(forms.Form):
@@ -37,7 +37,9 @@ class TieForm(forms.Form):
 
     def __init__(self, *args, question, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["winner"].queryset = Person.objects.filter(nominations__question=question)
+        form_field(self, "winner", forms.ModelChoiceField).queryset = Person.objects.filter(
+            nominations__question=question
+        )
 
 
 class SuggestionForm(forms.Form):
@@ -62,10 +64,14 @@ class AcceptForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["rule_field"].choices = [("", "— none (a change in words) —"), *rule_choices()]
+        form_field(self, "rule_field", forms.ChoiceField).choices = [
+            ("", "— none (a change in words) —"),
+            *rule_choices(),
+        ]
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("new_value") and not data.get("rule_field"):
             self.add_error("rule_field", "Say which rule number the new value is for.")
         return data
@@ -128,4 +134,6 @@ class RulingForm(WhoRulesForm):
 
     def __init__(self, *args, season, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["event"].queryset = Event.objects.filter(season=season).order_by("number")
+        form_field(self, "event", forms.ModelChoiceField).queryset = Event.objects.filter(
+            season=season
+        ).order_by("number")

@@ -127,7 +127,7 @@ def ballot_detail(request, pk):
     for question in questions:
         change = question.rule_change
         item = {"question": question, "voted": question.pk in voted, "change": change}
-        if change and change.rule_field:
+        if change and change.rule_field and rules is not None:
             item["rule_label"] = RULE_LABELS.get(change.rule_field, change.rule_field)
             item["rule_now"] = rule_value_now(rules=rules, field=change.rule_field, value=change.new_value)
             item["rule_new"] = rule_value_text(field=change.rule_field, value=change.new_value)
@@ -386,7 +386,9 @@ def rule_change_decline(request, pk):
     change = get_object_or_404(RuleChange, pk=pk)
     form = forms.DeclineForm(request.POST)
     if not form.is_valid():
-        messages.error(request, f"Reason: {' '.join(form.errors.get('reason', ['give a reason.']))}")
+        messages.error(
+            request, f"Reason: {' '.join(str(e) for e in form.errors.get('reason', ['give a reason.']))}"
+        )
         return redirect("members:rule_change_accept", pk=change.pk)
     try:
         ballot_services.rule_change_decline(
@@ -440,7 +442,7 @@ def vote_record_view(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            vote = vote_record(
+            booked = vote_record(
                 kind=data["kind"],
                 subject=data["subject"],
                 held_on=data["held_on"],
@@ -455,7 +457,8 @@ def vote_record_view(request):
         except NcpcError as exc:
             messages.error(request, str(exc))
         else:
-            if vote.replayed:
+            vote = booked.record
+            if booked.replayed:
                 messages.info(request, f"Already recorded: {vote.subject} (this form was sent before).")
                 return redirect("members:governance")
             outcome = (

@@ -139,7 +139,7 @@ def admit(request):
     if season is None:
         return _no_season(request)
     today = club_today()
-    initial = {"on": today, "held_on": today}
+    initial: dict[str, object] = {"on": today, "held_on": today}
     if key := request.GET.get("person"):
         candidate = Person.objects.filter(key=key).first()
         if candidate is not None:
@@ -272,8 +272,9 @@ def transfers(request):
     if which == "transfer" and transfer_form.is_valid():
         data = transfer_form.cleaned_data
         try:
+            seller = data["seller"]
             bought = seat_transfer(
-                seller=data["seller"],
+                seller=seller,
                 buyer=data["buyer"],
                 how=data["how"],
                 on=data["on"],
@@ -292,8 +293,8 @@ def transfers(request):
             terms = join_terms(rules=rules, first_event=bought.first_event)
             messages.success(
                 request,
-                f"{bought.person} takes the seat of {bought.seat_from.person} from event {bought.first_event}; "
-                f"{bought.seat_from.person} keeps their points. " + _terms_sentence(terms, rules=rules),
+                f"{bought.person} takes the seat of {seller.person} from event {bought.first_event}; "
+                f"{seller.person} keeps their points. " + _terms_sentence(terms, rules=rules),
             )
             return redirect("members:transfers")
     elif which == "withdraw" and withdraw_form.is_valid():

@@ -8,7 +8,7 @@ click, two tabs, a retry after a dropped connection) books once; the command han
 import re
 import uuid
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -110,3 +110,15 @@ class BooksOnceForm(forms.Form):
         # A hidden field's error is shown with the form's own (crispy puts it nowhere else).
         messages = [*super().non_field_errors(), *self.errors.get("once", [])]
         return self.error_class(list(dict.fromkeys(messages)), error_class="nonfield")
+
+
+FieldT = TypeVar("FieldT", bound=forms.Field)
+
+
+def form_field(form: forms.BaseForm, name: str, kind: type[FieldT]) -> FieldT:
+    """``form.fields[name]`` as the field class it is, for a form that sets its choices or queryset when built
+    (``form.fields`` is typed as holding plain ``Field``\\ s). A field of another class is a programming error."""
+    field = form.fields[name]
+    if not isinstance(field, kind):
+        raise TypeError(f"{type(form).__name__}.{name} is a {type(field).__name__}, not a {kind.__name__}")
+    return field

@@ -9,6 +9,7 @@ from django.utils.timezone import localtime
 from events.models import Season
 from events.selectors import current_season
 from ncpc.errors import NcpcError
+from ncpc.forms import form_field
 from ncpc.permissions import Action, user_can
 from ncpc.services import spreadsheet
 
@@ -38,7 +39,7 @@ def imports(request):
         request.FILES or None,
         initial={"season": current_season(), "kind": allowed[0]},
     )
-    form.fields["kind"].choices = [(k, k.title()) for k in allowed]
+    form_field(form, "kind", forms.ChoiceField).choices = [(k, k.title()) for k in allowed]
     sheet = upload_token = None
     if request.method == "POST" and request.POST.get("step") == "confirm":
         return _confirm(request, allowed)

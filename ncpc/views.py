@@ -1,5 +1,6 @@
 import calendar
 
+from django import forms
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.forms import AuthenticationForm
@@ -16,6 +17,7 @@ from django.views.decorators.http import require_GET
 from events.bylaws import BYLAWS_RULES
 from events.selectors import current_season, season_rules
 from events.services.schedule import schedule_words
+from ncpc.forms import form_field
 from ncpc.home import home_page, night_to_run
 from ncpc.models import AuditEntry
 from ncpc.permissions import Action, require, user_can, user_person
@@ -108,7 +110,7 @@ class LoginForm(AuthenticationForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        limit = self.fields["username"].max_length
+        limit = form_field(self, "username", forms.CharField).max_length
         if limit:
             self.fields["username"].validators.append(MaxLengthValidator(limit))
 

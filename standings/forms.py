@@ -1,5 +1,6 @@
 from django import forms
 
+from ncpc.forms import form_field
 from standings.models import TieBreak
 
 
@@ -23,7 +24,8 @@ class TieBreakForm(forms.Form):
         self.order_fields([*self.position_names, "how", "note"])
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         chosen = [data.get(name) for name in self.position_names]
         if None not in chosen and len(set(chosen)) != len(chosen):
             raise forms.ValidationError("Choose each member once.")
@@ -43,7 +45,9 @@ class DeclineForm(forms.Form):
     def __init__(self, *args, representatives, **kwargs):
         super().__init__(*args, **kwargs)
         self.representatives = {row.membership.pk: row.membership for row in representatives}
-        self.fields["membership"].choices = [(pk, str(m.person)) for pk, m in self.representatives.items()]
+        form_field(self, "membership", forms.ChoiceField).choices = [
+            (pk, str(m.person)) for pk, m in self.representatives.items()
+        ]
 
 
 class WithdrawDeclineForm(forms.Form):

@@ -289,7 +289,7 @@ def club_data(db, today):
         check_number="1001",
         signers=(Person.objects.get(key="rick"), Person.objects.get(key="tom")),
         actor=tom,
-    )
+    ).record
     qualified = next(r for r in season_standings(season=season).rows if r.wsop == "qualified")
     decline = wsop_decline_record(season=season, membership=qualified.membership, actor=tom)
     return {

@@ -24,6 +24,7 @@ from members.selectors import offices_held
 from ncpc.audit import Actor, actor_signed_in, audit_record
 from ncpc.errors import NcpcError, NotAllowed
 from ncpc.permissions import user_person
+from ncpc.results import Booked
 
 FROM_ACCOUNTS = (Account.CHECKING, Account.ESCROW)
 # Supplies and WSOP expenses; cash for the club's cash box; checking, for money taken out of the escrow.
@@ -61,14 +62,13 @@ def disbursement_create(
     signers: tuple[Person, Person],
     actor: Actor,
     once: str | None = None,
-) -> Disbursement:
+) -> Booked[Disbursement]:
     """Write a check (pending until approved). ``signers``: the two officers who sign it (§4.7), in office on
-    its date. ``once``: the form's one-time key; the same form sent again returns the first check."""
+    its date. ``once``: the form's one-time key; the same form sent again returns the first check, ``replayed``."""
     if once:
         existing = disbursement_by_form(once=once)
         if existing is not None:
-            existing.replayed = True  # type: ignore[attr-defined]  # read by the view
-            return existing
+            return Booked(existing, replayed=True)
     try:
         amount_check(amount=amount, day=date, what="A check")
         date_not_future_check(day=date)
@@ -116,11 +116,9 @@ def disbursement_create(
             raise CheckError(
                 f"Check number {check_number} of {from_account} is written already.", field="check_number"
             ) from None
-        existing.replayed = True  # type: ignore[attr-defined]
-        return existing
-    check.replayed = False  # type: ignore[attr-defined]
+        return Booked(existing, replayed=True)
     audit_record(actor=actor, action="finance.check.create", summary=f"{check} ({memo})", target=check)
-    return check
+    return Booked(check)
 
 
 @transaction.atomic

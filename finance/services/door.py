@@ -12,7 +12,7 @@ from events.models import Event
 from finance.models import Payment
 from finance.selectors import dues_account
 from finance.services.forecast import to_play_at
-from finance.services.payments import PaymentError, payment_by_form, payment_record
+from finance.services.payments import PaymentBooked, PaymentError, payment_by_form, payment_record
 from members.models import Membership
 from ncpc.audit import Actor
 from ncpc.money import money_display
@@ -22,16 +22,10 @@ class DoorAmountChanged(PaymentError):
     pass
 
 
-def _replay(payment: Payment) -> Payment:
-    payment.replayed = True  # type: ignore[attr-defined]  # read by the view
-    payment.seats_changed = []  # type: ignore[attr-defined]
-    return payment
-
-
 @transaction.atomic
 def door_payment_record(
     *, event: Event, membership: Membership, expected: Decimal, on: dt.date, actor: Actor, once: str
-) -> Payment:
+) -> PaymentBooked:
     """Record ``expected`` in cash, dated ``on``, if it is still what the member must pay to play at ``event``;
     else refuse with what it is now. The same form sent again returns the first payment (``replayed``)."""
     if membership.season_id != event.season_id:
@@ -42,12 +36,12 @@ def door_payment_record(
         )
     first = payment_by_form(once=once)
     if first is not None:
-        return _replay(first)
+        return PaymentBooked(first, replayed=True)
     # The row lock: a second tap waits here until the first one commits, then finds its payment.
     Membership.objects.select_for_update().filter(pk=membership.pk).first()
     first = payment_by_form(once=once)
     if first is not None:
-        return _replay(first)
+        return PaymentBooked(first, replayed=True)
     account = dues_account(membership=membership)
     now = to_play_at(charges=account.charges, payments=account.payments, on=event.date, event_date=event.date)
     person = membership.person

@@ -19,6 +19,7 @@ from members.models import Membership
 from members.services.late_joiners import join_terms
 from ncpc.audit import Actor, actor_signed_in, audit_record
 from ncpc.errors import NcpcError
+from ncpc.results import Booked
 
 
 class WsopError(NcpcError):
@@ -75,13 +76,12 @@ def wsop_result_record(
     declined: Membership | None = None,
     actor: Actor,
     once: str | None = None,
-) -> WsopResult:
+) -> Booked[WsopResult]:
     """``once``: the form's one-time key; the same form sent again returns the first record (``replayed``)."""
     if once:
         existing = WsopResult.objects.filter(form_key=once).first()
         if existing is not None:
-            existing.replayed = True  # type: ignore[attr-defined]  # read by the view
-            return existing
+            return Booked(existing, replayed=True)
     if tips < 0 or gross < 0:
         raise WsopError("Winnings and tips cannot be negative.")
     if tips > gross:
@@ -131,16 +131,14 @@ def wsop_result_record(
             raise WsopError(
                 f"Winnings of {representative.person} are recorded already for {season}."
             ) from None
-        first.replayed = True  # type: ignore[attr-defined]
-        return first
-    result.replayed = False  # type: ignore[attr-defined]
+        return Booked(first, replayed=True)
     audit_record(
         actor=actor,
         action="finance.wsop_result",
         summary=f"WSOP winnings of {representative.person}: gross {gross}, tips {tips}",
         target=result,
     )
-    return result
+    return Booked(result)
 
 
 def wsop_result_split(

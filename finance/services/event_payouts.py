@@ -10,6 +10,7 @@ from finance.services.ledger import EntryLine, next_key, posted_under_key, trans
 from finance.services.payouts import NothingToPay
 from ncpc.audit import Actor
 from ncpc.money import ZERO
+from ncpc.results import Booked
 
 
 def event_payout_key(*, event: Event) -> str:
@@ -17,15 +18,14 @@ def event_payout_key(*, event: Event) -> str:
 
 
 @transaction.atomic
-def event_payout_post(*, event: Event, actor: Actor) -> Transaction:
+def event_payout_post(*, event: Event, actor: Actor) -> Booked[Transaction]:
     """Post the night's cash prizes (cash box → event payouts). Idempotent: an event is paid out once
-    (unless that posting was reversed); a second call returns the posting that exists."""
+    (unless that posting was reversed); a second call returns the posting that exists, ``replayed``."""
     event = Event.objects.select_for_update().select_related("season").get(pk=event.pk)
     prefix = event_payout_key(event=event)
     existing = posted_under_key(prefix=prefix)
     if existing is not None:
-        existing.replayed = True  # type: ignore[attr-defined]  # read by the view
-        return existing
+        return Booked(existing, replayed=True)
     lines = event_payout_lines(event=event)
     if not lines:
         raise NothingToPay(f"Event {event.number} has no results yet, so there is nothing to pay out.")
@@ -54,5 +54,4 @@ def event_payout_post(*, event: Event, actor: Actor) -> Transaction:
         actor=actor,
         key=next_key(prefix=prefix),
     )
-    txn.replayed = False  # type: ignore[attr-defined]
-    return txn
+    return Booked(txn)

@@ -17,6 +17,7 @@ from ncpc.audit import Actor, actor_signed_in, actor_user, audit_record
 from ncpc.clock import club_today
 from ncpc.errors import ConcurrentChange, NcpcError
 from ncpc.money import DEFAULT_MONEY_LIMIT, ZERO, money_str, quantize
+from ncpc.results import Booked
 
 
 class LedgerError(NcpcError):
@@ -299,15 +300,14 @@ def transfer_post(
     memo: str,
     actor: Actor,
     once: str | None = None,
-) -> Transaction:
+) -> Booked[Transaction]:
     """Money moved between the club's cash box and its checking account (a deposit, cash drawn for prizes):
     the only movement the Treasurer makes alone besides payments and payouts (SPEC §15.6). ``once``: the form's
-    one-time key; the same form sent again returns the first posting (``replayed`` set on it)."""
+    one-time key; the same form sent again returns the first posting, ``replayed``."""
     if once:
         existing = Transaction.objects.filter(key=form_posting_key(once)).first()
         if existing is not None:
-            existing.replayed = True  # type: ignore[attr-defined]  # read by the view
-            return existing
+            return Booked(existing, replayed=True)
     if from_code not in TRANSFER_CODES or to_code not in TRANSFER_CODES:
         raise NotTheTreasurersAlone(
             "A transfer moves money between the cash box and club checking only; anything else is paid by a "
@@ -332,11 +332,8 @@ def transfer_post(
     except KeyUsed:
         if not once:
             raise
-        txn = Transaction.objects.get(key=form_posting_key(once))
-        txn.replayed = True  # type: ignore[attr-defined]
-        return txn
-    txn.replayed = False  # type: ignore[attr-defined]
-    return txn
+        return Booked(Transaction.objects.get(key=form_posting_key(once)), replayed=True)
+    return Booked(txn)
 
 
 @transaction.atomic

@@ -1,10 +1,12 @@
 """Members' payments and late-fee waivers (SPEC §7). Commands: each posts, audits, in one transaction."""
 
 import datetime as dt
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import transaction
 
+from events.models import Attendance
 from events.services.attendance import attendance_after_payment
 from finance.models import Account, LateFeeWaiver, Payment, Transaction
 from finance.selectors import dues_account
@@ -22,6 +24,7 @@ from finance.services.ledger import (
 from members.models import Membership
 from ncpc.audit import Actor, actor_signed_in, audit_record
 from ncpc.errors import NcpcError
+from ncpc.results import Booked
 
 
 class PaymentError(NcpcError):
@@ -29,6 +32,14 @@ class PaymentError(NcpcError):
 
 
 METHOD_ACCOUNT: dict[str, str] = {Payment.Method.CASH: Account.CASH, Payment.Method.CHECK: Account.CHECKING}
+
+
+@dataclass(frozen=True)
+class PaymentBooked(Booked[Payment]):
+    """A payment booked once; ``seats_changed``: the seats at open events this payment put back in good
+    standing (shown on the receipt's message; none when the form was sent before)."""
+
+    seats_changed: tuple[Attendance, ...] = ()
 
 
 def payment_by_form(*, once: str) -> Payment | None:
@@ -51,20 +62,18 @@ def payment_record(
     actor: Actor,
     once: str | None = None,
     restoring: bool = False,
-) -> Payment:
+) -> PaymentBooked:
     """Cash goes to the cash box, a check to club checking; the credit is dues and fees received.
 
     ``restoring``: the payment comes from a season file being restored (``import_season``), the season's
     record: it may be dated after today's club date or inside a closed month; nothing else is relaxed.
 
     ``once``: the one-time key of the form; the same form sent again (a double click, a retry after a dropped
-    connection, a parallel submit) records nothing and returns the first payment, with ``replayed`` set."""
+    connection, a parallel submit) records nothing and returns the first payment, ``replayed``."""
     if once:
         existing = payment_by_form(once=once)
         if existing is not None:
-            existing.replayed = True  # type: ignore[attr-defined]  # read by the view
-            existing.seats_changed = []  # type: ignore[attr-defined]
-            return existing
+            return PaymentBooked(existing, replayed=True)
     if method not in METHOD_ACCOUNT:
         raise PaymentError("A payment is made in cash or by check.", field="method")
     season = membership.season
@@ -100,9 +109,7 @@ def payment_record(
         first = payment_by_form(once=once) if once else None
         if first is None:
             raise
-        first.replayed = True  # type: ignore[attr-defined]
-        first.seats_changed = []  # type: ignore[attr-defined]
-        return first
+        return PaymentBooked(first, replayed=True)
     payment = Payment.objects.create(
         membership=membership, date=date, amount=amount, method=method, reference=reference, transaction=txn
     )
@@ -113,12 +120,9 @@ def payment_record(
         target=payment,
     )
 
-    payment.replayed = False  # type: ignore[attr-defined]
     # Seats at open events that this payment puts back in good standing (shown on the receipt's message).
-    payment.seats_changed = attendance_after_payment(  # type: ignore[attr-defined]  # read by the view
-        membership=membership, actor=actor
-    )
-    return payment
+    changed = attendance_after_payment(membership=membership, actor=actor)
+    return PaymentBooked(payment, seats_changed=tuple(changed))
 
 
 @transaction.atomic

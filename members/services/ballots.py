@@ -283,7 +283,7 @@ def ballot_close(*, ballot: Ballot, on: dt.date, actor: Actor = None) -> Ballot:
                 members_eligible=ballot.members_eligible,
                 season=ballot.season,
                 actor=actor,
-            )
+            ).record
             change.vote = vote
             change.status = RuleChange.Status.ADOPTED if vote.passed else RuleChange.Status.REJECTED
             change.save(update_fields=["vote", "status"])

@@ -9,6 +9,7 @@ from events.models import Season
 from members.models import Person, Vote
 from ncpc.audit import Actor, actor_user, audit_record
 from ncpc.errors import NcpcError
+from ncpc.results import Booked
 
 
 def vote_counts_problems(*, yes: int, no: int, abstain: int, members_eligible: int) -> list[str]:
@@ -67,14 +68,13 @@ def vote_record(
     person: Person | None = None,
     actor: Actor = None,
     once: str | None = None,
-) -> Vote:
+) -> Booked[Vote]:
     """Record the outcome of a vote held by the club (any kind), with its audit row. ``once``: the form's
-    one-time key; the same form sent again records nothing and returns the first vote (``replayed`` set)."""
+    one-time key; the same form sent again records nothing and returns the first vote, ``replayed``."""
     if once:
         existing = Vote.objects.filter(form_key=once).first()
         if existing is not None:
-            existing.replayed = True  # type: ignore[attr-defined]  # read by the view
-            return existing
+            return Booked(existing, replayed=True)
     problems = vote_counts_problems(yes=yes, no=no, abstain=abstain, members_eligible=members_eligible)
     if problems:
         raise NcpcError(" ".join(problems))
@@ -98,9 +98,7 @@ def vote_record(
         first = Vote.objects.filter(form_key=once).first() if once else None
         if first is None:
             raise
-        first.replayed = True  # type: ignore[attr-defined]
-        return first
-    vote.replayed = False  # type: ignore[attr-defined]
+        return Booked(first, replayed=True)
     audit_record(
         actor=actor,
         action="member.vote",
@@ -108,4 +106,4 @@ def vote_record(
         summary=str(vote),
         data={"passed": vote.passed},
     )
-    return vote
+    return Booked(vote)

@@ -5,13 +5,21 @@ Engines are loaded while the models are being defined, so this module imports no
 ``before_commit`` and ``ncpc.cache`` does the bump.
 """
 
+from typing import TYPE_CHECKING
+
 from django.dispatch import Signal
+
+if TYPE_CHECKING:
+    # The mixin is put before a Django database wrapper; the type checker sees that wrapper as its base.
+    from django.db.backends.base.base import BaseDatabaseWrapper as _Wrapper
+else:
+    _Wrapper = object
 
 # Sent with ``connection`` just before a transaction marked ``data_changed`` commits, inside it.
 before_commit = Signal()
 
 
-class DataVersionOnCommit:
+class DataVersionOnCommit(_Wrapper):
     """Mixin for a Django database wrapper. ``ncpc.cache.data_version_bump`` marks the open transaction
     (``data_changed``); ``commit`` then sends ``before_commit`` once, whatever the transaction wrote.
 
@@ -22,16 +30,16 @@ class DataVersionOnCommit:
 
     data_changed = False
 
-    def commit(self):
+    def commit(self) -> None:
         if self.data_changed:
             before_commit.send(sender=type(self), connection=self)
         super().commit()
         self.data_changed = False
 
-    def rollback(self):
+    def rollback(self) -> None:
         self.data_changed = False
         super().rollback()
 
-    def close(self):
+    def close(self) -> None:
         self.data_changed = False
         super().close()

@@ -26,7 +26,7 @@ def _vote(season, *, yes, members=10):
         no=members - yes,
         members_eligible=members,
         season=season,
-    )
+    ).record
 
 
 def test_spec_15_7_moving_an_event_into_a_month_with_one_needs_a_passed_vote(season, vice_president, today):

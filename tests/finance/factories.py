@@ -20,7 +20,7 @@ def pay(*, membership, day: str, amount: str, actor=None, method="cash", referen
         method=method,
         reference=reference,
         actor=actor or UserFactory(username="treasurer-bot"),
-    )
+    ).record
 
 
 __all__ = ["member_user", "pay", "seat"]

@@ -4,6 +4,7 @@ from decimal import Decimal
 import pytest
 import time_machine
 
+from events.models import Attendance
 from finance.selectors import amount_owed
 from finance.services.payments import payment_record
 from members.services.standing import rules_signature_record
@@ -25,6 +26,10 @@ def test_the_attendance_page_says_what_a_member_owes_at_the_door(client, season,
     html = client.get("/events/2026-27/5/attendance/").content.decode()
     assert "owes <strong>$510.00</strong> by Dec 12" in html
     assert f'href="/finance/payments/?member={membership.pk}"' in html
+    # Beside each seat: the substitutes used elsewhere, and the substitute form's fields.
+    assert "substitutes used elsewhere: 0/" in html
+    seat = Attendance.objects.get(membership=membership, event__number=5)
+    assert f'name="s{seat.pk}-name"' in html
 
 
 @pytest.fixture
@@ -111,7 +116,7 @@ def test_a_payment_that_does_not_cover_the_dues_leaves_the_seat_as_it_was(
 
     membership, event, seat = _listed_unpaid(season, member)
     # $410 covers the installments through November; December's $100 is still unpaid on Dec 12.
-    payment = payment_record(
+    booked = payment_record(
         membership=membership,
         date=dt.date(2026, 12, 12),
         amount=Decimal("410.00"),
@@ -120,7 +125,7 @@ def test_a_payment_that_does_not_cover_the_dues_leaves_the_seat_as_it_was(
     )
     seat.refresh_from_db()
     assert seat.status == Attendance.Status.NOT_IN_GOOD_STANDING
-    assert payment.seats_changed == []
+    assert booked.seats_changed == ()
 
 
 def test_a_payment_leaves_the_seats_of_a_final_event_alone(season, member, treasurer, december_event):

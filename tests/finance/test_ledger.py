@@ -78,7 +78,7 @@ def test_a_reversal_keeps_the_original_and_records_who_when_and_why(treasurer):
         amount=D("250.00"),
         memo="Deposit",
         actor=treasurer,
-    )
+    ).record
     reversal = transaction_reverse(
         txn=txn, date=dt.date(2026, 9, 3), reason="Deposit bounced", actor=treasurer
     )
@@ -102,7 +102,7 @@ def test_a_transaction_is_reversed_at_most_once_and_only_with_a_reason(treasurer
         amount=D("100.00"),
         memo="Cash for prizes",
         actor=treasurer,
-    )
+    ).record
     with pytest.raises(LedgerError, match="Say why"):
         transaction_reverse(txn=txn, date=dt.date(2026, 9, 1), reason=" ", actor=treasurer)
     transaction_reverse(txn=txn, date=dt.date(2026, 9, 1), reason="typo", actor=treasurer)

@@ -12,12 +12,13 @@ from finance.services.checks import disbursement_approve, disbursement_create
 from finance.services.escrow import WsopError, wsop_escrow_move, wsop_result_record, wsop_result_split
 from finance.services.event_payouts import event_payout_post
 from finance.services.ledger import account_balance, account_get
-from finance.services.payments import PaymentError, late_fee_waive, payment_reverse
+from finance.services.payments import PaymentError, late_fee_waive, payment_record, payment_reverse
 from finance.services.payouts import PayoutTableMissing
 from finance.services.reminders import dues_reminders_send
-from members.models import Membership
+from members.models import Membership, Vote
+from members.services.votes import vote_record
 from ncpc.errors import NotAllowed
-from tests.factories import MembershipFactory, PersonFactory
+from tests.factories import MembershipFactory, PersonFactory, once
 from tests.finance.factories import pay
 
 D = Decimal
@@ -36,6 +37,22 @@ def test_paying_at_the_door_on_the_event_date_keeps_a_member_in_good_standing(se
     assert not good_standing(membership=seat, on=day("2026-09-26"))
     pay(membership=seat, day="2026-09-26", amount="100.00", actor=treasurer)
     assert good_standing(membership=seat, on=day("2026-09-26"))
+
+
+def test_a_form_sent_twice_books_once_and_the_second_result_says_replayed(season, treasurer):
+    seat = MembershipFactory(season=season)
+    key = once()
+    values = {"membership": seat, "date": day("2026-08-22"), "amount": D("110.00"), "method": "cash"}
+    first = payment_record(**values, actor=treasurer, once=key)
+    again = payment_record(**values, actor=treasurer, once=key)
+    assert (first.replayed, again.replayed) == (False, True)
+    assert first.record.pk == again.record.pk and again.seats_changed == ()
+    assert Payment.objects.filter(membership=seat).count() == 1
+    vote = {"kind": Vote.Kind.OTHER, "subject": "Buy cards", "held_on": day("2026-08-22"), "yes": 9}
+    voted = vote_record(**vote, members_eligible=16, actor=treasurer, once=key)
+    voted_again = vote_record(**vote, members_eligible=16, actor=treasurer, once=key)
+    assert (voted.replayed, voted_again.replayed, voted_again.record) == (False, True, voted.record)
+    assert Vote.objects.count() == 1
 
 
 def test_a_payment_posts_cash_to_the_cash_box_and_a_check_to_checking(season, treasurer):
@@ -173,7 +190,8 @@ def test_paying_out_an_event_posts_one_cash_transaction_even_when_asked_twice(se
     assert [line.amount for line in lines] == [D("145"), D("95"), D("70"), D("50")]
     first = event_payout_post(event=event, actor=treasurer)
     second = event_payout_post(event=event, actor=treasurer)
-    assert first.pk == second.pk
+    assert (first.replayed, second.replayed) == (False, True)
+    assert first.record.pk == second.record.pk
     assert Transaction.objects.filter(kind=Transaction.Kind.PAYOUT).count() == 1
     assert account_balance(account=account_get(Account.CASH)) == D("-360.00")
 
@@ -215,7 +233,7 @@ def test_a_check_is_issued_by_the_third_officers_approval_and_one_officer_approv
         check_number="1001",
         signers=(president.person, treasurer.person),
         actor=treasurer,
-    )
+    ).record
     disbursement_approve(disbursement=check, actor=treasurer, on=day("2026-11-20"))
     check = disbursement_approve(disbursement=check, actor=treasurer, on=day("2026-11-20"))
     assert check.status == Disbursement.Status.PENDING
@@ -247,7 +265,7 @@ def test_recorded_wsop_winnings_are_split_among_the_roster_at_the_last_event(sea
     going(monkeypatch, rep=(rep, "qualified"))
     result = wsop_result_record(
         season=season, representative=rep, gross=D("3600.00"), tips=D("50.00"), actor=treasurer
-    )
+    ).record
     split = wsop_result_split(result=result)
     assert split.representative == D("2130.00")
     assert set(split.equal_shares.values()) == {D("142.00")}  # 1420 / 10 others
@@ -283,7 +301,7 @@ def test_spec_15_2_a_seat_bought_from_event_five_gets_the_one_percent_benefit_no
     going(monkeypatch, rep=(seats[0], "qualified"))
     result = wsop_result_record(
         season=season, representative=seats[0], gross=D("3600.00"), tips=D("50.00"), actor=treasurer
-    )
+    ).record
     split = wsop_result_split(result=result)
     # Net 3,550: 40% = 1,420.00; 1% of net (35.50) to the buyer, who joined at event 5 (not WSOP-eligible);
     # the other 1,384.50 equally among the 9 other members on the roster at event 10: 153.83 each (153.8333
@@ -332,7 +350,7 @@ def test_spec_15_3_winnings_are_recorded_only_for_a_member_who_goes(season, trea
         tips=D("50.00"),
         declined=declined,
         actor=treasurer,
-    )
+    ).record
     assert wsop_result_split(result=result).declined_share == {
         declined.person.key: D("106.50")
     }  # 3% of 3,550

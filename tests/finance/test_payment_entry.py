@@ -237,7 +237,7 @@ def test_two_taps_at_once_with_one_form_book_once(season, treasurer):
                         on=dt.date(2026, 12, 12),
                         actor=treasurer,
                         once=key,
-                    )
+                    ).record
                 )
         except Exception as exc:  # noqa: BLE001  (reported below)
             errors.append(exc)

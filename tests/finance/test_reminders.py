@@ -181,6 +181,11 @@ def test_the_reminders_page_shows_who_would_get_one_and_sends_now_once(client, s
     assert "Send 4 reminders now" in page
     response = client.post("/finance/reminders/", follow=True)
     assert "Queued 4 reminder(s)" in response.content.decode()
+    # Each sent reminder is listed with how its e-mail went.
+    assert (
+        response.content.decode().count('<span class="badge text-bg-secondary">waiting to be sent</span>')
+        == 4
+    )
     again = client.post("/finance/reminders/", follow=True)
     assert "Nothing to send" in again.content.decode()
     assert DuesReminder.objects.count() == 4

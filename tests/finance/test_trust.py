@@ -383,7 +383,7 @@ def _check(treasurer, president, **kwargs):
         "signers": (president.person, treasurer.person),
         "actor": treasurer,
     }
-    return disbursement_create(**(values | kwargs))
+    return disbursement_create(**(values | kwargs)).record
 
 
 def test_an_escrow_check_with_two_approvals_is_not_issued_with_three_it_is_4_7(

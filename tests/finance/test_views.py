@@ -209,7 +209,7 @@ def test_a_vice_president_approves_a_check_on_the_checks_page_and_the_third_appr
         check_number="1001",
         signers=(treasurer.person, president.person),
         actor=treasurer,
-    )
+    ).record
     disbursement_approve(disbursement=check, actor=treasurer, on=dt.date(2026, 11, 29))
     disbursement_approve(disbursement=check, actor=president, on=dt.date(2026, 11, 29))
     client.force_login(vice_president)

@@ -453,7 +453,7 @@ def test_the_two_events_in_one_month_vote_uses_the_club_vote_majority(season, to
         yes=8,
         no=8,
         members_eligible=16,
-    )
+    ).record
     assert not vote.passed
     assert Vote.Kind.TWO_EVENTS.label.startswith("Two events in one month")
 

@@ -26,7 +26,7 @@ def test_a_majority_is_more_than_half_of_the_members(yes, members, passes):
 def test_a_recorded_vote_knows_whether_it_passed(db, season, today):
     vote = vote_record(
         kind=Vote.Kind.OTHER, subject="Buy new cards", held_on=today, yes=8, no=8, members_eligible=16
-    )
+    ).record
     assert not vote.passed
     assert Vote.objects.get(pk=vote.pk).members_eligible == 16
 
