@@ -42,7 +42,7 @@ from django.test import Client  # noqa: E402
 
 from events.models import Event  # noqa: E402
 from events.selectors import current_season  # noqa: E402
-from ncpc.clock import club_today  # noqa: E402
+from ncpc.core.clock import club_today  # noqa: E402
 
 spent = {"compile": 0.0, "db": 0.0, "render": 0.0, "queries": 0.0}
 depth = {"compile": 0, "render": 0}

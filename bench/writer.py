@@ -30,7 +30,7 @@ from events.selectors import current_season  # noqa: E402
 from events.services.attendance import attendance_prepare, attendance_set  # noqa: E402
 from finance.services.payments import payment_record  # noqa: E402
 from members.models import Membership  # noqa: E402
-from ncpc.clock import club_today  # noqa: E402
+from ncpc.core.clock import club_today  # noqa: E402
 
 TREASURER = "tom"
 

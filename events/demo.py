@@ -11,7 +11,7 @@ from events.services import rsvp as rsvp_services
 from events.services.event_edit import event_announce
 from events.services.seasons import season_bounds, season_create
 from events.services.seating import needs_balancing
-from ncpc.clock import club_today
+from ncpc.core.clock import club_today
 
 
 class _RsvpExtra(TypedDict, total=False):

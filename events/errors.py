@@ -1,6 +1,6 @@
 """Errors of events, attendance and results entry (all NcpcError: views show them as messages)."""
 
-from ncpc.errors import NcpcError
+from ncpc.core.errors import NcpcError
 
 
 class ResultsError(NcpcError):

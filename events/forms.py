@@ -4,9 +4,9 @@ from django.forms import inlineformset_factory
 from events import hooks
 from events.models import BlindLevel, DuesInstallment, PayoutRow, Season, Venue, WsopRow
 from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
-from ncpc.forms import MoneyField, form_field
+from ncpc.core.forms import MoneyField, form_field
 
-# The season's rules that are amounts of money: typed like every amount in the app (``ncpc.forms.MoneyField``).
+# The season's rules that are amounts of money: typed like every amount in the app (``ncpc.core.forms.MoneyField``).
 MONEY_RULES = (
     "dues_per_event",
     "admin_fee",

@@ -1,6 +1,6 @@
 """What events asks of the apps above it (members, finance), answered in their ``AppConfig.ready()``.
 
-Events sits below members and finance (see ``ncpc.hooks``): a seat at an event belongs to a membership, and
+Events sits below members and finance (see ``ncpc.core.hooks``): a seat at an event belongs to a membership, and
 whether it may play depends on dues and the rules signature, which those apps decide. Each hook is typed with
 the signature of the function that answers it (named after the ``Protocol``'s docstring).
 """
@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Protocol
 from events.models import Event, Season
 from events.placings import Placing
 from events.rules import SeasonRules
-from ncpc.hooks import Hook
+from ncpc.core.hooks import Hook
 
-if TYPE_CHECKING:  # types only: the running program never imports upward (see ncpc.hooks)
+if TYPE_CHECKING:  # types only: the running program never imports upward (see ncpc.core.hooks)
     from finance.services.payouts import PayoutLine
     from members.models import Membership, Person
 

@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.text import capfirst
 
-from ncpc.fields import MoneyField
+from ncpc.core.fields import MoneyField
 
 PAYOUT_ROW = "payout_row"
 WSOP_ROW = "wsop_row"

@@ -18,9 +18,9 @@ from events.services.late_arrival import second_hour_over
 from events.services.night_actions import Done
 from events.services.night_clock import clock_payload
 from events.view_helpers import event_view, posted_version, seats_to_list
-from ncpc.errors import NcpcError
-from ncpc.feedback import error_show
-from ncpc.permissions import Action, require, user_can
+from ncpc.core.errors import NcpcError
+from ncpc.core.feedback import error_show
+from ncpc.core.permissions import Action, require, user_can
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import NamedTuple
 
-from ncpc.money import DEFAULT_MONEY_LIMIT
+from ncpc.core.money import DEFAULT_MONEY_LIMIT
 
 # A rule table's rows are named tuples: immutable like the frozen dataclasses they were, and made without a
 # call per field (every page that reads a season's rules makes a few dozen).

@@ -23,10 +23,10 @@ from events.models import (
 from events.placings import Placing
 from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
 from events.services.places import Bust, points_for
-from ncpc.cache import computed
-from ncpc.clock import club_today
-from ncpc.errors import NcpcError
-from ncpc.money import quantize
+from ncpc.core.cache import computed
+from ncpc.core.clock import club_today
+from ncpc.core.errors import NcpcError
+from ncpc.core.money import quantize
 
 _RULE_COLUMNS = ("k", "n", "i", "m1", "m2", "m3", "m4", "w1", "w2", "w3", "w4", "t1", "t2")
 

@@ -13,8 +13,8 @@ from events.services.rules_check import rules_problems
 from events.services.rules_edit import night_under_way, season_frozen_by, season_rules_save
 from events.services.schedule import schedule_words
 from events.templatetags import events_tags
-from ncpc.errors import NcpcError
-from ncpc.permissions import Action, require, user_can
+from ncpc.core.errors import NcpcError
+from ncpc.core.permissions import Action, require, user_can
 
 
 @require(Action.VIEW_CLUB)

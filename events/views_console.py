@@ -22,7 +22,7 @@ from events.models import Event
 from events.services import console as console_services
 from events.services import night_actions
 from events.view_helpers import as_int, event_view, seats_to_list
-from ncpc.permissions import Action, require, user_can
+from ncpc.core.permissions import Action, require, user_can
 
 PARTS = ("clock", "attendance", "tables", "busts")
 

@@ -17,10 +17,10 @@ from events.services import results as results_services
 from events.services import rsvp as rsvp_services
 from events.services.places import bust_places
 from events.view_helpers import as_int, event_view, posted_int, posted_version, seats_to_list
-from ncpc.clock import club_today
-from ncpc.errors import NcpcError
-from ncpc.feedback import command_run
-from ncpc.permissions import PRESIDENT, TREASURER, VICE_PRESIDENT, Action, require, user_can
+from ncpc.core.clock import club_today
+from ncpc.core.errors import NcpcError
+from ncpc.core.feedback import command_run
+from ncpc.core.permissions import PRESIDENT, TREASURER, VICE_PRESIDENT, Action, require, user_can
 
 # Where "Open the night" returns to: the pages that offer it.
 SEATS_BACK = {

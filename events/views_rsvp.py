@@ -11,9 +11,9 @@ from django.views.decorators.http import require_POST
 from events.models import Attendance, Event, Rsvp
 from events.services import rsvp as rsvp_services
 from events.view_helpers import event_view
-from ncpc.clock import club_today
-from ncpc.feedback import command_run
-from ncpc.permissions import Action, require, user_can, user_person
+from ncpc.core.clock import club_today
+from ncpc.core.feedback import command_run
+from ncpc.core.permissions import Action, require, user_can, user_person
 
 
 class RsvpForm(forms.Form):

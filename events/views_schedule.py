@@ -18,11 +18,11 @@ from events.models import Event, Season, Venue
 from events.services.event_edit import announcement_is_late, event_announce, event_move, venue_save
 from events.view_helpers import event_view
 from events.views_rsvp import rsvp_page_context
-from ncpc.cache import computed
-from ncpc.clock import club_today
-from ncpc.errors import NcpcError
-from ncpc.feedback import command_run
-from ncpc.permissions import Action, club_page, require, user_can
+from ncpc.core.cache import computed
+from ncpc.core.clock import club_today
+from ncpc.core.errors import NcpcError
+from ncpc.core.feedback import command_run
+from ncpc.core.permissions import Action, club_page, require, user_can
 
 
 def _season(name: str) -> Season:

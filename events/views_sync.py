@@ -14,8 +14,8 @@ from django.views.decorators.http import require_GET, require_POST
 from events.models import NightChange
 from events.services import night_clock, night_sync
 from events.view_helpers import event_view
-from ncpc.errors import NcpcError
-from ncpc.permissions import Action, require
+from ncpc.core.errors import NcpcError
+from ncpc.core.permissions import Action, require
 
 
 @dataclass(frozen=True)

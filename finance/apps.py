@@ -5,7 +5,7 @@ class FinanceConfig(AppConfig):
     name = "finance"
 
     def ready(self) -> None:
-        # Finance answers the questions of the layers below it (see ncpc.hooks).
+        # Finance answers the questions of the layers below it (see ncpc.core.hooks).
         from events import hooks as events_hooks
         from finance import (
             profile,  # noqa: F401  (registers the "Dues" panel of a member's profile)

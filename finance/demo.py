@@ -14,8 +14,8 @@ from finance.services.event_payouts import event_payout_post
 from finance.services.ledger import account_balance, account_get, transfer_post
 from finance.services.payments import payment_record
 from members.models import Membership
-from ncpc.clock import club_today
-from ncpc.errors import NcpcError
+from ncpc.core.clock import club_today
+from ncpc.core.errors import NcpcError
 
 D = Decimal
 # key → list of (event number whose date the payment is tied to, days after that date, amount).

@@ -8,8 +8,8 @@ from finance.models import Payment
 from finance.services.checks import FROM_ACCOUNTS, TO_ACCOUNTS
 from finance.services.ledger import STANDARD_ACCOUNTS, TRANSFER_CODES
 from members.models import Membership, Person
-from ncpc.clock import club_today
-from ncpc.forms import BooksOnceForm, MoneyField, form_field
+from ncpc.core.clock import club_today
+from ncpc.core.forms import BooksOnceForm, MoneyField, form_field
 
 DATE = forms.DateInput(attrs={"type": "date"})
 ACCOUNT_NAMES = {code: name for code, name, _kind, _pos in STANDARD_ACCOUNTS}

@@ -1,9 +1,9 @@
-"""What finance asks of the apps above it (standings), answered in their ``AppConfig.ready()`` (see ncpc.hooks)."""
+"""What finance asks of the apps above it (standings), answered in their ``AppConfig.ready()`` (see ncpc.core.hooks)."""
 
 from typing import Protocol
 
 from events.models import Season
-from ncpc.hooks import Hook
+from ncpc.core.hooks import Hook
 
 
 class WsopStatuses(Protocol):

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from ncpc.fields import MoneyField
+from ncpc.core.fields import MoneyField
 
 
 class Account(models.Model):
@@ -177,7 +177,7 @@ class Disbursement(models.Model):
     transaction = models.OneToOneField(
         Transaction, null=True, blank=True, on_delete=models.PROTECT, related_name="disbursement"
     )
-    # The one-time key of the form that created it (``ncpc.forms.BooksOnceForm``): a replay finds it.
+    # The one-time key of the form that created it (``ncpc.core.forms.BooksOnceForm``): a replay finds it.
     form_key = models.CharField(max_length=32, null=True, blank=True, unique=True, editable=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -263,7 +263,7 @@ class WsopResult(models.Model):
     )
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(auto_now_add=True)
-    # The one-time key of the form that created it (``ncpc.forms.BooksOnceForm``): a replay finds it.
+    # The one-time key of the form that created it (``ncpc.core.forms.BooksOnceForm``): a replay finds it.
     form_key = models.CharField(max_length=32, null=True, blank=True, unique=True, editable=False)
 
     class Meta:

@@ -2,8 +2,8 @@
 
 from finance.selectors import dues_account, good_standing
 from members.profile import register_profile_panel
-from ncpc.clock import club_today
-from ncpc.permissions import Action, user_can, user_person
+from ncpc.core.clock import club_today
+from ncpc.core.permissions import Action, user_can, user_person
 
 
 @register_profile_panel

@@ -16,11 +16,11 @@ from finance.selectors import (
     payout_member_names,
     payout_paid_to,
 )
-from ncpc.downloads import Table, csv_response, xlsx_response
-from ncpc.errors import NcpcError
-from ncpc.money import credit_display
-from ncpc.money import money_display as money
-from ncpc.pdf import ClubPDF
+from ncpc.core.downloads import Table, csv_response, xlsx_response
+from ncpc.core.errors import NcpcError
+from ncpc.core.money import credit_display
+from ncpc.core.money import money_display as money
+from ncpc.core.pdf import ClubPDF
 
 CSV_TABLES = {
     "accounts": "Accounts",

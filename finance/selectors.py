@@ -62,8 +62,8 @@ from members import selectors as members_selectors
 from members.models import Membership, Person, Suspension
 from members.selectors import season_memberships
 from members.services.seat_terms import seat_held_at
-from ncpc.cache import computed
-from ncpc.money import ZERO, quantize
+from ncpc.core.cache import computed
+from ncpc.core.money import ZERO, quantize
 
 
 @dataclass(frozen=True)

@@ -58,14 +58,14 @@ from finance.services.payments import payment_reverse as reverse_payment
 from finance.services.reminders import dues_reminders_plan, dues_reminders_send
 from members.models import Membership
 from members.selectors import officer_holders
-from ncpc.cache import computed
-from ncpc.clock import club_today
-from ncpc.errors import NcpcError
-from ncpc.feedback import error_show
-from ncpc.forms import once_key_new
-from ncpc.mail import deliveries_by_reference
-from ncpc.money import money_display, money_str
-from ncpc.permissions import Action, require, user_can, user_offices, user_person
+from ncpc.core.cache import computed
+from ncpc.core.clock import club_today
+from ncpc.core.errors import NcpcError
+from ncpc.core.feedback import error_show
+from ncpc.core.forms import once_key_new
+from ncpc.core.mail import deliveries_by_reference
+from ncpc.core.money import money_display, money_str
+from ncpc.core.permissions import Action, require, user_can, user_offices, user_person
 
 
 def officer_required(view):

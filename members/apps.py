@@ -5,10 +5,10 @@ class MembersConfig(AppConfig):
     name = "members"
 
     def ready(self) -> None:
-        # Members answers the questions of the layers below it (see ncpc.hooks).
+        # Members answers the questions of the layers below it (see ncpc.core.hooks).
         from events import hooks as events_hooks
         from members import receivers, selectors  # noqa: F401  (receivers: events' signals)
-        from ncpc import permissions
+        from ncpc.core import permissions
 
         events_hooks.event_roster.connect(selectors.roster_for_event)
         events_hooks.rules_signed.connect(selectors.rules_signed)

@@ -25,7 +25,7 @@ from members.services.elections import election_create, election_days, nominatio
 from members.services.officers import default_term
 from members.services.standing import rules_signature_record, suspension_create
 from members.services.waiting_list import waiting_list_add
-from ncpc.clock import club_today
+from ncpc.core.clock import club_today
 
 DEMO_PASSWORD = "ncpc-demo-2026"  # noqa: S105  (local demo only; README says so)
 

@@ -1,7 +1,7 @@
 from django import forms
 
 from members.models import Membership, Person, Removal
-from ncpc.forms import form_field
+from ncpc.core.forms import form_field
 
 
 class DateInput(forms.DateInput):

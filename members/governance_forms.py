@@ -6,7 +6,7 @@ from events.models import Event
 from members.models import OfficerTerm, Person, Vote
 from members.services.disputes import OFFICE_ORDER
 from members.services.rule_changes import rule_choices
-from ncpc.forms import BooksOnceForm, form_field
+from ncpc.core.forms import BooksOnceForm, form_field
 
 
 class DateInput(forms.DateInput):

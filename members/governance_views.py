@@ -41,10 +41,10 @@ from members.services.rule_changes import (
     rule_value_text,
 )
 from members.services.votes import vote_record
-from ncpc.clock import club_today
-from ncpc.errors import NcpcError
-from ncpc.feedback import error_show
-from ncpc.permissions import VICE_PRESIDENT, Action, require, user_can, user_offices, user_person
+from ncpc.core.clock import club_today
+from ncpc.core.errors import NcpcError
+from ncpc.core.feedback import error_show
+from ncpc.core.permissions import VICE_PRESIDENT, Action, require, user_can, user_offices, user_person
 
 
 def _no_season(request):

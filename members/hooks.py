@@ -1,10 +1,10 @@
-"""What members asks of the apps above it (finance), answered in their ``AppConfig.ready()`` (see ncpc.hooks)."""
+"""What members asks of the apps above it (finance), answered in their ``AppConfig.ready()`` (see ncpc.core.hooks)."""
 
 import datetime as dt
 from typing import Protocol
 
 from members.models import Membership
-from ncpc.hooks import Hook
+from ncpc.core.hooks import Hook
 
 
 class DuesPaidUp(Protocol):

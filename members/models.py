@@ -4,7 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
-from ncpc.majority import majority
+from ncpc.core.majority import majority
 
 
 class Person(models.Model):
@@ -148,7 +148,7 @@ class Vote(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    # The one-time key of the form that recorded it (``ncpc.forms.BooksOnceForm``): the form sent twice records once.
+    # The one-time key of the form that recorded it (``ncpc.core.forms.BooksOnceForm``): the form sent twice records once.
     form_key = models.CharField(max_length=32, null=True, blank=True, unique=True, editable=False)
 
     class Meta:

@@ -1,4 +1,4 @@
-"""Panels on a member's profile page that other apps fill (results and points, dues), like ncpc.home.
+"""Panels on a member's profile page that other apps fill (results and points, dues), like ncpc.club.home.
 
 A panel function takes ``request``, ``person`` and ``season`` and returns None or a dict:
 {"title": str, "template": "app/partials/x.html", "context": {...}, "order": int}. The function decides

@@ -34,10 +34,10 @@ from members.services.standing import (
     suspension_end,
 )
 from members.services.waiting_list import waiting_list_add, waiting_list_move, waiting_list_withdraw
-from ncpc.clock import club_today
-from ncpc.errors import NcpcError
-from ncpc.money import percent_str
-from ncpc.permissions import Action, require, user_can, user_person
+from ncpc.core.clock import club_today
+from ncpc.core.errors import NcpcError
+from ncpc.core.money import percent_str
+from ncpc.core.permissions import Action, require, user_can, user_person
 
 
 def _no_season(request):

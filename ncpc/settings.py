@@ -72,16 +72,17 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "crispy_forms",
     "crispy_bootstrap5",
-    "ncpc",
+    "ncpc.core",
     "members",
     "events",
     "finance",
     "standings",
+    "ncpc.club",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "ncpc.middleware.RefuseNulMiddleware",
+    "ncpc.core.middleware.RefuseNulMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -92,7 +93,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "axes.middleware.AxesMiddleware",
-    "ncpc.cache.DataVersionMiddleware",
+    "ncpc.core.cache.DataVersionMiddleware",
 ]
 
 AUTHENTICATION_BACKENDS = [
@@ -100,7 +101,7 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 
-ROOT_URLCONF = "ncpc.urls"
+ROOT_URLCONF = "ncpc.club.urls"
 
 TEMPLATES = [
     {
@@ -112,7 +113,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "ncpc.context_processors.navigation",
+                "ncpc.club.context_processors.navigation",
             ],
         },
     },
@@ -129,8 +130,8 @@ if _database_url:
         raise ImproperlyConfigured(f"DATABASE_URL is not a valid database URL: {exc}") from None
     # Django's engine with the data version's commit hook (ncpc/db/base.py).
     _engines = {
-        "django.db.backends.postgresql": "ncpc.db.postgresql",
-        "django.db.backends.sqlite3": "ncpc.db.sqlite3",
+        "django.db.backends.postgresql": "ncpc.core.db.postgresql",
+        "django.db.backends.sqlite3": "ncpc.core.db.sqlite3",
     }
     if _db["ENGINE"] not in _engines:
         raise ImproperlyConfigured(f"DATABASE_URL must name PostgreSQL or SQLite, not {_db['ENGINE']}.")
@@ -138,7 +139,7 @@ if _database_url:
 else:
     (BASE_DIR / "var").mkdir(exist_ok=True)
     _db = {
-        "ENGINE": "ncpc.db.sqlite3",
+        "ENGINE": "ncpc.core.db.sqlite3",
         "NAME": str(BASE_DIR / "var" / "ncpc.sqlite3"),
         # SQLite ignores select_for_update(); IMMEDIATE makes writers queue instead.
         "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
@@ -229,7 +230,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
-AXES_CLIENT_IP_CALLABLE = "ncpc.client.client_address"
+AXES_CLIENT_IP_CALLABLE = "ncpc.core.client.client_address"
 
 # --- Password reset requests: at most this many an hour for one e-mail address and from one client. ---
 NCPC_RESET_PER_ADDRESS = env_int("NCPC_RESET_PER_ADDRESS", 3)

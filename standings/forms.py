@@ -1,6 +1,6 @@
 from django import forms
 
-from ncpc.forms import form_field
+from ncpc.core.forms import form_field
 from standings.models import TieBreak
 
 

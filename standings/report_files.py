@@ -4,8 +4,8 @@ import datetime as dt
 
 from django.http import HttpResponse
 
-from ncpc.downloads import Table, csv_response
-from ncpc.pdf import ClubPDF
+from ncpc.core.downloads import Table, csv_response
+from ncpc.core.pdf import ClubPDF
 from standings.badges import WSOP_BADGES
 from standings.selectors import SeasonStandings
 

@@ -21,8 +21,8 @@ from members import selectors as member_selectors
 from members.models import Membership, Person
 from members.services.late_joiners import join_terms, wsop_eligibility_kept
 from members.services.seat_terms import seat_held_at
-from ncpc.cache import computed
-from ncpc.errors import NcpcError
+from ncpc.core.cache import computed
+from ncpc.core.errors import NcpcError
 from standings.models import TieBreakEntry, WsopDecline
 from standings.services.career import CareerStats, career_stats
 from standings.services.points import EventPlaces, MemberTotal, cumulative_points, season_totals

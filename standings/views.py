@@ -12,10 +12,10 @@ from django.views.decorators.http import require_POST
 from events.models import Season
 from events.selectors import current_season, season_named, seasons_all
 from members.models import Person
-from ncpc.cache import computed
-from ncpc.clock import club_today
-from ncpc.errors import NcpcError
-from ncpc.permissions import Action, club_page, require, user_can, user_person
+from ncpc.core.cache import computed
+from ncpc.core.clock import club_today
+from ncpc.core.errors import NcpcError
+from ncpc.core.permissions import Action, club_page, require, user_can, user_person
 from standings import report_files, selectors
 from standings.badges import RACE_BADGES, WSOP_BADGES
 from standings.forms import DeclineForm, TieBreakForm, WithdrawDeclineForm

@@ -4,7 +4,7 @@ import os
 import pytest
 import time_machine
 
-from ncpc.cache import computed_forget
+from ncpc.core.cache import computed_forget
 from tests.factories import member_user, season_make
 
 

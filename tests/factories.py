@@ -83,5 +83,5 @@ def member_user(*, season: Season | None = None, username: str | None = None, of
 
 
 def once() -> str:
-    """A fresh one-time key, as a money form issues with itself (``ncpc.forms.BooksOnceForm``)."""
+    """A fresh one-time key, as a money form issues with itself (``ncpc.core.forms.BooksOnceForm``)."""
     return uuid.uuid4().hex

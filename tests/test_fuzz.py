@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from events.models import Attendance, Elimination, Event, PayoutRow, Season
 from finance.models import Entry, Payment, Transaction
 from members.models import Membership, Person
-from ncpc.errors import NcpcError
-from ncpc.services.season_import import season_import
+from ncpc.club.services.season_import import season_import
+from ncpc.core.errors import NcpcError
 from tests.events.factories import night_make
 from tests.ncpc.season_files import season_file
 
@@ -204,6 +204,6 @@ def test_season_import_refuses_a_mutated_file_with_an_error_and_writes_nothing(t
     except NcpcError:
         assert _counts(*SEASON_TABLES) == before
     else:
-        from ncpc.services.season_import import season_purge
+        from ncpc.club.services.season_import import season_purge
 
         season_purge(season=season)  # the next example starts from an empty club again

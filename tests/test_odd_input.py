@@ -26,7 +26,7 @@ from members.models import (
 )
 from members.services.ballots import ballot_open, rule_change_submit
 from members.services.elections import election_create, nomination_record
-from ncpc.errors import RulesError
+from ncpc.core.errors import RulesError
 from tests.events.factories import night_make
 from tests.factories import UserFactory
 from tests.members.factories import seats_fill

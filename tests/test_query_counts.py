@@ -15,7 +15,7 @@ from django.conf import settings
 
 from events.models import Attendance, Event, Season
 from members.models import Membership, Person
-from ncpc.services.season_import import season_import
+from ncpc.club.services.season_import import season_import
 from tests.factories import UserFactory, season_make
 from tests.ncpc.season_files import member_keys, season_file
 

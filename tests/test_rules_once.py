@@ -17,9 +17,9 @@ from finance.services.dues import AccountTerms, MoneyIn, account_in_good_standin
 from finance.services.forecast import dues_outlook
 from members.services.seat_terms import seat_held_at
 from members.services.standing import suspension_create
-from ncpc.forms import MoneyField
-from ncpc.money import DEFAULT_MONEY_LIMIT
-from ncpc.services.season_report import season_report
+from ncpc.club.services.season_report import season_report
+from ncpc.core.forms import MoneyField
+from ncpc.core.money import DEFAULT_MONEY_LIMIT
 from tests.finance.factories import pay, seat
 
 D = Decimal

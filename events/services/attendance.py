@@ -16,8 +16,8 @@ from events.errors import ExemptionUsed, NotInGoodStanding, RulesNotSigned, Subs
 from events.models import Attendance, Event
 from events.services import late_arrival
 from events.services.locking import event_bump, event_lock, event_lock_open
-from ncpc.audit import Actor, audit_record
-from ncpc.errors import NcpcError
+from ncpc.core.audit import Actor, audit_record
+from ncpc.core.errors import NcpcError
 
 
 def playing_refusal(*, attendance: Attendance, event: Event) -> NcpcError | None:

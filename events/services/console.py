@@ -38,9 +38,9 @@ from events.services.night_seating import (
 )
 from events.services.places import bust_places
 from events.services.seating import Move, allowed_empty_seats, forbidden_seats, needs_balancing
-from ncpc.audit import Actor, audit_record
-from ncpc.clock import club_today
-from ncpc.errors import NcpcError
+from ncpc.core.audit import Actor, audit_record
+from ncpc.core.clock import club_today
+from ncpc.core.errors import NcpcError
 
 
 def night_version(*, event: Event) -> str:

@@ -8,9 +8,9 @@ from events import hooks
 from events.errors import AnnouncementLate
 from events.models import Event, Venue
 from events.selectors import season_rules
-from ncpc.audit import Actor, audit_record
-from ncpc.clock import club_today
-from ncpc.errors import NcpcError
+from ncpc.core.audit import Actor, audit_record
+from ncpc.core.clock import club_today
+from ncpc.core.errors import NcpcError
 
 
 @transaction.atomic

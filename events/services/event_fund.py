@@ -5,8 +5,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from events.rules import SeasonRules
-from ncpc.errors import RulesError
-from ncpc.money import quantize
+from ncpc.core.errors import RulesError
+from ncpc.core.money import quantize
 
 
 class WsopTableMissing(RulesError):

@@ -12,7 +12,7 @@ from django.db import transaction
 
 from events import selectors
 from events.models import Attendance, Elimination, Event, Venue
-from ncpc.audit import Actor, audit_record
+from ncpc.core.audit import Actor, audit_record
 
 
 @dataclass(frozen=True)

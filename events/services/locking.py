@@ -1,7 +1,7 @@
 """Optimistic concurrency for an event's results (two officers entering at once)."""
 
 from events.models import Event
-from ncpc.errors import ConcurrentChange, NcpcError
+from ncpc.core.errors import ConcurrentChange, NcpcError
 
 
 def event_lock(*, event: Event, version: int | None) -> Event:

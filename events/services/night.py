@@ -18,7 +18,7 @@ from events import selectors
 from events.models import Attendance, Event, Night
 from events.rules import BlindLevelData
 from events.services.clock import ClockState
-from ncpc.errors import ConcurrentChange, NcpcError
+from ncpc.core.errors import ConcurrentChange, NcpcError
 
 # Seats that hold chips: players still in, and absent players (posted and folded) until their chips come off.
 SEATED_STATUSES = (Attendance.Status.EXPECTED, Attendance.Status.CALLED_IN, Attendance.Status.ABSENT)

@@ -31,9 +31,9 @@ from events.services.late_arrival import call_time_read
 from events.services.night_arrivals import late_arrival_settle, late_arrivals_remove_all
 from events.services.night_clock import clock_command
 from events.services.night_seating import button_set, final_table_make, seat_add, seat_move, seats_draw
-from ncpc.audit import Actor
-from ncpc.errors import ConcurrentChange, NcpcError
-from ncpc.permissions import Action, user_can
+from ncpc.core.audit import Actor
+from ncpc.core.errors import ConcurrentChange, NcpcError
+from ncpc.core.permissions import Action, user_can
 
 Payload = Mapping[str, Any]
 AREAS = ("results", "seats", "clock")

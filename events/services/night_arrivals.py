@@ -12,8 +12,8 @@ from events.models import Attendance, Event, Night
 from events.services import attendance as attendance_services
 from events.services.late_arrival import late_arrival_due, second_hour_over
 from events.services.night import night_lock
-from ncpc.audit import Actor
-from ncpc.errors import NcpcError
+from ncpc.core.audit import Actor
+from ncpc.core.errors import NcpcError
 
 
 def _late_arrival_not_yet(event: Event) -> str:

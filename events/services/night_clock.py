@@ -32,9 +32,9 @@ from events.services.night import (
     structure_of,
     version_check,
 )
-from ncpc.audit import Actor, audit_record
-from ncpc.errors import NcpcError
-from ncpc.money import money_display
+from ncpc.core.audit import Actor, audit_record
+from ncpc.core.errors import NcpcError
+from ncpc.core.money import money_display
 
 CLOCK_ACTIONS = ("start", "pause", "resume", "skip", "back")
 

@@ -25,8 +25,8 @@ from events.services.seating import (
     needs_balancing,
     seat_draw,
 )
-from ncpc.audit import Actor, audit_record
-from ncpc.errors import ConcurrentChange, NcpcError
+from ncpc.core.audit import Actor, audit_record
+from ncpc.core.errors import ConcurrentChange, NcpcError
 
 
 @transaction.atomic

@@ -32,8 +32,8 @@ from django.utils.dateparse import parse_datetime
 from events.models import Attendance, Event, Night, NightChange
 from events.services import night_actions
 from events.services.night_actions import player_ids
-from ncpc.audit import Actor, actor_user, audit_record
-from ncpc.errors import NcpcError
+from ncpc.core.audit import Actor, actor_user, audit_record
+from ncpc.core.errors import NcpcError
 
 # The part of the night each action checks (``NightAction.area``) and the parts its command moves the version of
 # (``moves_of``: an undo also moves the seating — the player back in is reseated, the table moves after the bust

@@ -14,11 +14,11 @@ from events.services import console as console_services
 from events.services.locking import event_bump, event_lock, event_lock_open
 from events.services.places import Bust, bust_places, places_final
 from events.signals import results_final
-from ncpc.audit import Actor, actor_user, audit_record
-from ncpc.clock import club_today
-from ncpc.errors import NcpcError
-from ncpc.majority import majority
-from ncpc.permissions import OFFICES
+from ncpc.core.audit import Actor, actor_user, audit_record
+from ncpc.core.clock import club_today
+from ncpc.core.errors import NcpcError
+from ncpc.core.majority import majority
+from ncpc.core.permissions import OFFICES
 
 
 def _entrants(*, event: Event) -> dict[int, Attendance]:

@@ -37,11 +37,11 @@ from events.models import Attendance, Event, Rsvp, RsvpReminder
 from events.rules import SeasonRules
 from events.services.attendance import attendance_prepare, substitute_refusal
 from events.services.locking import event_bump, event_lock
-from ncpc.audit import Actor, actor_user, audit_record
-from ncpc.clock import club_today
-from ncpc.errors import NcpcError
-from ncpc.mail import Mail, mail_queue, site_link
-from ncpc.models import MailDelivery
+from ncpc.core.audit import Actor, actor_user, audit_record
+from ncpc.core.clock import club_today
+from ncpc.core.errors import NcpcError
+from ncpc.core.mail import Mail, mail_queue, site_link
+from ncpc.core.models import MailDelivery
 
 Answer = Rsvp.Answer
 

@@ -13,8 +13,8 @@ from events.rules import SeasonRules
 from events.selectors import season_rules
 from events.services.rules_check import rules_problems
 from events.services.seasons import RULE_TABLE_MODELS, rules_tables_write
-from ncpc.audit import Actor, audit_record
-from ncpc.errors import RulesError
+from ncpc.core.audit import Actor, audit_record
+from ncpc.core.errors import RulesError
 
 # What the rules page edits besides the rules themselves.
 SETTINGS_FIELDS = ("results_email",)

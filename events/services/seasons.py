@@ -11,8 +11,8 @@ from events.rules import SeasonRules
 from events.selectors import season_rules
 from events.services.schedule import schedule_dates
 from events.signals import season_created
-from ncpc.audit import Actor, audit_record
-from ncpc.errors import NcpcError
+from ncpc.core.audit import Actor, audit_record
+from ncpc.core.errors import NcpcError
 
 
 def season_name_for(start: dt.date) -> str:

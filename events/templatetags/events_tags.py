@@ -2,7 +2,7 @@ from decimal import Decimal
 
 from django import template
 
-from ncpc.money import percent_str
+from ncpc.core.money import percent_str
 
 register = template.Library()
 

@@ -3,7 +3,7 @@ trigger (corrections are reversals), unless the same transaction holds a ``finan
 a season restore (``finance.services.purge``) writes and removes again before it commits.
 
 PostgreSQL's TRUNCATE (used to empty the test database) fires no row trigger; SQLite's DELETE does, so the
-SQLite engine's flush unlocks the ledger first (``ncpc.db.sqlite3``).
+SQLite engine's flush unlocks the ledger first (``ncpc.core.db.sqlite3``).
 """
 
 from django.db import migrations

@@ -1,9 +1,9 @@
-"""Every money column becomes an ``ncpc.fields.MoneyField`` (a ``DecimalField(max_digits=12,
+"""Every money column becomes an ``ncpc.core.fields.MoneyField`` (a ``DecimalField(max_digits=12,
 decimal_places=2)``, the same numeric(12, 2) column). Only the migration state changes: the schema is
 the same, so no SQL runs (SQLite would otherwise rebuild each table for the new field class, and with
 it drop the ledger's append-only triggers)."""
 
-import ncpc.fields
+import ncpc.core.fields
 from django.db import migrations
 
 
@@ -18,42 +18,42 @@ class Migration(migrations.Migration):
                 migrations.AlterField(
                     model_name="disbursement",
                     name="amount",
-                    field=ncpc.fields.MoneyField(decimal_places=2, max_digits=12),
+                    field=ncpc.core.fields.MoneyField(decimal_places=2, max_digits=12),
                 ),
                 migrations.AlterField(
                     model_name="duesreminder",
                     name="balance",
-                    field=ncpc.fields.MoneyField(decimal_places=2, max_digits=12),
+                    field=ncpc.core.fields.MoneyField(decimal_places=2, max_digits=12),
                 ),
                 migrations.AlterField(
                     model_name="duesreminder",
                     name="late_fee",
-                    field=ncpc.fields.MoneyField(blank=True, decimal_places=2, max_digits=12, null=True),
+                    field=ncpc.core.fields.MoneyField(blank=True, decimal_places=2, max_digits=12, null=True),
                 ),
                 migrations.AlterField(
                     model_name="duesreminder",
                     name="to_play",
-                    field=ncpc.fields.MoneyField(blank=True, decimal_places=2, max_digits=12, null=True),
+                    field=ncpc.core.fields.MoneyField(blank=True, decimal_places=2, max_digits=12, null=True),
                 ),
                 migrations.AlterField(
                     model_name="entry",
                     name="amount",
-                    field=ncpc.fields.MoneyField(decimal_places=2, max_digits=12),
+                    field=ncpc.core.fields.MoneyField(decimal_places=2, max_digits=12),
                 ),
                 migrations.AlterField(
                     model_name="payment",
                     name="amount",
-                    field=ncpc.fields.MoneyField(decimal_places=2, max_digits=12),
+                    field=ncpc.core.fields.MoneyField(decimal_places=2, max_digits=12),
                 ),
                 migrations.AlterField(
                     model_name="wsopresult",
                     name="gross",
-                    field=ncpc.fields.MoneyField(decimal_places=2, max_digits=12),
+                    field=ncpc.core.fields.MoneyField(decimal_places=2, max_digits=12),
                 ),
                 migrations.AlterField(
                     model_name="wsopresult",
                     name="tips",
-                    field=ncpc.fields.MoneyField(decimal_places=2, default=0, max_digits=12),
+                    field=ncpc.core.fields.MoneyField(decimal_places=2, default=0, max_digits=12),
                 ),
             ],
         ),

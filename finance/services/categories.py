@@ -16,7 +16,7 @@ from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
 from finance.services.dues import ADMIN_FEE, DUES, LATE_FEE, WAIVER, Charge, MoneyIn
-from ncpc.money import ZERO
+from ncpc.core.money import ZERO
 
 CREDIT = "credit"
 CATEGORIES = (ADMIN_FEE, DUES, LATE_FEE, CREDIT)

@@ -21,10 +21,10 @@ from finance.services.ledger import (
 )
 from members.models import Person
 from members.selectors import offices_held
-from ncpc.audit import Actor, actor_signed_in, audit_record
-from ncpc.errors import NcpcError, NotAllowed
-from ncpc.permissions import user_person
-from ncpc.results import Booked
+from ncpc.core.audit import Actor, actor_signed_in, audit_record
+from ncpc.core.errors import NcpcError, NotAllowed
+from ncpc.core.permissions import user_person
+from ncpc.core.results import Booked
 
 FROM_ACCOUNTS = (Account.CHECKING, Account.ESCROW)
 # Supplies and WSOP expenses; cash for the club's cash box; checking, for money taken out of the escrow.

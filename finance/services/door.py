@@ -14,8 +14,8 @@ from finance.selectors import dues_account
 from finance.services.forecast import to_play_at
 from finance.services.payments import PaymentBooked, PaymentError, payment_by_form, payment_record
 from members.models import Membership
-from ncpc.audit import Actor
-from ncpc.money import money_display
+from ncpc.core.audit import Actor
+from ncpc.core.money import money_display
 
 
 class DoorAmountChanged(PaymentError):

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from events.rules import SeasonRules
 from members.services.late_joiners import join_terms, late_joiner_dues_events
-from ncpc.money import ZERO, money_display
+from ncpc.core.money import ZERO, money_display
 
 # A charge's kind. Their names sort in the order charges of one day are listed and paid (admin fee, dues, late
 # fee, then a waiver), so that charges sort by (date, kind) as plain tuples, with no Python call per charge

@@ -17,9 +17,9 @@ from finance.services.wsop import WsopSplit, wsop_split
 from members import selectors as members_selectors
 from members.models import Membership
 from members.services.late_joiners import join_terms
-from ncpc.audit import Actor, actor_signed_in, audit_record
-from ncpc.errors import NcpcError
-from ncpc.results import Booked
+from ncpc.core.audit import Actor, actor_signed_in, audit_record
+from ncpc.core.errors import NcpcError
+from ncpc.core.results import Booked
 
 
 class WsopError(NcpcError):

@@ -8,9 +8,9 @@ from finance.models import Account, Transaction
 from finance.selectors import event_payout_lines
 from finance.services.ledger import EntryLine, next_key, posted_under_key, transaction_post
 from finance.services.payouts import NothingToPay
-from ncpc.audit import Actor
-from ncpc.money import ZERO
-from ncpc.results import Booked
+from ncpc.core.audit import Actor
+from ncpc.core.money import ZERO
+from ncpc.core.results import Booked
 
 
 def event_payout_key(*, event: Event) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from finance.services.dues import ADMIN_FEE, DUES, LATE_FEE, WAIVER, Charge, MoneyIn
-from ncpc.money import ZERO
+from ncpc.core.money import ZERO
 
 _BASE = (DUES, ADMIN_FEE)
 

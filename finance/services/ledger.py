@@ -13,11 +13,11 @@ from django.db.models import Sum
 
 from events.models import Season
 from finance.models import Account, ClosedMonth, Entry, Transaction
-from ncpc.audit import Actor, actor_signed_in, actor_user, audit_record
-from ncpc.clock import club_today
-from ncpc.errors import ConcurrentChange, NcpcError
-from ncpc.money import DEFAULT_MONEY_LIMIT, ZERO, money_str, quantize
-from ncpc.results import Booked
+from ncpc.core.audit import Actor, actor_signed_in, actor_user, audit_record
+from ncpc.core.clock import club_today
+from ncpc.core.errors import ConcurrentChange, NcpcError
+from ncpc.core.money import DEFAULT_MONEY_LIMIT, ZERO, money_str, quantize
+from ncpc.core.results import Booked
 
 
 class LedgerError(NcpcError):
@@ -64,7 +64,7 @@ TRANSFER_CODES = (Account.CASH, Account.CHECKING)
 
 
 def form_posting_key(once: str) -> str:
-    """The ledger key of a form's posting (``ncpc.forms.BooksOnceForm``)."""
+    """The ledger key of a form's posting (``ncpc.core.forms.BooksOnceForm``)."""
     return f"form:{once}"
 
 

@@ -22,9 +22,9 @@ from finance.services.ledger import (
     transaction_reverse,
 )
 from members.models import Membership
-from ncpc.audit import Actor, actor_signed_in, audit_record
-from ncpc.errors import NcpcError
-from ncpc.results import Booked
+from ncpc.core.audit import Actor, actor_signed_in, audit_record
+from ncpc.core.errors import NcpcError
+from ncpc.core.results import Booked
 
 
 class PaymentError(NcpcError):

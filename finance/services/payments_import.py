@@ -13,9 +13,9 @@ from finance.models import Account, ClosedMonth, Entry, Payment, Transaction
 from finance.services.ledger import accounts_ensure, month_first
 from finance.services.payments import METHOD_ACCOUNT, PaymentError
 from members.models import Membership
-from ncpc.audit import Actor, actor_user, audit_record, audit_record_many
-from ncpc.clock import club_today
-from ncpc.money import quantize
+from ncpc.core.audit import Actor, actor_user, audit_record, audit_record_many
+from ncpc.core.clock import club_today
+from ncpc.core.money import quantize
 
 BATCH = 1000
 

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from events.placings import Placing
 from events.rules import SeasonRules
-from ncpc.errors import NcpcError, RulesError
+from ncpc.core.errors import NcpcError, RulesError
 
 
 class PayoutTableMissing(RulesError):

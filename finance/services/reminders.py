@@ -22,10 +22,10 @@ from finance.selectors import DuesAccount, account_outlook, season_dues_accounts
 from finance.services.dues import StatementLine
 from finance.services.forecast import DuesOutlook
 from members.models import Membership
-from ncpc.audit import Actor, actor_user, audit_record
-from ncpc.mail import Mail, mail_queue, site_link
-from ncpc.models import MailDelivery
-from ncpc.money import credit_display, money_display
+from ncpc.core.audit import Actor, actor_user, audit_record
+from ncpc.core.mail import Mail, mail_queue, site_link
+from ncpc.core.models import MailDelivery
+from ncpc.core.money import credit_display, money_display
 
 
 def reminder_window_open(*, event_date: dt.date, on: dt.date, days_ahead: int) -> bool:

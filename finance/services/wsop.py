@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from events.rules import SeasonRules
-from ncpc.money import floor_cents, quantize
+from ncpc.core.money import floor_cents, quantize
 
 
 @dataclass(frozen=True)

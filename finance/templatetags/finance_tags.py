@@ -1,6 +1,6 @@
 from django import template
 
-from ncpc.permissions import Action, user_can
+from ncpc.core.permissions import Action, user_can
 
 register = template.Library()
 

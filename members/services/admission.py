@@ -10,9 +10,9 @@ from events.selectors import season_rules
 from members.models import Membership, Person, Vote, WaitingListEntry
 from members.selectors import current_member_count, membership_on, next_event_number
 from members.services.votes import vote_build, vote_counts_problems
-from ncpc.audit import Actor, audit_record
-from ncpc.errors import NcpcError
-from ncpc.majority import majority
+from ncpc.core.audit import Actor, audit_record
+from ncpc.core.errors import NcpcError
+from ncpc.core.majority import majority
 
 
 class AdmissionRefused(NcpcError):

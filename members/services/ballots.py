@@ -28,10 +28,10 @@ from members.selectors import current_member_count
 from members.services.elections import election_count, election_terms_grant, election_voting_day_check
 from members.services.rule_changes import rule_changes_send_on, rule_value_clean
 from members.services.votes import vote_record
-from ncpc.audit import Actor, actor_user, audit_record
-from ncpc.errors import NcpcError
-from ncpc.mail import Mail, mail_queue, site_link
-from ncpc.models import MailDelivery
+from ncpc.core.audit import Actor, actor_user, audit_record
+from ncpc.core.errors import NcpcError
+from ncpc.core.mail import Mail, mail_queue, site_link
+from ncpc.core.models import MailDelivery
 
 YES, NO = BallotCount.Answer.YES.value, BallotCount.Answer.NO.value
 

@@ -8,8 +8,8 @@ from django.db import transaction
 from events.models import Event
 from members.models import OfficerTerm, Ruling
 from members.selectors import officer_holders
-from ncpc.audit import Actor, actor_user, audit_record
-from ncpc.errors import NcpcError
+from ncpc.core.audit import Actor, actor_user, audit_record
+from ncpc.core.errors import NcpcError
 
 # The bylaws' order of the offices (§3.4.5, §3.5.2–3.5.3, §3.6.7–3.6.8): the first one present and not
 # involved speaks for the deciding officers, and has the casting say when two of them split.

@@ -10,8 +10,8 @@ from django.db import transaction
 from events.models import Event, Season
 from members.models import Ballot, BallotCount, BallotQuestion, Membership, Nomination, OfficerTerm, Person
 from members.services.officers import default_term, officer_term_create
-from ncpc.audit import Actor, audit_record
-from ncpc.errors import NcpcError
+from ncpc.core.audit import Actor, audit_record
+from ncpc.core.errors import NcpcError
 
 OFFICES = (
     OfficerTerm.Office.PRESIDENT,

@@ -7,7 +7,7 @@ from django.db import transaction
 
 from events.models import Season
 from members.models import Membership, Person, RulesSignature
-from ncpc.audit import Actor, audit_record
+from ncpc.core.audit import Actor, audit_record
 
 
 @transaction.atomic

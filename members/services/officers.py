@@ -5,8 +5,8 @@ import datetime as dt
 from django.db import transaction
 
 from members.models import OfficerTerm, Person
-from ncpc.audit import Actor, audit_record
-from ncpc.errors import NcpcError
+from ncpc.core.audit import Actor, audit_record
+from ncpc.core.errors import NcpcError
 
 
 def default_term(*, start_year: int) -> tuple[dt.date, dt.date]:

@@ -8,9 +8,9 @@ from django.db import transaction
 from events import hooks as events_hooks
 from members.models import Person
 from members.selectors import membership_on
-from ncpc.audit import Actor, audit_record
-from ncpc.clock import club_today
-from ncpc.errors import NcpcError
+from ncpc.core.audit import Actor, audit_record
+from ncpc.core.clock import club_today
+from ncpc.core.errors import NcpcError
 
 # Not a bylaws number: a date of birth more than this many years back is a typing mistake (0001-01-01).
 OLDEST_AGE_YEARS = 120

@@ -6,8 +6,8 @@ from events.models import Season
 from events.selectors import season_rules
 from events.services.seasons import season_create
 from members.models import Membership
-from ncpc.audit import Actor, audit_record
-from ncpc.errors import NcpcError
+from ncpc.core.audit import Actor, audit_record
+from ncpc.core.errors import NcpcError
 
 
 @transaction.atomic

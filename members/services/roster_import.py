@@ -11,8 +11,8 @@ from django.db import transaction
 
 from events.models import Season
 from members.models import Membership, Person
-from ncpc.audit import Actor, audit_record, audit_record_many
-from ncpc.errors import NcpcError
+from ncpc.core.audit import Actor, audit_record, audit_record_many
+from ncpc.core.errors import NcpcError
 
 BATCH = 1000
 

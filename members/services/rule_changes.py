@@ -24,10 +24,10 @@ from events.services.seasons import season_name_for
 from members.governance_selectors import rule_changes_pending
 from members.models import Ballot, RuleChange
 from members.selectors import current_member_count
-from ncpc.audit import Actor, audit_record
-from ncpc.clock import club_today
-from ncpc.errors import NcpcError, RulesError
-from ncpc.money import parse_money
+from ncpc.core.audit import Actor, audit_record
+from ncpc.core.clock import club_today
+from ncpc.core.errors import NcpcError, RulesError
+from ncpc.core.money import parse_money
 
 # What the ballot calls each rule number: its ``Season.rule_label`` (a field's verbose_name, or a row's label).
 RULE_LABELS = {name: Season.rule_label(name) for name in (*SeasonRules.SCALAR_FIELDS, PAYOUT_ROW, WSOP_ROW)}
@@ -69,7 +69,7 @@ def _ints(text: str, *, what: str) -> list[int]:
 
 
 def _money(text: str, *, what: str) -> Decimal:
-    """An amount an officer typed (``$1,250.00`` is fine): ``ncpc.money.parse_money`` with this form's messages."""
+    """An amount an officer typed (``$1,250.00`` is fine): ``ncpc.core.money.parse_money`` with this form's messages."""
     try:
         amount = parse_money(text.strip().replace("$", "").replace(",", ""))
     except ValueError:

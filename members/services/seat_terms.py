@@ -1,6 +1,6 @@
 """Who holds a seat at which event (SPEC §2, §13). Pure: plain values in, a yes or no out.
 
-A membership (``members.models.Membership``) and a season file's member row (``ncpc.services.season_file``)
+A membership (``members.models.Membership``) and a season file's member row (``ncpc.club.services.season_file``)
 both say when their seat is held by two numbers: the first event and the event after which the member left.
 """
 

@@ -15,9 +15,9 @@ from members.services.admission import AdmissionRefused, VoteCounts, admission_c
 from members.services.late_joiners import JoinTerms, join_terms
 from members.services.votes import vote_build, vote_counts_problems
 from members.services.waiting_list import offer_seat_to_first_alternate
-from ncpc.audit import Actor, audit_record
-from ncpc.errors import ConcurrentChange, NcpcError
-from ncpc.majority import majority
+from ncpc.core.audit import Actor, audit_record
+from ncpc.core.errors import ConcurrentChange, NcpcError
+from ncpc.core.majority import majority
 
 
 def last_event_before(*, membership: Membership, on: dt.date) -> int:

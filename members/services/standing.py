@@ -5,8 +5,8 @@ import datetime as dt
 from django.db import IntegrityError, transaction
 
 from members.models import Membership, RulesSignature, Suspension
-from ncpc.audit import Actor, actor_user, audit_record
-from ncpc.errors import NcpcError
+from ncpc.core.audit import Actor, actor_user, audit_record
+from ncpc.core.errors import NcpcError
 
 
 @transaction.atomic

@@ -1,5 +1,5 @@
 """Club votes (admission, removal, and later governance): commands that persist. The majority rule is
-``ncpc.majority``."""
+``ncpc.core.majority``."""
 
 import datetime as dt
 
@@ -7,9 +7,9 @@ from django.db import IntegrityError, transaction
 
 from events.models import Season
 from members.models import Person, Vote
-from ncpc.audit import Actor, actor_user, audit_record
-from ncpc.errors import NcpcError
-from ncpc.results import Booked
+from ncpc.core.audit import Actor, actor_user, audit_record
+from ncpc.core.errors import NcpcError
+from ncpc.core.results import Booked
 
 
 def vote_counts_problems(*, yes: int, no: int, abstain: int, members_eligible: int) -> list[str]:

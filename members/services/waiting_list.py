@@ -6,8 +6,8 @@ from django.db import transaction
 from django.db.models import Max
 
 from members.models import Membership, Person, WaitingListEntry
-from ncpc.audit import Actor, audit_record
-from ncpc.errors import ConcurrentChange, NcpcError
+from ncpc.core.audit import Actor, audit_record
+from ncpc.core.errors import ConcurrentChange, NcpcError
 
 WAITING = WaitingListEntry.Status.WAITING
 

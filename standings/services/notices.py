@@ -11,9 +11,9 @@ from events import selectors as event_selectors
 from events.models import Event
 from finance import selectors as finance_selectors
 from members import selectors as member_selectors
-from ncpc.errors import NcpcError
-from ncpc.mail import Mail, mail_queue, site_link
-from ncpc.models import MailDelivery
+from ncpc.core.errors import NcpcError
+from ncpc.core.mail import Mail, mail_queue, site_link
+from ncpc.core.models import MailDelivery
 from standings.models import ResultsNotice
 from standings.selectors import season_standings
 

@@ -6,8 +6,8 @@ from django.db import transaction
 
 from events.models import Season
 from members.models import Membership
-from ncpc.audit import Actor, actor_user, audit_record
-from ncpc.errors import NcpcError
+from ncpc.core.audit import Actor, actor_user, audit_record
+from ncpc.core.errors import NcpcError
 from standings.models import TieBreak, TieBreakEntry, WsopDecline
 from standings.selectors import season_standings
 

@@ -13,7 +13,7 @@ from pypdf import PdfReader
 
 from events.models import Attendance, Event, NightSeat, NightTable
 from events.services.seating import Table, forbidden_seats
-from ncpc.clock import club_now, club_today
+from ncpc.core.clock import club_now, club_today
 from tests.browser.conftest import PHONE, login
 from tests.factories import MembershipFactory, PersonFactory, member_user, season_make
 

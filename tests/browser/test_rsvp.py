@@ -6,7 +6,7 @@ import pytest
 
 from events.models import Attendance, Rsvp
 from events.selectors import next_event
-from ncpc.clock import club_today
+from ncpc.core.clock import club_today
 from tests.browser.conftest import PHONE, login
 from tests.factories import member_user, season_make
 

@@ -126,7 +126,7 @@ def test_a_banned_substitute_is_refused(season, today):
 def test_a_player_out_cannot_be_marked_absent(season, today):
     from events.errors import ResultsError  # noqa: F401
     from events.services.results import bust_record
-    from ncpc.errors import NcpcError
+    from ncpc.core.errors import NcpcError
 
     event, s = night_make(season=season, players=3)
     bust_record(event=event, attendance_ids=[s["c"].pk], version=event.results_version, actor=None)

@@ -6,7 +6,7 @@ import pytest
 from django.db import connection, connections
 
 from events.services.results import bust_record
-from ncpc.errors import ConcurrentChange
+from ncpc.core.errors import ConcurrentChange
 from tests.events.factories import night_make
 from tests.factories import season_make
 

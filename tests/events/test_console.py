@@ -9,8 +9,8 @@ from events.errors import ResultsError
 from events.models import Attendance, Elimination, NightMove, NightSeat
 from events.services import console as console_services
 from events.services import night_clock, night_seating
-from ncpc.errors import ConcurrentChange
-from ncpc.models import AuditEntry
+from ncpc.core.errors import ConcurrentChange
+from ncpc.core.models import AuditEntry
 from tests.events.factories import night_make
 from tests.events.test_night import bust, place, seated_at, seats_version
 

@@ -16,8 +16,8 @@ from events.services import night as night_services
 from events.services import night_arrivals, night_clock, night_seating
 from events.services.results import bust_record
 from events.services.seating import Table, forbidden_seats
-from ncpc.errors import ConcurrentChange, NcpcError
-from ncpc.models import AuditEntry
+from ncpc.core.errors import ConcurrentChange, NcpcError
+from ncpc.core.models import AuditEntry
 from tests.events.factories import night_make
 
 pytestmark = pytest.mark.django_db
@@ -413,7 +413,8 @@ def test_removing_all_absent_chips_at_once(season):
         Night.objects.create(event=event, started_at=T0)
         event.refresh_from_db()
         assert (
-            night_arrivals.late_arrivals_remove_all(event=event, version=event.results_version, actor=None) == 3
+            night_arrivals.late_arrivals_remove_all(event=event, version=event.results_version, actor=None)
+            == 3
         )
     assert event.attendances.filter(status=Attendance.Status.CHIPS_REMOVED).count() == 3
 

@@ -9,8 +9,8 @@ from django.utils import timezone
 from events.models import Elimination, Night
 from events.services import console as console_services
 from events.services import night_actions, night_sync
-from ncpc.errors import NcpcError
-from ncpc.models import AuditEntry
+from ncpc.core.errors import NcpcError
+from ncpc.core.models import AuditEntry
 from tests.events.factories import night_make
 from tests.events.test_night import place
 from tests.factories import member_user

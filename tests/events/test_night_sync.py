@@ -12,8 +12,8 @@ import time_machine
 from events.models import Elimination, Night, NightChange, NightSeat
 from events.services import night_clock, night_seating, night_sync
 from events.services.results import bust_record
-from ncpc.errors import NcpcError
-from ncpc.models import AuditEntry
+from ncpc.core.errors import NcpcError
+from ncpc.core.models import AuditEntry
 from tests.events.factories import night_make
 
 pytestmark = pytest.mark.django_db

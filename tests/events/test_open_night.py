@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 
 from events.models import Attendance
 from events.services.attendance import attendance_prepare
-from ncpc.models import AuditEntry
+from ncpc.core.models import AuditEntry
 from tests.factories import MembershipFactory, PersonFactory
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,7 @@ from events.models import Event, Venue
 from events.services.event_edit import event_announce, event_move
 from events.services.results import bust_record, results_finish
 from events.templatetags import events_tags
-from ncpc.models import AuditEntry
+from ncpc.core.models import AuditEntry
 from tests.events.factories import night_make
 from tests.factories import VenueFactory
 

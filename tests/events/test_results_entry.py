@@ -9,8 +9,8 @@ from events.models import Attendance, Event
 from events.selectors import event_field, event_placings
 from events.services.results import abuse_remove, bust_record, bust_undo, results_finish, results_reopen
 from events.signals import results_final
-from ncpc.errors import ConcurrentChange, NcpcError
-from ncpc.models import AuditEntry
+from ncpc.core.errors import ConcurrentChange, NcpcError
+from ncpc.core.models import AuditEntry
 from tests.events.factories import night_make
 
 pytestmark = pytest.mark.django_db

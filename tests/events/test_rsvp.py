@@ -25,8 +25,8 @@ from events.services.rsvp import (
     rsvp_summary,
     substitutes_counted,
 )
-from ncpc.errors import NcpcError
-from ncpc.models import AuditEntry, MailDelivery
+from ncpc.core.errors import NcpcError
+from ncpc.core.models import AuditEntry, MailDelivery
 from tests.factories import MembershipFactory, PersonFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,7 @@ from django.db import connection, connections
 from events.models import Attendance, Rsvp
 from events.services.attendance import attendance_prepare
 from events.services.rsvp import rsvp_answer
-from ncpc.models import AuditEntry
+from ncpc.core.models import AuditEntry
 from tests.factories import MembershipFactory, PersonFactory, member_user, season_make
 
 pytestmark = pytest.mark.django_db

@@ -15,8 +15,8 @@ from events.services.rules_edit import season_rules_save
 from events.services.seasons import season_create
 from members.governance_forms import AcceptForm
 from members.services.rule_changes import RULE_LABELS
-from ncpc.errors import RulesError
-from ncpc.models import AuditEntry
+from ncpc.core.errors import RulesError
+from ncpc.core.models import AuditEntry
 
 # Bylaws §8.1, row by row: members → (total fees, prizes, entries, expenses, monthly funds, per event).
 WSOP_TABLE = [
@@ -111,7 +111,7 @@ def test_a_new_season_copies_the_previous_seasons_rules(season):
 
 @pytest.mark.django_db
 def test_a_season_name_cannot_be_created_twice(season):
-    from ncpc.errors import NcpcError
+    from ncpc.core.errors import NcpcError
 
     with pytest.raises(NcpcError, match="exists already"):
         season_create(start_year=2026)

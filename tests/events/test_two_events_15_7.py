@@ -9,8 +9,8 @@ from django.urls import reverse
 from events.services.event_edit import event_move
 from members.models import Vote
 from members.services.votes import vote_record
-from ncpc.audit import AuditEntry
-from ncpc.errors import NcpcError
+from ncpc.core.audit import AuditEntry
+from ncpc.core.errors import NcpcError
 
 pytestmark = pytest.mark.django_db
 

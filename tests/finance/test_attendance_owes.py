@@ -84,7 +84,7 @@ def test_recording_the_door_payment_puts_the_member_back_in_the_seat_list(
     client, season, member, treasurer, december_event
 ):
     from events.models import Attendance
-    from ncpc.models import AuditEntry
+    from ncpc.core.models import AuditEntry
 
     membership, event, seat = _listed_unpaid(season, member)
     version = event.results_version

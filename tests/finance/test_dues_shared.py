@@ -28,7 +28,7 @@ from finance.services.dues import (
     season_charges,
 )
 from members.services.late_joiners import join_terms, late_joiner_dues_events
-from ncpc.money import ZERO, money_display
+from ncpc.core.money import ZERO, money_display
 from tests.finance.test_late_fees import EVENTS, FEE_DATES, SEASON_END
 
 D = Decimal

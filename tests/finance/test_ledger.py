@@ -21,7 +21,7 @@ from finance.services.ledger import (
     transaction_reverse,
     transfer_post,
 )
-from ncpc.models import AuditEntry
+from ncpc.core.models import AuditEntry
 from tests.factories import UserFactory
 
 D = Decimal

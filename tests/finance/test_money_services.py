@@ -17,7 +17,7 @@ from finance.services.payouts import PayoutTableMissing
 from finance.services.reminders import dues_reminders_send
 from members.models import Membership, Vote
 from members.services.votes import vote_record
-from ncpc.errors import NotAllowed
+from ncpc.core.errors import NotAllowed
 from tests.factories import MembershipFactory, PersonFactory, once
 from tests.finance.factories import pay
 

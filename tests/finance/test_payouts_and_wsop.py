@@ -10,7 +10,7 @@ from events.bylaws import BYLAWS_RULES
 from events.placings import Placing
 from finance.services.payouts import PayoutTableMissing, payout_lines
 from finance.services.wsop import wsop_split
-from ncpc.errors import NcpcError
+from ncpc.core.errors import NcpcError
 
 D = Decimal
 

@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from events.models import Event, Season
 from finance.models import DuesReminder
 from finance.services.reminders import dues_reminders_plan, dues_reminders_send, reminder_window_open
-from ncpc.models import MailDelivery
+from ncpc.core.models import MailDelivery
 from tests.factories import MembershipFactory, PersonFactory, UserFactory
 from tests.finance.factories import pay
 

@@ -30,7 +30,7 @@ from finance.services.ledger import (
 )
 from finance.services.payments import PaymentError, payment_record
 from members.models import Vote
-from ncpc.forms import MoneyField
+from ncpc.core.forms import MoneyField
 from tests.factories import MembershipFactory, member_user, once, season_make
 from tests.finance.factories import pay
 

@@ -9,8 +9,8 @@ from members.services.admission import AdmissionRefused, VoteCounts, member_admi
 from members.services.late_joiners import join_terms
 from members.services.people import person_turned_pro
 from members.services.waiting_list import waiting_list_add
-from ncpc.errors import NcpcError
-from ncpc.models import AuditEntry
+from ncpc.core.errors import NcpcError
+from ncpc.core.models import AuditEntry
 from tests.factories import PersonFactory
 from tests.finance.factories import pay
 from tests.members.factories import candidate, seats_fill

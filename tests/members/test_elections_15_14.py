@@ -12,7 +12,7 @@ from django.urls import reverse
 from members.models import Ballot, BallotParticipation, OfficerTerm
 from members.services.ballots import ballot_close, ballot_open, ballot_publish, ballot_vote
 from members.services.elections import election_create, election_tie_resolve, nomination_record
-from ncpc.errors import NcpcError
+from ncpc.core.errors import NcpcError
 from tests.factories import member_user
 from tests.members.factories import seats_fill
 

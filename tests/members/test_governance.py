@@ -33,8 +33,8 @@ from members.services.elections import (
     nomination_record,
 )
 from members.services.rule_changes import rule_changes_apply_pending, rule_value_clean
-from ncpc.errors import NcpcError
-from ncpc.permissions import Action, user_can
+from ncpc.core.errors import NcpcError
+from ncpc.core.permissions import Action, user_can
 from tests.members.factories import seats_fill
 
 APRIL = dt.date(2027, 4, 24)

@@ -7,8 +7,8 @@ from members.selectors import first_alternate, roster_for_event
 from members.services.admission import VoteCounts, member_admit
 from members.services.seats import member_remove, member_withdraw, seat_transfer
 from members.services.waiting_list import waiting_list_add
-from ncpc.errors import NcpcError
-from ncpc.models import AuditEntry
+from ncpc.core.errors import NcpcError
+from ncpc.core.models import AuditEntry
 from tests.factories import PersonFactory
 from tests.members.factories import seats_fill
 

@@ -4,7 +4,7 @@ import pytest
 
 from members.selectors import rules_signed, suspended_on, unsigned_before_next_event
 from members.services.standing import rules_signature_record, suspension_create, suspension_end
-from ncpc.errors import NcpcError
+from ncpc.core.errors import NcpcError
 from tests.members.factories import seats_fill
 
 
@@ -47,7 +47,7 @@ def test_a_suspension_cannot_end_before_it_starts(season, seat):
 
 
 def test_a_suspension_lifted_early_no_longer_covers_the_days_after(season, seat, president):
-    from ncpc.models import AuditEntry
+    from ncpc.core.models import AuditEntry
 
     suspension = suspension_create(
         membership=seat, start=dt.date(2026, 11, 20), end=dt.date(2026, 12, 31), reason="abuse"
@@ -103,7 +103,7 @@ def test_an_officer_ends_a_suspension_early_from_the_suspensions_page(client, se
 
 
 def test_a_signature_recorded_by_mistake_is_withdrawn_with_a_reason(client, season, seat, vice_president):
-    from ncpc.models import AuditEntry
+    from ncpc.core.models import AuditEntry
 
     signature = rules_signature_record(membership=seat, signed_on=dt.date(2026, 8, 20))
     client.force_login(vice_president)

@@ -11,7 +11,7 @@ from django.urls import reverse
 from members.models import Removal
 from members.selectors import unpaid_at_first_january
 from members.services.seats import member_remove
-from ncpc.errors import NcpcError
+from ncpc.core.errors import NcpcError
 from tests.finance.factories import pay, seat
 
 pytestmark = pytest.mark.django_db

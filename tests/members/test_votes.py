@@ -2,8 +2,8 @@ import pytest
 
 from members.models import Vote
 from members.services.votes import vote_record
-from ncpc.errors import NcpcError
-from ncpc.majority import majority
+from ncpc.core.errors import NcpcError
+from ncpc.core.majority import majority
 
 
 @pytest.mark.parametrize(

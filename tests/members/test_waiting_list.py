@@ -2,7 +2,7 @@ import pytest
 
 from members.selectors import first_alternate, waiting_list
 from members.services.waiting_list import waiting_list_add, waiting_list_move, waiting_list_withdraw
-from ncpc.errors import NcpcError
+from ncpc.core.errors import NcpcError
 from tests.factories import PersonFactory
 
 

@@ -1,6 +1,6 @@
 import pytest
 
-from ncpc.services.season_import import season_import
+from ncpc.club.services.season_import import season_import
 from tests.factories import UserFactory
 from tests.ncpc.season_files import season_file
 

@@ -13,8 +13,8 @@ from events.services.locking import event_lock
 from finance.selectors import season_dues_accounts
 from finance.services.ledger import accounts_ensure
 from finance.services.payments import payment_record
-from ncpc.audit import audit_record
-from ncpc.cache import computed_forget, data_version, data_version_bump, data_version_forget
+from ncpc.core.audit import audit_record
+from ncpc.core.cache import computed_forget, data_version, data_version_bump, data_version_forget
 from tests.factories import member_user, season_make
 
 # Cached values are used only outside transactions, so these tests run without the usual test transaction.
@@ -142,7 +142,7 @@ def test_with_the_cache_warm_every_main_page_needs_at_most_a_few_queries(
     cache_on, client, url, most, django_assert_max_num_queries
 ):
     from members.models import Person
-    from ncpc.services.season_import import season_import
+    from ncpc.club.services.season_import import season_import
     from tests.factories import UserFactory
     from tests.ncpc.season_files import season_file
 

@@ -9,8 +9,8 @@ from django.core.exceptions import ImproperlyConfigured
 from events import hooks as events_hooks
 from finance import hooks as finance_hooks
 from members import hooks as members_hooks
-from ncpc import permissions
-from ncpc.hooks import Hook
+from ncpc.core import permissions
+from ncpc.core.hooks import Hook
 
 
 class Doubled(Protocol):

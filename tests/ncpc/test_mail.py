@@ -11,8 +11,8 @@ from django.core import mail
 from django.core.management import call_command
 from django.utils import timezone
 
-from ncpc.mail import Mail, mail_deliver, mail_queue
-from ncpc.models import MailDelivery
+from ncpc.core.mail import Mail, mail_deliver, mail_queue
+from ncpc.core.models import MailDelivery
 from tests.factories import member_user
 from tests.ncpc.smtp import SilentServer, WorkingServer
 

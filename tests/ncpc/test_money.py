@@ -2,7 +2,7 @@ from decimal import Decimal
 
 import pytest
 
-from ncpc.money import parse_money
+from ncpc.core.money import parse_money
 
 
 @pytest.mark.parametrize(

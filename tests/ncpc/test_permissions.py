@@ -3,7 +3,7 @@ import datetime as dt
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
-from ncpc.permissions import Action, user_can, user_offices
+from ncpc.core.permissions import Action, user_can, user_offices
 from tests.factories import MembershipFactory, OfficerTermFactory, PersonFactory, UserFactory, season_make
 
 pytestmark = pytest.mark.django_db

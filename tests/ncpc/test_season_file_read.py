@@ -1,7 +1,7 @@
 import pytest
 
 from events.bylaws import BYLAWS_RULES
-from ncpc.services.season_file import SeasonFileError, season_file_read
+from ncpc.club.services.season_file import SeasonFileError, season_file_read
 from tests.ncpc.season_files import changed, season_file
 
 

@@ -11,9 +11,9 @@ from django.core.management.base import CommandError
 from events.models import Season
 from finance.models import Payment
 from members.models import Membership, Person
-from ncpc.services.season_file import SeasonFileError
-from ncpc.services.season_import import season_import
-from ncpc.services.season_report import season_report
+from ncpc.club.services.season_file import SeasonFileError
+from ncpc.club.services.season_import import season_import
+from ncpc.club.services.season_report import season_report
 from tests.ncpc.season_files import changed, season_file
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ from django.db import connection
 
 from finance.models import Payment
 from members.models import Membership, Person
-from ncpc.services.spreadsheet import members_sheet_read, payments_sheet_read
+from ncpc.club.services.spreadsheet import members_sheet_read, payments_sheet_read
 
 pytestmark = pytest.mark.django_db
 
@@ -102,7 +102,7 @@ def test_payments_import_writes_ledger_entries_audit_rows_and_a_balanced_ledger(
     from django.db.models import Sum
 
     from finance.models import Entry
-    from ncpc.models import AuditEntry
+    from ncpc.core.models import AuditEntry
 
     client.force_login(treasurer)
     text = "member,date,amount,method,reference\nmember1,2026-08-20,110.00,check,#1041\nmember1,2026-09-20,100.00,cash,\n"
@@ -150,7 +150,7 @@ def test_another_officer_cannot_confirm_someone_elses_upload(client, treasurer, 
 def test_two_confirmations_at_the_same_time_import_once(treasurer, season, member):
     import threading
 
-    from ncpc.services.spreadsheet import sheet_confirm, sheet_upload_keep
+    from ncpc.club.services.spreadsheet import sheet_confirm, sheet_upload_keep
 
     upload_row = sheet_upload_keep(
         kind="payments",
@@ -244,7 +244,7 @@ def test_spec_15_6_a_payments_sheet_follows_the_rules_of_a_payment_recorded_by_h
     from django.contrib.auth import get_user_model
 
     from finance.models import ClosedMonth
-    from ncpc.services.spreadsheet import payments_sheet_read
+    from ncpc.club.services.spreadsheet import payments_sheet_read
     from tests.factories import MembershipFactory
 
     MembershipFactory(season=season, person__key="zed")

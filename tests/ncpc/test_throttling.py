@@ -8,8 +8,8 @@ from django.core import mail
 from django.test import RequestFactory
 from django.urls import reverse
 
-from ncpc.client import client_address
-from ncpc.models import MailDelivery
+from ncpc.core.client import client_address
+from ncpc.core.models import MailDelivery
 
 pytestmark = pytest.mark.django_db
 

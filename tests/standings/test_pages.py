@@ -297,8 +297,8 @@ def test_a_mail_server_failure_keeps_the_results_email_waiting_and_it_goes_when_
 ):
     from django.core.mail.backends.locmem import EmailBackend
 
-    from ncpc.mail import mail_deliver
-    from ncpc.models import MailDelivery
+    from ncpc.core.mail import mail_deliver
+    from ncpc.core.models import MailDelivery
 
     people = seats(season, 10)
     event = results.set(1, people)

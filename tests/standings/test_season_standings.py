@@ -136,7 +136,7 @@ def test_a_tie_break_needs_equal_points(season, results, vice_president):
 
 
 def test_tie_break_is_audited(season, results, vice_president):
-    from ncpc.models import AuditEntry
+    from ncpc.core.models import AuditEntry
 
     people = seats(season, 10)
     tie_break_record(season=season, order=people[:3], how="agreement", actor=vice_president)
@@ -145,7 +145,7 @@ def test_tie_break_is_audited(season, results, vice_president):
 
 
 def test_a_decline_passes_the_seat_to_the_next_eligible_finisher(season, results, vice_president):
-    from ncpc.models import AuditEntry
+    from ncpc.core.models import AuditEntry
 
     people = seats(season, 10)
     (late,) = seats(season, 1, prefix="late", first_event=4)

@@ -42,7 +42,7 @@ def test_a_finished_night_updates_the_standings_and_mails_the_members_once(
 def test_corrected_results_after_a_reopening_are_emailed_again_marked_corrected(
     season, vice_president, django_capture_on_commit_callbacks, monkeypatch
 ):
-    from ncpc.models import MailDelivery
+    from ncpc.core.models import MailDelivery
     from standings.models import ResultsNotice
 
     monkeypatch.setattr("events.hooks.good_standing.answer", lambda *, membership, on: True)

@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from events.selectors import season_for_date
 from finance.services.reminders import dues_reminders_send
-from ncpc.clock import club_today
+from ncpc.core.clock import club_today
 
 
 class Command(BaseCommand):

@@ -1,0 +1,100 @@
+"""A season written back as a season file (``ncpc-season/1``): the portable backup that
+`import_season` reads (SPEC §13)."""
+
+from typing import Any
+
+from events.models import Attendance, Event, Season
+from finance.models import Payment, WsopResult
+from members.models import Membership
+from ncpc.club.services.season_file import FORMAT
+from ncpc.core.money import money_str
+from standings.models import TieBreak, WsopDecline
+
+
+def season_file_export(*, season: Season) -> dict[str, Any]:
+    memberships = list(
+        Membership.objects.filter(season=season).select_related("person", "sponsor").order_by("pk")
+    )
+    events = list(Event.objects.filter(season=season).select_related("venue").order_by("number"))
+    venues = {e.venue.name: e.venue.address for e in events if e.venue}
+    results: dict[int, list[dict]] = {}
+    attendances = (
+        Attendance.objects.filter(event__season=season)
+        .select_related("membership__person", "elimination")
+        .order_by("event__number", "place", "membership__person__key")
+    )
+    for a in attendances:
+        row: dict[str, Any] = {"member": a.membership.person.key}
+        if a.place is not None:
+            row["place"] = a.place
+            elimination = getattr(a, "elimination", None)
+            if elimination is not None and elimination.removed_for_abuse:
+                row["removed_for_abuse"] = True
+        else:
+            status = a.status if a.status in ("absent", "chips_removed", "not_in_good_standing") else "absent"
+            row["status"] = status
+        if a.substitute_name:
+            row["substitute"] = a.substitute_name
+            row["prize_to"] = a.prize_to
+        results.setdefault(a.event_id, []).append(row)
+
+    tie_breaks = []
+    for tb in (
+        TieBreak.objects.filter(season=season).prefetch_related("entries__membership__person").order_by("pk")
+    ):
+        order = [e.membership.person.key for e in tb.entries.order_by("position")]
+        tie_breaks.append({"members": sorted(order), "order": order, "how": tb.get_how_display()})
+
+    return {
+        "format": FORMAT,
+        "season": {"name": season.name, "start": season.start.isoformat()},
+        "venues": [{"name": name, "address": address} for name, address in sorted(venues.items())],
+        "members": [
+            {
+                "key": m.person.key,
+                "first_name": m.person.first_name,
+                "last_name": m.person.last_name,
+                "date_of_birth": m.person.date_of_birth.isoformat() if m.person.date_of_birth else None,
+                "email": m.person.email,
+                "sponsor": m.sponsor.key if m.sponsor else None,
+                "first_event": m.first_event,
+                "left_after_event": m.left_after_event,
+            }
+            for m in memberships
+        ],
+        "events": [
+            {
+                "number": e.number,
+                "date": e.date.isoformat(),
+                "venue": e.venue.name if e.venue else None,
+                "results": results.get(e.pk, []),
+            }
+            for e in events
+            if e.status == Event.Status.FINAL
+        ],
+        "payments": [
+            {
+                "member": p.membership.person.key,
+                "date": p.date.isoformat(),
+                "amount": money_str(p.amount),
+                "method": p.method,
+                "reference": p.reference,
+            }
+            for p in Payment.objects.filter(membership__season=season, transaction__reversed_by__isnull=True)
+            .select_related("membership__person")
+            .order_by("date", "pk")
+        ],
+        "tie_breaks": tie_breaks,
+        "wsop_declined": [
+            d.membership.person.key
+            for d in WsopDecline.objects.filter(season=season)
+            .select_related("membership__person")
+            .order_by("pk")
+        ],
+        "wsop_results": [
+            {"member": w.representative.person.key, "gross": money_str(w.gross), "tips": money_str(w.tips)}
+            for w in WsopResult.objects.filter(season=season)
+            .select_related("representative__person")
+            .order_by("pk")
+        ],
+    }

@@ -1,0 +1,155 @@
+"""The season report (SPEC §13, format ``ncpc-season-report/1``), computed by the same selectors and
+services the pages use — never by a second copy of the rules."""
+
+import datetime as dt
+from typing import Any
+
+from events.models import Season
+from events.selectors import season_events, season_placings, season_rules
+from events.services.event_fund import WsopTableMissing, wsop_allocation
+from events.services.places import points_for
+from finance import selectors as finance_selectors
+from finance.models import WsopResult
+from finance.services.escrow import wsop_result_split
+from finance.services.payouts import PayoutTableMissing, payout_lines
+from members.selectors import season_memberships
+from ncpc.core.cache import computed
+from ncpc.core.clock import club_today
+from ncpc.core.money import money_str
+from standings.selectors import counted_events, roster_from, season_standings
+
+FORMAT = "ncpc-season-report/1"
+
+
+def report_as_of(*, season: Season, as_of: dt.date | None) -> dt.date:
+    """Default today, clipped to the season (SPEC §13)."""
+    day = as_of or club_today()
+    return max(season.start, min(day, season.end))
+
+
+@computed(lambda *, season, as_of=None: f"{season.pk}:{as_of}")
+def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, Any]:
+    as_of = report_as_of(season=season, as_of=as_of)
+    rules = season_rules(season)
+    season_events_all = season_events(season=season)
+    memberships = season_memberships(season=season)
+    # The events whose results count, dated on or before as_of: their placings with the people and prizes,
+    # for the payouts, are read once and give the standings their places.
+    finals = counted_events(season=season, through=as_of, events=season_events_all)
+    all_placings = season_placings(events=finals)
+    standings = season_standings(
+        season=season,
+        through=as_of,
+        rules=rules,
+        events=season_events_all,
+        memberships=memberships,
+        placings=all_placings,
+    )
+    member_count = standings.member_count
+    events = []
+    for event in finals:
+        placings = all_placings.get(event.pk, [])
+        count = len(roster_from(memberships, event.number))
+        try:
+            payouts = [
+                {
+                    "place": p.place,
+                    "member": p.member_key,
+                    "paid_to": p.paid_to,
+                    "amount": money_str(p.amount),
+                }
+                # finance.selectors.event_payout_lines, with what this report has read already
+                for p in (
+                    payout_lines(rules=rules, member_count=count, placings=placings) if placings else []
+                )
+            ]
+        except PayoutTableMissing as exc:
+            payouts = [{"error": str(exc)}]
+        events.append(
+            {
+                "number": event.number,
+                "date": event.date.isoformat(),
+                "member_count": count,
+                "points": {
+                    p.member_key: points_for(place=p.place, points_table=rules.points_table) for p in placings
+                },
+                "payouts": payouts,
+            }
+        )
+
+    dues = []
+    accounts = finance_selectors.season_dues_accounts(
+        season=season, rules=rules, events=season_events_all, memberships=memberships
+    )
+    for account in accounts:
+        status = account.status(on=as_of)
+        dues.append(
+            {
+                "member": account.holder.person.key,
+                # SPEC §15.1: charged = dues + admin fee + late fees by as_of; balance = charged − paid.
+                "charged": money_str(status.charged + status.late_fees),
+                "paid": money_str(status.paid),
+                "late_fees": money_str(status.late_fees),
+                "balance": money_str(status.balance),
+                # finance.selectors.good_standing, from the account (its money and suspensions) read above
+                "good_standing": account.in_good_standing(membership_id=account.holder.pk, on=as_of),
+            }
+        )
+    dues.sort(key=lambda row: str(row["member"]))
+
+    try:
+        allocation = wsop_allocation(rules=rules, member_count=member_count)
+        wsop: dict[str, Any] = {
+            "prizes": allocation.prizes,
+            "entry": money_str(rules.wsop_entry),
+            "expenses": money_str(rules.wsop_expenses),
+            "escrow": money_str(allocation.escrow),
+            "monthly_event_funds": money_str(allocation.monthly_event_funds),
+            "per_event": money_str(allocation.per_event),
+        }
+    except WsopTableMissing as exc:
+        wsop = {"prizes": None, "error": str(exc)}
+    wsop["qualifiers"] = [row.key for row in standings.representatives]
+    wsop["undecided"] = [row.key for row in standings.rows if row.wsop == "undecided"]
+
+    distributions = []
+    # One read of the results (with the representative and the decliner); each split uses the season's rules
+    # and memberships read above.
+    results = (
+        WsopResult.objects.filter(season=season)
+        .select_related("season", "representative__person", "declined__person")
+        .order_by("pk")
+    )
+    for result in results:
+        split = wsop_result_split(result=result, rules=rules, memberships=memberships)
+        distributions.append(
+            {
+                "member": result.representative.person.key,
+                "gross": money_str(split.gross),
+                "tips": money_str(split.tips),
+                "net": money_str(split.net),
+                "representative": money_str(split.representative),
+                "shares": {key: money_str(amount) for key, amount in sorted(split.shares.items())},
+            }
+        )
+
+    return {
+        "format": FORMAT,
+        "season": season.name,
+        "as_of": as_of.isoformat(),
+        "member_count": member_count,
+        "standings": [
+            {
+                "member": row.key,
+                "rank": row.rank,
+                "points": row.points,
+                "events_played": row.events_played,
+                "wsop": row.wsop,
+            }
+            for row in standings.rows
+        ],
+        "events": events,
+        "dues": dues,
+        "wsop": wsop,
+        "wsop_distributions": distributions,
+    }

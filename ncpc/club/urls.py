@@ -1,0 +1,37 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from members import views as members_views
+from ncpc.club import import_views, mail_views, pwa_views, sheets, views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    # The installable night (issue 20): the service worker at the root, so its scope is the whole site.
+    path("sw.js", pwa_views.service_worker, name="pwa_service_worker"),
+    path("manifest.webmanifest", pwa_views.manifest, name="pwa_manifest"),
+    path("reports/", views.reports, name="reports"),
+    path("about/", views.about, name="about"),
+    path("imports/", import_views.imports, name="imports"),
+    path("audit/", views.audit, name="audit"),
+    path("mail/", mail_views.deliveries, name="mail_deliveries"),
+    path("mail/<int:delivery_id>/send-again/", mail_views.delivery_send_again, name="mail_send_again"),
+    # Before Django's own: the reset form is limited per address and client, and its message is queued.
+    path("accounts/password_reset/", mail_views.password_reset, name="password_reset"),
+    path("accounts/login/", views.login, name="login"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("members/", include("members.urls")),
+    # Members opens a season (it carries the seats over), so the form posts here rather than to events.
+    path("events/seasons/new/", members_views.season_new, name="season_new"),
+    path("events/<str:season>/<int:number>/sheet.pdf", sheets.event_sheet, name="event_sheet"),
+    path("events/<str:season>/<int:number>/sheet/", sheets.event_sheet_page, name="event_sheet_page"),
+    path("events/", include("events.urls")),
+    path("finance/", include("finance.urls")),
+    path("standings/", include("standings.urls")),
+    path("api/v1/", include("ncpc.club.api_urls")),
+    path("admin/", admin.site.urls),
+]
+
+handler403 = "ncpc.club.views.error_403"
+handler404 = "ncpc.club.views.error_404"
+handler500 = "ncpc.club.views.error_500"

@@ -1,0 +1,124 @@
+"""Form fields every app's money forms share: the one money field, and the one-time key of a form that books.
+
+A form that writes money carries a one-time key (``BooksOnceForm``): issued with the form as a hidden field,
+stored by the command with a unique constraint on what it creates, so that the same form sent twice (a double
+click, two tabs, a retry after a dropped connection) books once; the command hands back the first result.
+"""
+
+import re
+import uuid
+from decimal import Decimal
+from typing import Any, TypeVar
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from ncpc.core.money import DEFAULT_MONEY_LIMIT, money_str, parse_money
+
+_KEY = re.compile(r"^[0-9a-f]{32}$")
+
+
+def once_key_new() -> str:
+    return uuid.uuid4().hex
+
+
+class MoneyField(forms.CharField):
+    """An amount of money as people type it (``12``, ``12.5``, ``0.01``, ``$1,234.50``), as a ``Decimal`` with two
+    places; refuses exponents, NaN, more than two decimals, and amounts below ``minimum`` or above ``limit``."""
+
+    def __init__(
+        self,
+        *,
+        minimum: Decimal | None = None,
+        limit: Decimal | None = None,
+        max_digits: int | None = None,
+        decimal_places: int | None = None,
+        min_value: Decimal | None = None,
+        max_value: Decimal | None = None,
+        **kwargs: Any,
+    ) -> None:
+        kwargs.setdefault(
+            "widget", forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off", "maxlength": 20})
+        )
+        super().__init__(**kwargs)
+        if max_digits is not None:
+            # A model's money column (a rule of the season, a table row): any amount it holds, from zero.
+            default_minimum = Decimal("0.00")
+            default_limit = Decimal(10) ** (max_digits - (decimal_places or 0)) - Decimal("0.01")
+        else:
+            default_minimum, default_limit = Decimal("0.01"), DEFAULT_MONEY_LIMIT
+        self.minimum = next(v for v in (minimum, min_value, default_minimum) if v is not None)
+        self.limit = next(v for v in (limit, max_value, default_limit) if v is not None)
+
+    def to_python(self, value: Any) -> Decimal | None:  # type: ignore[override]
+        text = super().to_python(value)
+        if text is None or text in self.empty_values:
+            return None
+        try:
+            return parse_money(text)
+        except ValueError:
+            raise ValidationError(
+                "Write an amount such as 12, 12.50 or $1,234.50 (at most two decimals).", code="invalid"
+            ) from None
+
+    def validate(self, value: Any) -> None:
+        super().validate(value)
+        if value is None:
+            return
+        if value < self.minimum:
+            if self.minimum == Decimal("0.01"):
+                raise ValidationError("The amount must be at least $0.01.", code="min_value")
+            raise ValidationError(
+                f"The amount cannot be less than ${money_str(self.minimum)}.", code="min_value"
+            )
+        if value > self.limit:
+            raise ValidationError(
+                f"${money_str(value)} is more than the club's limit of ${money_str(self.limit)} for one "
+                "amount (a rule of the season).",
+                code="max_value",
+            )
+
+    def prepare_value(self, value: Any) -> Any:
+        return money_str(value) if isinstance(value, Decimal) else value
+
+
+class OnceKeyField(forms.CharField):
+    widget = forms.HiddenInput
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", once_key_new)
+        kwargs.setdefault(
+            "error_messages",
+            {"required": "This form is out of date: reload the page and send it again."},
+        )
+        super().__init__(max_length=32, **kwargs)
+
+    def validate(self, value: Any) -> None:
+        super().validate(value)
+        if value and not _KEY.match(value):
+            raise ValidationError(
+                "This form is out of date: reload the page and send it again.", code="invalid"
+            )
+
+
+class BooksOnceForm(forms.Form):
+    """A form that books something: its one-time key is ``cleaned_data["once"]``."""
+
+    once = OnceKeyField()
+
+    def non_field_errors(self) -> Any:
+        # A hidden field's error is shown with the form's own (crispy puts it nowhere else).
+        messages = [*super().non_field_errors(), *self.errors.get("once", [])]
+        return self.error_class(list(dict.fromkeys(messages)), error_class="nonfield")
+
+
+FieldT = TypeVar("FieldT", bound=forms.Field)
+
+
+def form_field(form: forms.BaseForm, name: str, kind: type[FieldT]) -> FieldT:
+    """``form.fields[name]`` as the field class it is, for a form that sets its choices or queryset when built
+    (``form.fields`` is typed as holding plain ``Field``\\ s). A field of another class is a programming error."""
+    field = form.fields[name]
+    if not isinstance(field, kind):
+        raise TypeError(f"{type(form).__name__}.{name} is a {type(field).__name__}, not a {kind.__name__}")
+    return field

@@ -1,0 +1,202 @@
+"""Every e-mail the app sends: queued in the caller's transaction, sent by the task worker after it commits.
+
+A request never talks to the mail server: ``mail_queue`` records one ``MailDelivery`` per recipient and
+enqueues a task for each once the transaction commits (``manage.py db_worker`` runs them). The task sends the
+one message with ``EMAIL_TIMEOUT``; a temporary failure (no answer, connection refused, a 4xx reply) is
+tried again after a growing wait, a permanent one (an address the server refuses with a 5xx reply) is
+recorded with the server's reason and never blocks the other recipients. Officers see what was not delivered
+on the "Mail deliveries" page and can send it again.
+"""
+
+import datetime as dt
+import functools
+import logging
+import smtplib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.mail import EmailMessage, get_connection
+from django.core.validators import validate_email
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django_tasks import task
+
+from ncpc.core.models import MailDelivery
+
+logger = logging.getLogger(__name__)
+
+# Password reset links are not kept once the message is settled: the link opens the account.
+NOT_KEPT = "(not kept: it held a password reset link)"
+
+
+def site_link(path: str) -> str:
+    """The address of a page of the site for an e-mail: ``SITE_URL`` + the path (the path alone when unset)."""
+    return f"{settings.SITE_URL}{path}"
+
+
+@dataclass(frozen=True)
+class Mail:
+    to: str
+    subject: str
+    body: str
+
+
+def email_problem(address: str) -> str | None:
+    """Why ``address`` cannot be mailed, or None when it looks deliverable (Django's EmailValidator)."""
+    try:
+        validate_email(address)
+    except ValidationError:
+        return f"{address!r} is not a valid e-mail address."
+    return None
+
+
+def mail_queue(*, kind: str, messages: Sequence[Mail], reference: str = "") -> list[MailDelivery]:
+    """Record one delivery per message and send each after the current transaction commits.
+
+    An address that is not valid is recorded as not delivered at once (its reason says so); the others go.
+    """
+    rows = []
+    for message in messages:
+        problem = email_problem(message.to)
+        rows.append(
+            MailDelivery(
+                kind=kind,
+                to=message.to[:254],
+                subject=message.subject[:200],
+                body=message.body,
+                reference=reference[:80],
+                status=MailDelivery.Status.FAILED if problem else MailDelivery.Status.QUEUED,
+                error=problem or "",
+            )
+        )
+    created = MailDelivery.objects.bulk_create(rows)
+    for row in created:
+        if row.status == MailDelivery.Status.QUEUED:
+            transaction.on_commit(functools.partial(_enqueue, delivery_id=row.pk))
+    return created
+
+
+def _enqueue(*, delivery_id: int, run_after: dt.datetime | None = None) -> None:
+    try:
+        if run_after is None:
+            mail_deliver.enqueue(delivery_id=delivery_id)
+        else:
+            mail_deliver.using(run_after=run_after).enqueue(delivery_id=delivery_id)
+    except Exception:  # the delivery stays "waiting": officers see it and can send it again
+        logger.exception("Could not queue mail delivery %s", delivery_id)
+
+
+def _permanent(exc: Exception) -> bool:
+    """A 5xx reply refuses for good (bad address, message refused); anything else may pass later."""
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        return all(code >= 500 for code, _ in exc.recipients.values())
+    if isinstance(exc, smtplib.SMTPResponseException):
+        return exc.smtp_code >= 500
+    return False
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode(errors="replace") if isinstance(value, bytes) else value
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        code, text = next(iter(exc.recipients.values()))
+        return f"refused by the mail server: {code} {_text(text)}"
+    if isinstance(exc, smtplib.SMTPResponseException):
+        return f"refused by the mail server: {exc.smtp_code} {_text(exc.smtp_error)}"
+    if isinstance(exc, TimeoutError) or str(exc).endswith("timed out"):
+        return "the mail server did not answer in time"
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def _settle(
+    *, delivery: MailDelivery, status: str, error: str = "", retry_at: dt.datetime | None = None
+) -> None:
+    delivery.status = status
+    delivery.error = error[:500]
+    delivery.next_attempt_at = retry_at
+    fields = ["status", "error", "next_attempt_at", "updated_at"]
+    if status == MailDelivery.Status.SENT:
+        delivery.sent_at = timezone.now()
+        fields.append("sent_at")
+    if delivery.kind == MailDelivery.Kind.PASSWORD_RESET and status in (
+        MailDelivery.Status.SENT,
+        MailDelivery.Status.FAILED,
+    ):
+        delivery.body = NOT_KEPT
+        fields.append("body")
+    delivery.save(update_fields=fields)
+
+
+@task()
+def mail_deliver(*, delivery_id: int) -> str:
+    """Send one recorded message (the worker runs this). Returns the delivery's status."""
+    # Claim it with one UPDATE, outside any long transaction: the mail server may take EMAIL_TIMEOUT seconds,
+    # and no lock is held meanwhile. A delivery already sent, failed or claimed by another worker is left.
+    claimed = MailDelivery.objects.filter(
+        pk=delivery_id, status__in=(MailDelivery.Status.QUEUED, MailDelivery.Status.RETRYING)
+    ).update(status=MailDelivery.Status.SENDING, attempts=F("attempts") + 1, updated_at=timezone.now())
+    delivery = MailDelivery.objects.filter(pk=delivery_id).first()
+    if not claimed or delivery is None:
+        return delivery.status if delivery else "missing"
+    message = EmailMessage(
+        delivery.subject,
+        delivery.body,
+        settings.DEFAULT_FROM_EMAIL,
+        [delivery.to],
+        connection=get_connection(timeout=settings.EMAIL_TIMEOUT),
+    )
+    try:
+        message.send()
+    except Exception as exc:  # every failure is recorded on the delivery; none reaches a page
+        reason = _reason(exc)
+        if _permanent(exc):
+            _settle(delivery=delivery, status=MailDelivery.Status.FAILED, error=reason)
+        elif delivery.attempts >= settings.NCPC_MAIL_ATTEMPTS:
+            _settle(
+                delivery=delivery,
+                status=MailDelivery.Status.FAILED,
+                error=f"gave up after {delivery.attempts} attempts: {reason}",
+            )
+        else:
+            waits = settings.NCPC_MAIL_BACKOFF_MINUTES
+            wait = dt.timedelta(minutes=waits[min(delivery.attempts, len(waits)) - 1])
+            retry_at = timezone.now() + wait
+            _settle(delivery=delivery, status=MailDelivery.Status.RETRYING, error=reason, retry_at=retry_at)
+            if mail_deliver.get_backend().supports_defer:
+                _enqueue(delivery_id=delivery.pk, run_after=retry_at)
+        logger.warning("Mail delivery %s to %s: %s", delivery.pk, delivery.to, reason)
+        return delivery.status
+    _settle(delivery=delivery, status=MailDelivery.Status.SENT)
+    return delivery.status
+
+
+@transaction.atomic
+def mail_send_again(*, delivery: MailDelivery) -> bool:
+    """An officer sends a message again (the address was fixed, the server is back). Password resets are not
+    sent again: their link is not kept, and the member can ask for a new one. Returns whether it was queued."""
+    locked = MailDelivery.objects.select_for_update().get(pk=delivery.pk)
+    if locked.kind == MailDelivery.Kind.PASSWORD_RESET or locked.status == MailDelivery.Status.SENT:
+        return False
+    problem = email_problem(locked.to)
+    if problem:
+        return False
+    locked.status = MailDelivery.Status.QUEUED
+    locked.error = ""
+    locked.next_attempt_at = None
+    locked.attempts = 0
+    locked.save(update_fields=["status", "error", "next_attempt_at", "attempts", "updated_at"])
+    transaction.on_commit(functools.partial(_enqueue, delivery_id=locked.pk))
+    return True
+
+
+def deliveries_by_reference(*, references: Sequence[str]) -> dict[str, MailDelivery]:
+    """The latest delivery for each reference (a page showing what it sent and how it went)."""
+    found: dict[str, MailDelivery] = {}
+    for row in MailDelivery.objects.filter(reference__in=list(references)).order_by("created_at", "pk"):
+        found[row.reference] = row
+    return found

@@ -1,0 +1,94 @@
+"""PDF reports made on the server (fpdf2, pure Python: nothing to install beside the project). Every page
+carries the club's name and the report's title at the top, and the print date and "page N of M" at the
+bottom. Text is set in DejaVu Sans Condensed, vendored under static/, so accented names print."""
+
+import datetime as dt
+from collections.abc import Sequence
+from pathlib import Path
+
+from django.conf import settings
+from django.http import HttpResponse
+from fpdf import FPDF
+from fpdf.fonts import FontFace
+
+from ncpc.core.downloads import filename
+
+CLUB_NAME = "Northern Cincinnati Poker Club"
+_FONT_DIR = Path(settings.BASE_DIR) / "static" / "vendor" / "dejavu"
+_FAMILY = "DejaVu"
+
+
+class ClubPDF(FPDF):
+    """A Letter page (portrait or landscape) with the club's header and footer."""
+
+    def __init__(self, *, title: str, printed: dt.datetime, landscape: bool = False) -> None:
+        super().__init__(orientation="L" if landscape else "P", unit="mm", format="Letter")
+        self.report_title = title
+        self.printed = printed
+        self.add_font(_FAMILY, "", str(_FONT_DIR / "DejaVuSansCondensed.ttf"))
+        self.add_font(_FAMILY, "B", str(_FONT_DIR / "DejaVuSansCondensed-Bold.ttf"))
+        self.set_margins(12, 12, 12)
+        self.set_auto_page_break(auto=True, margin=14)
+        self.set_title(f"{CLUB_NAME}: {title}")
+        self.set_author(CLUB_NAME)
+        self.set_creator(CLUB_NAME)
+        self.add_page()
+
+    def header(self) -> None:
+        self.set_font(_FAMILY, "B", 11)
+        self.cell(0, 6, CLUB_NAME, new_x="LMARGIN", new_y="NEXT")
+        self.set_font(_FAMILY, "", 10)
+        self.cell(0, 5, self.report_title, new_x="LMARGIN", new_y="NEXT")
+        self.ln(2)
+
+    def footer(self) -> None:
+        self.set_y(-10)
+        self.set_font(_FAMILY, "", 7.5)
+        self.cell(0, 4, f"Printed {self.printed:%b %-d, %Y %H:%M}", align="L")
+        self.set_x(self.l_margin)
+        self.cell(0, 4, f"Page {self.page_no()} of {{nb}}", align="R")
+
+    def heading(self, text: str) -> None:
+        self.ln(1)
+        self.set_font(_FAMILY, "B", 9.5)
+        self.cell(0, 5, text, new_x="LMARGIN", new_y="NEXT")
+
+    def note(self, text: str) -> None:
+        self.set_font(_FAMILY, "", 8)
+        self.multi_cell(0, 4, text, new_x="LMARGIN", new_y="NEXT")
+
+    def grid(
+        self,
+        header: Sequence[str],
+        rows: Sequence[Sequence[str]],
+        *,
+        widths: Sequence[float],
+        right: Sequence[int] = (),
+        bold_last: bool = False,
+        bold_rows: Sequence[int] = (),
+        size: float = 7.5,
+    ) -> None:
+        """A table: ``widths`` in millimetres, ``right`` the columns aligned right (numbers), ``bold_rows``
+        the rows (by index) set in bold, such as totals; ``bold_last``: the last row is."""
+        self.set_font(_FAMILY, "", size)
+        aligns = ["RIGHT" if i in right else "LEFT" for i in range(len(header))]
+        with self.table(
+            col_widths=tuple(widths),
+            width=sum(widths),
+            align="LEFT",
+            text_align=tuple(aligns),
+            line_height=size * 0.42,
+            padding=(0.35, 1.2),
+            headings_style=FontFace(emphasis="BOLD", fill_color=(235, 235, 235)),
+            borders_layout="HORIZONTAL_LINES",
+        ) as table:
+            table.row(list(header))
+            bold = set(bold_rows) | ({len(rows) - 1} if bold_last else set())
+            for index, values in enumerate(rows):
+                table.row(list(values), style=FontFace(emphasis="BOLD") if index in bold else None)
+        self.ln(0.5)
+
+    def response(self, *, name: str) -> HttpResponse:
+        response = HttpResponse(bytes(self.output()), content_type="application/pdf")
+        response["Content-Disposition"] = f'inline; filename="{filename(name)}.pdf"'
+        return response
