@@ -415,7 +415,8 @@ class Attendance(models.Model):
     # Not here yet; their chips are on the table (posted and folded) until they arrive or the chips come off.
     AWAY = (Status.ABSENT, Status.CALLED_IN)
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="attendances")
+    # SPEC §16.11: results, nights and answers are never deleted with their event (PROTECT, not CASCADE).
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="attendances")
     membership = models.ForeignKey("members.Membership", on_delete=models.PROTECT, related_name="attendances")
     status = models.CharField(max_length=24, choices=Status.choices, default=Status.EXPECTED)
     substitute_name = models.CharField(max_length=120, blank=True)
@@ -470,8 +471,8 @@ class Elimination(models.Model):
     equal counts are ordered by ``draw`` (1 = better place), which the app draws and records.
     """
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="eliminations")
-    attendance = models.OneToOneField(Attendance, on_delete=models.CASCADE, related_name="elimination")
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="eliminations")
+    attendance = models.OneToOneField(Attendance, on_delete=models.PROTECT, related_name="elimination")
     hand = models.PositiveSmallIntegerField(help_text="1 for the first hand that put someone out, and so on.")
     start_chips = models.PositiveIntegerField(null=True, blank=True)
     draw = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -505,7 +506,7 @@ class Night(models.Model):
     proposal shown on the night page stable until the tables change; it is drawn at random with each draw.
     """
 
-    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="night")
+    event = models.OneToOneField(Event, on_delete=models.PROTECT, related_name="night")
     started_at = models.DateTimeField(null=True, blank=True)
     paused_at = models.DateTimeField(null=True, blank=True)
     paused_seconds = models.FloatField(default=0.0)
@@ -526,7 +527,7 @@ class Night(models.Model):
 class NightTable(models.Model):
     """A table of the night, with the seat of its button (an empty seat is a dead button)."""
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="night_tables")
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="night_tables")
     number = models.PositiveSmallIntegerField()
     # From the season's rules when the seats are drawn (events.services.night).
     seat_count = models.PositiveSmallIntegerField()
@@ -552,7 +553,7 @@ class NightSeat(models.Model):
     without deleting the row, so the table list still shows who sat where."""
 
     table = models.ForeignKey(NightTable, on_delete=models.CASCADE, related_name="seats")
-    attendance = models.OneToOneField(Attendance, on_delete=models.CASCADE, related_name="night_seat")
+    attendance = models.OneToOneField(Attendance, on_delete=models.PROTECT, related_name="night_seat")
     seat = models.PositiveSmallIntegerField()
 
     class Meta:
@@ -588,7 +589,7 @@ class NightChange(models.Model):
 
     OPEN = (Status.CONFLICT, Status.REFUSED)
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="night_changes")
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="night_changes")
     device = models.CharField(max_length=64)
     sequence = models.PositiveIntegerField()
     happened_at = models.DateTimeField()
@@ -637,8 +638,8 @@ class Rsvp(models.Model):
         LATE = "late", "Coming late"
         SUBSTITUTE = "substitute", "Sending a substitute"
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rsvps")
-    membership = models.ForeignKey("members.Membership", on_delete=models.CASCADE, related_name="rsvps")
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="rsvps")
+    membership = models.ForeignKey("members.Membership", on_delete=models.PROTECT, related_name="rsvps")
     answer = models.CharField(max_length=12, choices=Answer.choices)
     substitute_name = models.CharField(max_length=120, blank=True)
     prize_to = models.CharField(
@@ -707,11 +708,11 @@ class NightMove(models.Model):
         BALANCE = "balance", "Balancing move"
         FINAL = "final", "Final table"
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="night_moves")
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="night_moves")
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.BALANCE)
     after_hand = models.PositiveSmallIntegerField(null=True, blank=True)
     attendance = models.ForeignKey(
-        Attendance, null=True, blank=True, on_delete=models.CASCADE, related_name="night_moves"
+        Attendance, null=True, blank=True, on_delete=models.PROTECT, related_name="night_moves"
     )
     from_table = models.PositiveSmallIntegerField(null=True, blank=True)
     from_seat = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -3,6 +3,7 @@ from django.contrib import admin
 
 from members.models import Ballot, Membership, OfficerTerm, Person, RuleChange, Ruling, Vote
 from members.services.officers import officer_term_overlap
+from ncpc.core.admin_read_only import ReadOnlyAdmin
 
 
 @admin.register(Person)
@@ -12,10 +13,14 @@ class PersonAdmin(admin.ModelAdmin):
     prepopulated_fields = {"key": ("first_name",)}
 
 
+# SPEC §16.11: a seat's terms (first event, when and how it left, the seat it continues) decide its dues and its
+# standing, so seats are read-only here; admissions, withdrawals, seat sales and removals are the club's audited
+# commands.
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(ReadOnlyAdmin):
     list_display = ("person", "season", "first_event", "left_after_event", "how_left")
     list_filter = ("season",)
+    list_select_related = ("person", "season")
 
 
 class OfficerTermAdminForm(forms.ModelForm):

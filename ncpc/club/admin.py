@@ -1,16 +1,13 @@
 from django.contrib import admin
 
+from ncpc.core.admin_read_only import ReadOnlyAdmin
 from ncpc.core.models import AuditEntry
 
 
+# The audit trail is written by the club's commands only: the admin shows it and neither adds (a forged row),
+# changes nor deletes one.
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyAdmin):
     list_display = ("at", "actor", "action", "summary")
     list_filter = ("action",)
     search_fields = ("summary", "reason")
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
