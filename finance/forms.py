@@ -78,7 +78,8 @@ class PaymentForm(BooksOnceForm):
         return f"{membership.pk}:{money_str(amount)}" if membership is not None and amount is not None else ""
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         asked = self._asked(data.get("membership"), data.get("amount"))
         data["confirmed"] = bool(data.get("confirm")) and bool(asked) and data.get("asked") == asked
         return data

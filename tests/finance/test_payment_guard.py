@@ -4,11 +4,13 @@ Sunday, Nov 29, 2026 (the ``today`` fixture); the club's clock is New York's."""
 
 import datetime as dt
 import re
+import threading
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
+from django.db import connection, connections
 from django.urls import reverse
 
 from events.models import Event
@@ -21,7 +23,7 @@ from finance.services.payments import (
     payment_reverse,
     season_rest_owed,
 )
-from tests.factories import MembershipFactory, PersonFactory, once
+from tests.factories import MembershipFactory, PersonFactory, member_user, once, season_make
 from tests.finance.factories import pay
 
 D = Decimal
@@ -213,3 +215,47 @@ def test_a_door_payment_just_recorded_makes_the_form_ask_before_booking_it_again
     assert "$200.00 is more than Ned Guard owes for the rest of the season ($0.00). Record it anyway?" in text
     assert f"recorded already at 7:42 pm (receipt #{door.record.pk}) — record again?" in text
     assert payments_of(ned) == [D("310.00"), D("200.00")]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="parallel transactions need PostgreSQL")
+def test_two_officers_recording_the_same_payment_at_once_book_it_once_and_the_second_is_asked():
+    assert connection.vendor == "postgresql"
+    with time_machine.travel(club_time(19, 42), tick=False):
+        season = season_make(2026)
+        treasurer = member_user(season=season, username="treas", office="treasurer")
+        ned = MembershipFactory(
+            season=season, person=PersonFactory(key="ned", first_name="Ned", last_name="Guard")
+        )
+        barrier = threading.Barrier(2)
+        outcomes = []
+
+        def record():
+            try:
+                barrier.wait()
+                booked = payment_record(
+                    membership=ned,
+                    date=NOV_29,
+                    amount=D("50.00"),
+                    method="cash",
+                    actor=treasurer,
+                    once=once(),
+                    ask=True,
+                )
+                outcomes.append(("booked", booked.record.pk))
+            except PaymentUnconfirmed as exc:
+                outcomes.append(("asked", exc.questions))
+            finally:
+                connections.close_all()
+
+        threads = [threading.Thread(target=record) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        [(_, pk)] = [o for o in outcomes if o[0] == "booked"]
+        [(_, questions)] = [o for o in outcomes if o[0] == "asked"]
+        assert questions == (
+            f"$50.00 from Ned Guard: recorded already at 7:42 pm (receipt #{pk}) — record again?",
+        )
+        assert payments_of(ned) == [D("50.00")]

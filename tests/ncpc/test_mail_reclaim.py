@@ -21,6 +21,7 @@ from tests.ncpc.smtp import SilentServer, WorkingServer
 
 DATABASE_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 MANAGE = Path(__file__).resolve().parents[2] / "manage.py"
+TASKS_TABLE = DBTaskResult._meta.db_table
 
 
 def claimed(*, seconds_ago: float, attempts: int = 1, **fields) -> MailDelivery:
@@ -138,7 +139,7 @@ def test_a_worker_killed_mid_send_leaves_its_delivery_to_the_sweep_and_a_new_wor
         )
         workers[0].send_signal(signal.SIGKILL)
         workers[0].wait(timeout=10)
-        tasks = "SELECT task_path, status FROM django_tasks_db_dbtaskresult ORDER BY enqueued_at"
+        tasks = f"SELECT task_path, status FROM {TASKS_TABLE} ORDER BY enqueued_at"
         assert _rows(database, delivery) == [("sending", 1, "")]
         assert (mail_deliver.module_path, "RUNNING") in _rows(database, tasks)
 
@@ -157,7 +158,7 @@ def test_a_worker_killed_mid_send_leaves_its_delivery_to_the_sweep_and_a_new_wor
         assert (recipients, message["Subject"]) == (["ann@example.org"], "Event 4")
         [(failed, traceback)] = _rows(
             database,
-            "SELECT exception_class_path, traceback FROM django_tasks_db_dbtaskresult "
+            f"SELECT exception_class_path, traceback FROM {TASKS_TABLE} "
             f"WHERE task_path = '{mail_deliver.module_path}' AND status = 'FAILED'",
         )
         assert failed == "ncpc.core.mail.MailWorkerStopped" and STOPPED in traceback
