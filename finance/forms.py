@@ -1,4 +1,5 @@
 import datetime as dt
+from collections.abc import Sequence
 from decimal import Decimal
 
 from django import forms
@@ -10,6 +11,7 @@ from finance.services.ledger import STANDARD_ACCOUNTS, TRANSFER_CODES
 from members.models import Membership, Person
 from ncpc.core.clock import club_today
 from ncpc.core.forms import BooksOnceForm, MoneyField, form_field
+from ncpc.core.money import money_str
 
 DATE = forms.DateInput(attrs={"type": "date"})
 ACCOUNT_NAMES = {code: name for code, name, _kind, _pos in STANDARD_ACCOUNTS}
@@ -53,10 +55,15 @@ class PaymentForm(BooksOnceForm):
     amount = MoneyField()
     method = forms.ChoiceField(choices=Payment.Method.choices)
     reference = forms.CharField(max_length=80, required=False, help_text="Check number or a note.")
+    # The second step of an unusual payment (SPEC §16.4): shown as a tick box with the service's questions;
+    # ``asked`` holds the member and amount they were about, so that a changed payment is asked about again.
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    asked = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
 
     def __init__(self, *args, season=None, **kwargs):
         super().__init__(*args, **kwargs)
         limit_from(self, season)
+        self.questions: tuple[str, ...] = ()
 
         qs = Membership.objects.select_related("person").none()
         if season is not None:
@@ -65,6 +72,28 @@ class PaymentForm(BooksOnceForm):
 
     def clean_date(self):
         return not_after_today(self.cleaned_data["date"])
+
+    @staticmethod
+    def _asked(membership, amount) -> str:
+        return f"{membership.pk}:{money_str(amount)}" if membership is not None and amount is not None else ""
+
+    def clean(self):
+        super().clean()
+        data = self.cleaned_data
+        asked = self._asked(data.get("membership"), data.get("amount"))
+        data["confirmed"] = bool(data.get("confirm")) and bool(asked) and data.get("asked") == asked
+        return data
+
+    def ask(self, questions: Sequence[str]) -> None:
+        """Show the service's questions with a tick box, unticked; the officer ticks it and sends the form again
+        (the same one-time key: a double click still books once)."""
+        self.questions = tuple(questions)
+        data = {name: value for name, value in self.data.items() if name != "confirm"}
+        data["asked"] = self._asked(self.cleaned_data.get("membership"), self.cleaned_data.get("amount"))
+        self.data = data
+        field = self.fields["confirm"]
+        field.widget = forms.CheckboxInput()
+        field.label = "Yes, record it"
 
 
 class DoorPaymentForm(BooksOnceForm):

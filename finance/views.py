@@ -53,7 +53,7 @@ from finance.services.ledger import (
     transfer_post,
 )
 from finance.services.night_list import event_reminders
-from finance.services.payments import late_fee_waive, payment_record
+from finance.services.payments import PaymentUnconfirmed, late_fee_waive, payment_record
 from finance.services.payments import payment_reverse as reverse_payment
 from finance.services.reminders import dues_reminders_plan, dues_reminders_send
 from members.models import Membership
@@ -241,7 +241,11 @@ def payments(request):
                 reference=data["reference"],
                 actor=request.user,
                 once=data["once"],
+                ask=True,
+                confirmed=data["confirmed"],
             )
+        except PaymentUnconfirmed as exc:
+            form.ask(exc.questions)
         except NcpcError as exc:
             error_show(request, exc, form=form)
         else:

@@ -1,16 +1,18 @@
 """Members' payments and late-fee waivers (SPEC §7). Commands: each posts, audits, in one transaction."""
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import transaction
+from django.utils import timezone
 
 from events.models import Attendance
 from events.services.attendance import attendance_after_payment
 from finance.models import Account, LateFeeWaiver, Payment, Transaction
 from finance.selectors import dues_account
-from finance.services.dues import LATE_FEE
+from finance.services.dues import ADMIN_FEE, DUES, LATE_FEE, Charge, MoneyIn
 from finance.services.ledger import (
     EntryLine,
     KeyUsed,
@@ -24,11 +26,26 @@ from finance.services.ledger import (
 from members.models import Membership
 from ncpc.core.audit import Actor, actor_signed_in, audit_record
 from ncpc.core.errors import NcpcError
+from ncpc.core.money import ZERO, money_display
 from ncpc.core.results import Booked
 
 
 class PaymentError(NcpcError):
     pass
+
+
+class PaymentUnconfirmed(PaymentError):
+    """The payment asks first (SPEC §16.4): more than the member owes for the rest of the season, or the same
+    member and amount recorded a moment ago. Nothing was booked; the officer confirms and sends it again."""
+
+    def __init__(self, questions: Sequence[str]):
+        super().__init__(" ".join(questions))
+        self.questions = tuple(questions)
+
+
+# The same member and amount recorded this recently is probably the same payment entered twice (the browser's
+# Back button, two officers at the door): the form asks before booking it again (SPEC §16.4).
+REPEAT_WINDOW = dt.timedelta(minutes=10)
 
 
 METHOD_ACCOUNT: dict[str, str] = {Payment.Method.CASH: Account.CASH, Payment.Method.CHECK: Account.CHECKING}
@@ -51,6 +68,60 @@ def payment_by_form(*, once: str) -> Payment | None:
     )
 
 
+def season_rest_owed(*, charges: Sequence[Charge], payments: Sequence[MoneyIn], on: dt.date) -> Decimal:
+    """What a seat owes for the rest of the season on ``on`` (SPEC §16.4): every installment and fee of the
+    season, those still ahead included, and the late fees charged by ``on``, less everything paid (zero when
+    paid ahead). Late fees after ``on`` are left out: paying now avoids them."""
+    charged = sum((c.amount for c in charges if c.kind in (DUES, ADMIN_FEE) or c.date <= on), ZERO)
+    paid = sum((p.amount for p in payments), ZERO)
+    return max(charged - paid, ZERO)
+
+
+def payment_recent_same(*, membership: Membership, amount: Decimal, now: dt.datetime) -> Payment | None:
+    """The latest payment of the same amount from the same member recorded within ``REPEAT_WINDOW`` before
+    ``now`` and not reversed (whatever its method: a door tap counts), if any."""
+    return (
+        Payment.objects.filter(
+            membership=membership,
+            amount=amount,
+            transaction__created_at__gt=now - REPEAT_WINDOW,
+            transaction__created_at__lte=now,
+            transaction__reversed_by__isnull=True,
+        )
+        .select_related("transaction")
+        .order_by("-transaction__created_at", "-pk")
+        .first()
+    )
+
+
+def _clock_time(moment: dt.datetime) -> str:
+    """7:42 pm, in the club's time."""
+    local = timezone.localtime(moment)
+    return f"{local:%-I:%M} {'am' if local.hour < 12 else 'pm'}"
+
+
+def payment_questions(*, membership: Membership, date: dt.date, amount: Decimal) -> tuple[str, ...]:
+    """What a payment of ``amount`` dated ``date`` must ask before it is booked (SPEC §16.4), none when usual:
+    more than the member owes for the rest of the season (both amounts named); the same member and amount
+    recorded within the last 10 minutes (when)."""
+    questions: list[str] = []
+    person = membership.person
+    account = dues_account(membership=membership)
+    owed = season_rest_owed(charges=account.charges, payments=account.payments, on=date)
+    if amount > owed:
+        questions.append(
+            f"{money_display(amount)} is more than {person} owes for the rest of the season "
+            f"({money_display(owed)}). Record it anyway?"
+        )
+    same = payment_recent_same(membership=membership, amount=amount, now=timezone.now())
+    if same is not None:
+        questions.append(
+            f"{money_display(amount)} from {person}: recorded already at "
+            f"{_clock_time(same.transaction.created_at)} (receipt #{same.pk}) — record again?"
+        )
+    return tuple(questions)
+
+
 @transaction.atomic
 def payment_record(
     *,
@@ -62,6 +133,8 @@ def payment_record(
     actor: Actor,
     once: str | None = None,
     restoring: bool = False,
+    ask: bool = False,
+    confirmed: bool = False,
 ) -> PaymentBooked:
     """Cash goes to the cash box, a check to club checking; the credit is dues and fees received.
 
@@ -69,7 +142,13 @@ def payment_record(
     record: it may be dated after today's club date or inside a closed month; nothing else is relaxed.
 
     ``once``: the one-time key of the form; the same form sent again (a double click, a retry after a dropped
-    connection, a parallel submit) records nothing and returns the first payment, ``replayed``."""
+    connection, a parallel submit) records nothing and returns the first payment, ``replayed``.
+
+    ``ask``: an officer typing the payment in (the payment form): a payment above what the member owes for the
+    rest of the season, or the same member and amount recorded within 10 minutes, is refused with its questions
+    (``PaymentUnconfirmed``) unless ``confirmed``. The door list pays exactly what is due under a lock, imports
+    check "already recorded" at their preview (SPEC §16.10) and a restore is the season's record: they do not
+    ask (docs/decisions.md)."""
     if once:
         existing = payment_by_form(once=once)
         if existing is not None:
@@ -88,6 +167,17 @@ def payment_record(
             date_not_future_check(day=date)
     except LedgerError as exc:
         raise PaymentError(str(exc), field=exc.field) from None
+    if ask and not confirmed:
+        # The row lock: two officers recording the same payment at once, the second is asked about the first.
+        Membership.objects.select_for_update().filter(pk=membership.pk).first()
+        if once:
+            # A double click waited here for the first click's payment: it is the same form, shown again.
+            existing = payment_by_form(once=once)
+            if existing is not None:
+                return PaymentBooked(existing, replayed=True)
+        questions = payment_questions(membership=membership, date=date, amount=amount)
+        if questions:
+            raise PaymentUnconfirmed(questions)
     person = membership.person
     try:
         txn = transaction_post(

@@ -6,6 +6,10 @@ one message with ``EMAIL_TIMEOUT``; a temporary failure (no answer, connection r
 tried again after a growing wait, a permanent one (an address the server refuses with a 5xx reply) is
 recorded with the server's reason and never blocks the other recipients. Officers see what was not delivered
 on the "Mail deliveries" page and can send it again.
+
+A worker that stops while sending (killed, the machine lost) leaves its delivery claimed: a sweep, queued by
+every claim to run once the claim is over twice ``EMAIL_TIMEOUT`` old, puts it back in the queue with the
+attempt counted (SPEC §16.12), and marks the stopped task as failed.
 """
 
 import datetime as dt
@@ -22,7 +26,8 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
-from django_tasks import task
+from django_tasks import TaskResultStatus, task
+from django_tasks_db.models import DBTaskResult
 
 from ncpc.core.models import MailDelivery
 
@@ -135,6 +140,8 @@ def _settle(
 @task()
 def mail_deliver(*, delivery_id: int) -> str:
     """Send one recorded message (the worker runs this). Returns the delivery's status."""
+    # Before claiming: should this worker stop while sending, the sweep will put the delivery back.
+    _sweep_schedule(after=timezone.now())
     # Claim it with one UPDATE, outside any long transaction: the mail server may take EMAIL_TIMEOUT seconds,
     # and no lock is held meanwhile. A delivery already sent, failed or claimed by another worker is left.
     claimed = MailDelivery.objects.filter(
@@ -173,6 +180,101 @@ def mail_deliver(*, delivery_id: int) -> str:
         return delivery.status
     _settle(delivery=delivery, status=MailDelivery.Status.SENT)
     return delivery.status
+
+
+# --- Claims of a stopped worker (SPEC §16.12) ---
+
+STOPPED = "the mail worker stopped while sending"
+# A sweep runs a moment after the claims it looks after become stale, not at the very instant.
+_SWEEP_MARGIN = dt.timedelta(seconds=1)
+
+
+class MailWorkerStopped(RuntimeError):
+    """Recorded on the task of a delivery whose worker stopped while sending it."""
+
+
+def _claim_limit() -> dt.timedelta:
+    """How long a delivery may stay claimed: a worker gives up on the server after ``EMAIL_TIMEOUT`` seconds
+    without an answer; twice that, and the worker itself stopped."""
+    return dt.timedelta(seconds=2 * settings.EMAIL_TIMEOUT)
+
+
+def _sweep_schedule(*, after: dt.datetime) -> None:
+    """Make sure a sweep will run once a delivery claimed at ``after`` is stale (a sweep already waiting runs
+    before that, and queues the next one itself). Nothing with a backend that runs tasks at once: no worker."""
+    if not mail_reclaim_task.get_backend().supports_defer:
+        return
+    if DBTaskResult.objects.filter(
+        task_path=mail_reclaim_task.module_path, status=TaskResultStatus.READY
+    ).exists():
+        return
+    run_after = after + _claim_limit() + _SWEEP_MARGIN
+    try:
+        mail_reclaim_task.using(run_after=run_after).enqueue()
+    except Exception:  # the claim goes on; the next delivery queues a sweep again
+        logger.exception("Could not queue the mail sweep")
+
+
+def _task_stopped(*, delivery_ids: Sequence[int]) -> None:
+    """The tasks still "running" that sent these deliveries: their worker stopped; record them as failed."""
+    wanted = set(delivery_ids)
+    running = DBTaskResult.objects.filter(task_path=mail_deliver.module_path, status=TaskResultStatus.RUNNING)
+    for row in running:
+        kwargs = (row.args_kwargs or {}).get("kwargs") or {}
+        if kwargs.get("delivery_id") in wanted:
+            row.set_failed(MailWorkerStopped(STOPPED))
+
+
+def mail_reclaim() -> list[int]:
+    """Put back in the queue every delivery claimed longer than twice ``EMAIL_TIMEOUT`` (its worker stopped,
+    whatever stopped it), the attempt counted: retried at once, or given up when it was the last attempt.
+    Returns the deliveries queued again. Safe to run in several workers at once: each delivery goes back once."""
+    now = timezone.now()
+    stale = list(
+        MailDelivery.objects.filter(
+            status=MailDelivery.Status.SENDING, updated_at__lt=now - _claim_limit()
+        ).values_list("pk", "attempts", "kind", "updated_at")
+    )
+    queued: list[int] = []
+    for pk, attempts, kind, claimed_at in stale:
+        gave_up = attempts >= settings.NCPC_MAIL_ATTEMPTS
+        status = MailDelivery.Status.FAILED if gave_up else MailDelivery.Status.RETRYING
+        changes: dict[str, object] = {
+            "status": status,
+            "error": f"gave up after {attempts} attempts: {STOPPED}" if gave_up else STOPPED,
+            "next_attempt_at": None if gave_up else now,
+            "updated_at": now,
+        }
+        if gave_up and kind == MailDelivery.Kind.PASSWORD_RESET:
+            changes["body"] = NOT_KEPT
+        # Only if still that claim: another sweep, or the worker finishing after all, wins.
+        if MailDelivery.objects.filter(
+            pk=pk, status=MailDelivery.Status.SENDING, updated_at=claimed_at
+        ).update(**changes):
+            logger.warning("Mail delivery %s: %s (attempt %s)", pk, STOPPED, attempts)
+            if not gave_up:
+                queued.append(pk)
+    if stale:
+        _task_stopped(delivery_ids=[pk for pk, *_ in stale])
+    for pk in queued:
+        _enqueue(delivery_id=pk)
+    return queued
+
+
+@task()
+def mail_reclaim_task() -> int:
+    """The sweep the worker runs (queued by ``mail_deliver``): ``mail_reclaim``, then the next sweep while a
+    delivery is still being sent. Returns how many deliveries went back to the queue."""
+    queued = mail_reclaim()
+    oldest = (
+        MailDelivery.objects.filter(status=MailDelivery.Status.SENDING)
+        .order_by("updated_at")
+        .values_list("updated_at", flat=True)
+        .first()
+    )
+    if oldest is not None:
+        _sweep_schedule(after=oldest)
+    return len(queued)
 
 
 @transaction.atomic
