@@ -34,8 +34,9 @@ OFFICER_TABLES = {"ledger"}
 
 
 def report_status(report: MonthlyReport) -> str:
-    """ "Closed on Dec 2, 2026" for a month whose report was presented (it never changes again), else "Draft"
-    (SPEC §16.1). Every file of the report says it: the PDF's title on every page, a column of every table."""
+    """Whether the month is closed (SPEC §16.1): "Closed on Dec 2, 2026" once its report was presented (it
+    never changes again), else "Draft". Every file says it: the PDF's title on every page, a column of every
+    table."""
     if report.closed is None:
         return "Draft"
     return f"Closed on {timezone.localtime(report.closed.closed_at):%b %-d, %Y}"
