@@ -33,13 +33,14 @@ CSV_TABLES = {
 OFFICER_TABLES = {"ledger"}
 
 
-def report_status(report: MonthlyReport) -> str:
+def report_status(report: MonthlyReport, *, iso: bool = False) -> str:
     """Whether the month is closed (SPEC §16.1): "Closed on Dec 2, 2026" once its report was presented (it
     never changes again), else "Draft". Every file says it: the PDF's title on every page, a column of every
-    table."""
+    table (``iso``: "Closed on 2026-12-02", a date with no comma to quote)."""
     if report.closed is None:
         return "Draft"
-    return f"Closed on {timezone.localtime(report.closed.closed_at):%b %-d, %Y}"
+    day = timezone.localtime(report.closed.closed_at).date()
+    return f"Closed on {day.isoformat() if iso else f'{day:%b %-d, %Y}'}"
 
 
 def csv_tables(*, full: bool) -> list[tuple[str, str]]:
@@ -128,7 +129,7 @@ def report_tables(report: MonthlyReport, *, full: bool, own: list[MemberDuesRow]
     if full:
         tables["ledger"] = _ledger(report)
     # Every table says whether the month is closed: a last column, the same on every row (SPEC §16.1).
-    status = report_status(report)
+    status = report_status(report, iso=True)
     return {
         key: Table(t.name, [*t.header, "report_status"], [[*row, status] for row in t.rows])
         for key, t in tables.items()

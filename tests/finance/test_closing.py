@@ -329,9 +329,9 @@ def test_every_report_file_says_draft_until_the_month_is_closed_then_the_day_it_
     text = _pdf_text(client, url)
     assert "Closed on Dec 5, 2026" in text and "Draft" not in text
     assert "Closed on Dec 5, 2026" in client.get(url).content.decode()
-    assert "Ann Able,310.00,0.00,310.00,0.00,yes,Closed on Dec 5, 2026" in _csv_lines(client, url, "fees")
+    assert "Ann Able,310.00,0.00,310.00,0.00,yes,Closed on 2026-12-05" in _csv_lines(client, url, "fees")
     book = load_workbook(io.BytesIO(client.get(url + "?format=xlsx").content))
-    assert [row[-1].value for row in book["Accounts"].iter_rows(min_row=2)] == ["Closed on Dec 5, 2026"] * 3
+    assert [row[-1].value for row in book["Accounts"].iter_rows(min_row=2)] == ["Closed on 2026-12-05"] * 3
     # November is still a draft, everywhere.
     november = reverse("finance:report", args=(2026, 11))
     assert "Draft" in _pdf_text(client, november)
@@ -346,4 +346,4 @@ def test_a_member_reads_draft_or_closed_too(client, books, member, treasurer):
     assert "Draft" in _pdf_text(client, url)
     month_close(day=OCT, actor=treasurer)
     assert "Closed on Dec 5, 2026" in _pdf_text(client, url)
-    assert _csv_lines(client, url, "fees")[1].endswith(",Closed on Dec 5, 2026")
+    assert _csv_lines(client, url, "fees")[1].endswith(",Closed on 2026-12-05")
