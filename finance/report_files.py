@@ -6,6 +6,7 @@ A member gets the club's tables and their own dues row; the officers get every m
 import datetime as dt
 
 from django.http import HttpResponse
+from django.utils import timezone
 
 from events.models import Event
 from finance.models import Entry
@@ -30,6 +31,16 @@ CSV_TABLES = {
     "payouts": "Event payouts of the month",
 }
 OFFICER_TABLES = {"ledger"}
+
+
+def report_status(report: MonthlyReport, *, iso: bool = False) -> str:
+    """Whether the month is closed (SPEC §16.1): "Closed on Dec 2, 2026" once its report was presented (it
+    never changes again), else "Draft". Every file says it: the PDF's title on every page, a column of every
+    table (``iso``: "Closed on 2026-12-02", a date with no comma to quote)."""
+    if report.closed is None:
+        return "Draft"
+    day = timezone.localtime(report.closed.closed_at).date()
+    return f"Closed on {day.isoformat() if iso else f'{day:%b %-d, %Y}'}"
 
 
 def csv_tables(*, full: bool) -> list[tuple[str, str]]:
@@ -117,7 +128,12 @@ def report_tables(report: MonthlyReport, *, full: bool, own: list[MemberDuesRow]
     }
     if full:
         tables["ledger"] = _ledger(report)
-    return tables
+    # Every table says whether the month is closed: a last column, the same on every row (SPEC §16.1).
+    status = report_status(report, iso=True)
+    return {
+        key: Table(t.name, [*t.header, "report_status"], [[*row, status] for row in t.rows])
+        for key, t in tables.items()
+    }
 
 
 def report_csv(
@@ -142,7 +158,14 @@ def report_pdf(
     title = f"Treasurer's report, {report.start:%B %Y}"
     if report.season is not None:
         title += f" · season {report.season}"
-    pdf = ClubPDF(title=title, printed=printed)
+    status = report_status(report)
+    pdf = ClubPDF(title=f"{title} · {status}", printed=printed)
+    if report.closed is None:
+        pdf.note(f"Draft: {report.start:%B %Y} is not closed; its figures may still change.")
+    else:
+        pdf.note(
+            f"{status}: the report was presented; nothing can be dated in {report.start:%B %Y} any more."
+        )
     pdf.note(
         f"Accounts for {report.start:%b %-d}–{report.end:%b %-d, %Y}; dues as of {report.as_of:%b %-d, %Y}."
     )

@@ -48,6 +48,7 @@ from finance.services.event_payouts import event_payout_key, event_payout_post
 from finance.services.ledger import (
     AlreadyReversed,
     month_close,
+    months_open_before,
     posted_under_key,
     transaction_reverse,
     transfer_post,
@@ -798,6 +799,9 @@ def report(request, year, month):
     if fmt == "pdf":
         return report_files.report_pdf(data, full=full, own=own, printed=timezone.localtime())
     nxt = _months_beside(year, month)[1]
+    may_close = user_can(request.user, Action.MANAGE_LEDGER) and nxt <= club_today()
+    # Months close in order (SPEC §16.1): the earlier months still open, listed instead of the button.
+    open_before = months_open_before(day=data.start) if may_close and data.closed is None else []
     return render(
         request,
         "finance/report.html",
@@ -812,7 +816,8 @@ def report(request, year, month):
                 own=own,
             ),
             "closed": data.closed,
-            "may_close": user_can(request.user, Action.MANAGE_LEDGER) and nxt <= club_today(),
+            "may_close": may_close,
+            "open_before": open_before,
             "printed": timezone.localtime(),
         },
     )

@@ -109,15 +109,62 @@ def month_closed(*, day: dt.date) -> ClosedMonth | None:
     return ClosedMonth.objects.filter(month=month_first(day)).first()
 
 
+def month_name_list(months: Sequence[dt.date]) -> str:
+    """The months named as in a sentence: "August 2026, September 2026 and October 2026"."""
+    names = [f"{m:%B %Y}" for m in months]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def closed_month_problem(*, day: dt.date, closed: Iterable[dt.date]) -> str | None:
+    """Why nothing can be dated ``day`` (SPEC §16.1: nothing in or before a closed month), or None. Pure.
+    ``closed``: the first days of the closed months (those before ``day``'s month may be left out)."""
+    first = month_first(day)
+    later = sorted(m for m in closed if m >= first)
+    if not later:
+        return None
+    if later[0] == first:
+        return f"{day:%B %Y} is closed (its report was presented): nothing can be dated in it any more."
+    return (
+        f"{later[0]:%B %Y} is closed (its report was presented): nothing can be dated in or before it any "
+        f"more, so not {day:%b %-d, %Y}."
+    )
+
+
 def month_open_check(*, day: dt.date) -> None:
-    """SPEC §15.6: no entry dated inside a month whose report was closed."""
-    closed = month_closed(day=day)
-    if closed is not None:
-        raise MonthClosed(
-            f"{day:%B %Y} is closed (its report was presented): nothing can be dated in it any more. "
-            "Post the correction dated today.",
-            field="date",
-        )
+    """SPEC §15.6, §16.1: no entry dated inside a month whose report was closed, nor before one, so that a
+    closed month's report (its accounts, dues and categories) never changes. Every posting passes here
+    (``transaction_post``), and the commands that refuse before they post (a check's last approval)."""
+    problem = closed_month_problem(
+        day=day,
+        closed=ClosedMonth.objects.filter(month__gte=month_first(day)).values_list("month", flat=True),
+    )
+    if problem is not None:
+        raise MonthClosed(f"{problem} Post the correction dated today.", field="date")
+
+
+def books_start() -> dt.date | None:
+    """The first day of the month the club's books start: the month of the earliest ledger transaction (the
+    opening balances, once recorded, or the first payment); None while nothing was ever posted."""
+    first = Transaction.objects.order_by("date").values_list("date", flat=True).first()
+    return month_first(first) if first is not None else None
+
+
+def months_open_before(*, day: dt.date) -> list[dt.date]:
+    """The first days of the months since the books started, before ``day``'s month, that are not closed
+    (SPEC §16.1: months close in order), oldest first."""
+    start, first = books_start(), month_first(day)
+    if start is None or start >= first:
+        return []
+    closed = set(
+        ClosedMonth.objects.filter(month__gte=start, month__lt=first).values_list("month", flat=True)
+    )
+    months: list[dt.date] = []
+    month = start
+    while month < first:
+        if month not in closed:
+            months.append(month)
+        month = (month + dt.timedelta(days=31)).replace(day=1)
+    return months
 
 
 def money_limit_on(*, day: dt.date) -> Decimal:
@@ -339,10 +386,23 @@ def transfer_post(
 @transaction.atomic
 def month_close(*, day: dt.date, actor: Actor) -> ClosedMonth:
     """The Treasurer presented the month's report (§3.6.3): close the month. Closing twice changes nothing.
-    Only a month that is over can be closed."""
+    Only a month that is over can be closed, and only once every earlier month since the books started is
+    closed (SPEC §16.1): months close in order."""
     first = month_first(day)
     if first >= month_first(club_today()):
         raise LedgerError(f"{first:%B %Y} is not over yet; it can be closed once it is.")
+    existing = ClosedMonth.objects.filter(month=first).first()
+    if existing is not None:
+        return existing
+    open_before = months_open_before(day=first)
+    if open_before:
+        names = month_name_list(open_before)
+        raise LedgerError(
+            f"Months close in order: {names} is still open. Close it first, then {first:%B %Y}."
+            if len(open_before) == 1
+            else f"Months close in order: {names} are still open. Close them first, oldest first, then "
+            f"{first:%B %Y}."
+        )
     closed, created = ClosedMonth.objects.get_or_create(
         month=first, defaults={"closed_by": actor_signed_in(actor)}
     )

@@ -20,6 +20,7 @@ from finance.services.ledger import (
     amount_check,
     date_not_future_check,
     form_posting_key,
+    month_open_check,
     transaction_post,
     transaction_reverse,
 )
@@ -239,6 +240,11 @@ def late_fee_waive(
         raise PaymentError(f"No late fee was charged on {fee_date:%b %-d, %Y}.", field="fee_date")
     if LateFeeWaiver.objects.filter(membership__in=holders, fee_date=fee_date).exists():
         raise PaymentError(f"The late fee of {fee_date:%b %-d, %Y} is waived already.", field="fee_date")
+    # The waiver lowers the dues from its day on: not in or before a closed month (SPEC §16.1).
+    try:
+        month_open_check(day=max(on, fee_date))
+    except LedgerError as exc:
+        raise PaymentError(str(exc), field="fee_date") from None
     waiver = LateFeeWaiver.objects.create(
         membership=membership,
         fee_date=fee_date,

@@ -10,7 +10,7 @@ from django.db import transaction
 
 from events.services.attendance import attendance_after_payment
 from finance.models import Account, ClosedMonth, Entry, Payment, Transaction
-from finance.services.ledger import accounts_ensure, month_first
+from finance.services.ledger import accounts_ensure, closed_month_problem
 from finance.services.payments import METHOD_ACCOUNT, PaymentError
 from members.models import Membership
 from ncpc.core.audit import Actor, actor_user, audit_record, audit_record_many
@@ -37,8 +37,8 @@ def closed_months() -> set[dt.date]:
 
 def payment_line_problem(*, line: PaymentLine, closed: set[dt.date] | None = None) -> str | None:
     """What ``payment_record`` would refuse in this payment, or None: the amount (positive, in cents, not above
-    the season's limit), the method, a date in the season, not after today and not in a closed month
-    (SPEC §15.6). ``closed``: ``closed_months()``, when the caller checks many lines."""
+    the season's limit), the method, a date in the season, not after today and not in or before a closed
+    month (SPEC §15.6, §16.1). ``closed``: ``closed_months()``, when the caller checks many lines."""
     if line.amount is None or line.amount <= 0 or quantize(line.amount) != line.amount:
         return "A payment is a positive amount in cents."
     if line.method not in METHOD_ACCOUNT:
@@ -52,9 +52,8 @@ def payment_line_problem(*, line: PaymentLine, closed: set[dt.date] | None = Non
         return f"The date must fall in {season} ({season.start:%b %-d, %Y} – {season.end:%b %-d, %Y})."
     if line.date > club_today():
         return "The date cannot be after today."
-    if month_first(line.date) in (closed if closed is not None else closed_months()):
-        return f"{line.date:%B %Y} is closed (its report was presented): nothing can be dated in it any more."
-    return None
+    # The ledger's rule (``month_open_check``): nothing in or before a closed month (SPEC §16.1).
+    return closed_month_problem(day=line.date, closed=closed if closed is not None else closed_months())
 
 
 @transaction.atomic

@@ -107,11 +107,11 @@ def test_each_csv_is_one_rectangular_table_with_a_bom_and_no_live_formula(client
         widths = {len(line.split(",")) for line in lines if '"' not in line}
         assert len(widths) <= 1, (table, widths)
     fees = client.get(f"{url}?format=csv&table=fees").content.decode("utf-8").lstrip("\ufeff").splitlines()
-    assert fees[0] == "member,dues_and_fees,late_fees,paid,balance,good_standing"
-    assert "Ann Able,410.00,0.00,410.00,0.00,yes" in fees
-    assert "Bob Bähr,410.00,0.00,610.00,-200.00,yes" in fees  # a number stays a number
+    assert fees[0] == "member,dues_and_fees,late_fees,paid,balance,good_standing,report_status"
+    assert "Ann Able,410.00,0.00,410.00,0.00,yes,Draft" in fees
+    assert "Bob Bähr,410.00,0.00,610.00,-200.00,yes,Draft" in fees  # a number stays a number
     # "Cy =HYPERLINK(…)" starts with a letter: no formula; quoted by the CSV writer for its quotes.
-    assert '"Cy =HYPERLINK(""http://x"")",410.00,0.00,0.00,410.00,no' in fees
+    assert '"Cy =HYPERLINK(""http://x"")",410.00,0.00,0.00,410.00,no,Draft' in fees
 
 
 def test_a_name_starting_like_a_formula_is_written_as_text(client, treasurer, month):
@@ -138,7 +138,7 @@ def test_a_member_gets_only_their_own_fees_and_no_ledger(client, member, month, 
     client.force_login(member)
     url = reverse("finance:report", args=NOV)
     fees = client.get(f"{url}?format=csv&table=fees").content.decode("utf-8").lstrip("\ufeff").splitlines()
-    assert fees[1:] == [f"{member.person.full_name},410.00,0.00,110.00,300.00,no"]
+    assert fees[1:] == [f"{member.person.full_name},410.00,0.00,110.00,300.00,no,Draft"]
     assert client.get(f"{url}?format=csv&table=ledger").status_code == 404
     text = PdfReader(io.BytesIO(client.get(f"{url}?format=pdf").content)).pages[0].extract_text()
     assert "Bob Bähr" not in text and "Your account" in text
@@ -161,10 +161,10 @@ def test_section_6_2_event_payouts_name_the_members_not_their_logins(client, tre
     rows = client.get(reverse("finance:report", args=(2026, 8)) + "?format=csv&table=payouts")
     lines = rows.content.decode("utf-8-sig").splitlines()
     assert lines == [
-        "event,date,place,paid_to,amount",
-        "1,2026-08-22,1,M01 Test,165.00",
-        "1,2026-08-22,2,M02 Test,100.00",
-        "1,2026-08-22,3,M03 Test,65.00",
+        "event,date,place,paid_to,amount,report_status",
+        "1,2026-08-22,1,M01 Test,165.00,Draft",
+        "1,2026-08-22,2,M02 Test,100.00,Draft",
+        "1,2026-08-22,3,M03 Test,65.00,Draft",
     ]
 
 
