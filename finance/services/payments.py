@@ -76,6 +76,8 @@ def payment_record(
             return PaymentBooked(existing, replayed=True)
     if method not in METHOD_ACCOUNT:
         raise PaymentError("A payment is made in cash or by check.", field="method")
+    if not restoring:
+        departed_payment_check(membership=membership)
     season = membership.season
     if not season.start <= date <= season.end:
         raise PaymentError(
@@ -123,6 +125,23 @@ def payment_record(
     # Seats at open events that this payment puts back in good standing (shown on the receipt's message).
     changed = attendance_after_payment(membership=membership, actor=actor)
     return PaymentBooked(payment, seats_changed=tuple(changed))
+
+
+def departed_payment_check(*, membership: Membership) -> None:
+    """No payment is booked for a member who left the seat (removed, withdrew, sold or ceded it: SPEC §16.2),
+    whatever its date: what they paid stays the club's (§2.12), and money back to one is a check. Read under a
+    lock on the seat, so a payment and a removal at the same time do not both happen."""
+    seat = Membership.objects.select_for_update().select_related("season", "person").get(pk=membership.pk)
+    if seat.left_after_event is None:
+        return
+    left_on = dues_account(membership=seat).left_on.get(seat.pk)
+    when = f" on {left_on:%b %-d, %Y}" if left_on is not None else ""
+    how = seat.get_how_left_display().lower() if seat.how_left else "left"
+    raise PaymentError(
+        f"{seat.person} left the club{when} ({how}): no payment is booked for a member who left. What they "
+        "paid stays with the club (§2.12); money given back to them is a check.",
+        field="membership",
+    )
 
 
 @transaction.atomic
