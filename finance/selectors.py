@@ -340,7 +340,7 @@ def _account_build(
         shared=shared,
     )
     suspensions = {h.pk: money.suspensions[h.pk] for h in holders if h.pk in money.suspensions}
-    left_on = {}
+    left_on: dict[int, dt.date] = {}
     for h in holders:
         if h.left_after_event is not None:
             day = seat_left_on(
@@ -878,7 +878,8 @@ def amount_owed(*, membership: Membership, on: dt.date) -> Decimal:
     payment dated that day counts (SPEC §7), so paying the rest at the door avoids it.
     """
     account = dues_account(membership=membership)
-    if account.departed(on=on):
+    left_on = account.left_on.get(membership.pk)
+    if left_on is not None and on >= left_on:
         return ZERO  # no payment is booked for a member who left (SPEC §16.2)
     return to_play_at(charges=account.charges, payments=account.payments, on=on, event_date=on)
 

@@ -48,7 +48,7 @@ def door_payment_record(
     first = payment_by_form(once=once)
     if first is not None:
         return PaymentBooked(first, replayed=True)
-    departed_payment_check(membership=membership)
+    departed_payment_check(membership=membership, date=on)
     account = dues_account(membership=membership)
     now = to_play_at(charges=account.charges, payments=account.payments, on=event.date, event_date=event.date)
     person = membership.person

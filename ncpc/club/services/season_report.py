@@ -81,7 +81,7 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
     accounts = finance_selectors.season_dues_accounts(
         season=season, rules=rules, events=season_events_all, memberships=memberships
     )
-    departed = []
+    departed: list[str] = []
     for account in accounts:
         status = account.status(on=as_of)
         row: dict[str, Any] = {
