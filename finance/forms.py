@@ -36,10 +36,10 @@ def not_after_today(day: dt.date) -> dt.date:
 
 
 class PayerField(forms.ModelChoiceField):
-    """A member of the season, by name; "(left)" after the name of one who gave up the seat."""
+    """A member of the season who holds a seat, by name (no payment is booked for one who left: SPEC §16.2)."""
 
     def label_from_instance(self, obj: Membership) -> str:
-        return str(obj.person) + (" (left)" if obj.left_after_event is not None else "")
+        return str(obj.person)
 
 
 class MemberNameField(forms.ModelChoiceField):
@@ -67,7 +67,9 @@ class PaymentForm(BooksOnceForm):
 
         qs = Membership.objects.select_related("person").none()
         if season is not None:
-            qs = Membership.objects.filter(season=season).select_related("person")
+            qs = Membership.objects.filter(season=season, left_after_event__isnull=True).select_related(
+                "person"
+            )
         form_field(self, "membership", forms.ModelChoiceField).queryset = qs
 
     def clean_date(self):

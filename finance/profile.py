@@ -19,6 +19,7 @@ def dues_panel(*, request, person, season):
 
     on = min(club_today(), season.end)
     account = dues_account(membership=membership)
+    left_on = account.left_on.get(membership.pk)  # SPEC §16.2: no credit once they left
     return {
         "title": "Dues",
         "template": "finance/partials/profile_dues.html",
@@ -27,5 +28,6 @@ def dues_panel(*, request, person, season):
             "membership": membership,
             "status": account.status(on=on),
             "good_standing": good_standing(membership=membership, on=on, account=account),
+            "left_on": left_on if left_on is not None and left_on <= on else None,
         },
     }

@@ -239,6 +239,24 @@ def report_pdf(
             rows.append([f"Total credits ({len(report.credits)})", credit_display(report.credit_total)])
             pdf.heading("Paid ahead")
             pdf.grid(["Member", "Credit"], rows, widths=(90, 40), right=(1,), bold_last=True)
+        if report.departed:
+            rows = [
+                [
+                    r.name,
+                    f"{r.how_left}, {r.left_on:%b %-d, %Y}" if r.left_on else r.how_left,
+                    money(r.paid),
+                    money(r.balance) if r.balance > 0 else "",
+                    money(r.forfeited) if r.forfeited else "",
+                ]
+                for r in report.departed
+            ]
+            pdf.heading("Members who left (no credit: what they paid stays the club's, §2.12)")
+            pdf.grid(
+                ["Member", "Left", "Paid", "Unpaid", "Kept by the club"],
+                rows,
+                widths=(60, 46, 24, 24, 30),
+                right=(2, 3, 4),
+            )
     else:
         for r in own:
             pdf.note(

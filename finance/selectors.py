@@ -32,8 +32,10 @@ from finance.models import Account, ClosedMonth, Disbursement, Entry, LateFeeWai
 from finance.services.categories import (
     CATEGORIES,
     CREDIT,
+    FORFEITED,
     CategoryAmount,
     category_totals,
+    credit_forfeited,
     payment_categories,
 )
 from finance.services.dues import (
@@ -61,7 +63,7 @@ from finance.services.payouts import PayoutLine, payout_lines
 from members import selectors as members_selectors
 from members.models import Membership, Person, Suspension
 from members.selectors import season_memberships
-from members.services.seat_terms import seat_held_at
+from members.services.seat_terms import seat_held_at, seat_left_on
 from ncpc.core.cache import computed
 from ncpc.core.money import ZERO, quantize
 
@@ -78,6 +80,8 @@ class DuesAccount:
     suspensions: dict[int, list[tuple[dt.date, dt.date]]] = field(default_factory=dict)
     # The payments as read, in (date, id) order: ``payments`` has their amounts, the statement their texts.
     receipts: tuple["_PaymentRow", ...] = ()
+    # The day each holder who left the seat left it (``members.services.seat_terms.seat_left_on``, SPEC §16.2).
+    left_on: dict[int, dt.date] = field(default_factory=dict)
 
     def suspended(self, *, membership_id: int, on: dt.date) -> bool:
         """Is that holder under a suspension on that date (SPEC §2, both ends included)?"""
@@ -94,11 +98,24 @@ class DuesAccount:
             payments=self.payments,
             suspensions=self.suspensions.get(membership_id, ()),
             on=on,
+            left_on=self.left_on.get(membership_id),
         )
 
     @property
     def holder(self) -> Membership:
         return self.holders[-1]
+
+    @property
+    def ended_on(self) -> dt.date | None:
+        """The day the seat's last holder left it with no one taking it over (removed, withdrew: SPEC §16.2);
+        None while it is held. A seat sold or ceded goes on with its buyer."""
+        return self.left_on.get(self.holder.pk)
+
+    def departed(self, *, on: dt.date) -> bool:
+        """Had the seat's last holder left by ``on``? From that day they are never in good standing, get no
+        reminder, no payment, and what they paid stays the club's (§2.12): no credit is shown."""
+        ended = self.ended_on
+        return ended is not None and on >= ended
 
     def status(self, *, on: dt.date) -> DuesStatus:
         return dues_status(charges=self.charges, payments=self.payments, on=on)
@@ -323,6 +340,17 @@ def _account_build(
         shared=shared,
     )
     suspensions = {h.pk: money.suspensions[h.pk] for h in holders if h.pk in money.suspensions}
+    left_on: dict[int, dt.date] = {}
+    for h in holders:
+        if h.left_after_event is not None:
+            day = seat_left_on(
+                left_on=h.left_on,
+                left_after_event=h.left_after_event,
+                event_dates=dates,
+                season_start=season.start,
+            )
+            if day is not None:
+                left_on[h.pk] = day
     return DuesAccount(
         holders=holders,
         terms=terms,
@@ -330,6 +358,7 @@ def _account_build(
         payments=money_in,
         suspensions=suspensions,
         receipts=tuple(payments),
+        left_on=left_on,
     )
 
 
@@ -509,11 +538,19 @@ class MemberDuesRow:
     late_fees: Decimal
     balance: Decimal
     good_standing: bool
+    # The day the member left the seat, when by the report's date (SPEC §16.2): listed apart, no credit.
+    left_on: dt.date | None = None
+    how_left: str = ""
 
     @property
     def credit(self) -> Decimal:
-        """What the member paid ahead (zero when they owe or are paid up)."""
-        return -self.balance if self.balance < 0 else ZERO
+        """What the member paid ahead (zero when they owe or are paid up, or have left: forfeited, §2.12)."""
+        return -self.balance if self.balance < 0 and self.left_on is None else ZERO
+
+    @property
+    def forfeited(self) -> Decimal:
+        """What a departed member had paid beyond their charges: the club's (§2.12), never a credit."""
+        return -self.balance if self.balance < 0 and self.left_on is not None else ZERO
 
 
 @dataclass(frozen=True)
@@ -541,13 +578,24 @@ class MonthlyReport:
 
     @property
     def owing(self) -> list[MemberDuesRow]:
-        """Members who owe something on the report's date (the outstanding fees)."""
-        return [row for row in self.members if row.balance > 0]
+        """Members who owe something on the report's date (the outstanding fees); departed members apart."""
+        return [row for row in self.members if row.balance > 0 and row.left_on is None]
 
     @property
     def credits(self) -> list[MemberDuesRow]:
-        """Members who paid ahead: a credit, never a negative amount owed (SPEC §15.1)."""
-        return [row for row in self.members if row.balance < 0]
+        """Members who paid ahead: a credit, never a negative amount owed (SPEC §15.1); a departed member has
+        none (SPEC §16.2)."""
+        return [row for row in self.members if row.balance < 0 and row.left_on is None]
+
+    @property
+    def departed(self) -> list[MemberDuesRow]:
+        """Members who had left their seat by the report's date (removed, withdrew: SPEC §16.2), listed apart:
+        what they paid stays the club's (§2.12)."""
+        return [row for row in self.members if row.left_on is not None]
+
+    @property
+    def forfeited_total(self) -> Decimal:
+        return money_total(r.forfeited for r in self.departed)
 
     @property
     def owing_totals(self) -> "MemberDuesRow | None":
@@ -594,6 +642,7 @@ CATEGORY_LABELS = {
     DUES: "Dues",
     LATE_FEE: "Late fees",
     CREDIT: "Paid ahead (credit on account)",
+    FORFEITED: "Forfeited by members who left (§2.12)",
 }
 
 
@@ -614,15 +663,18 @@ def _report_categories(
         included = ZERO
         if rules is not None and account.terms.first_event <= 1:
             included = rules.admin_fee
-        amounts += payment_categories(
+        paid_for = payment_categories(
             charges=account.charges, payments=account.payments, admin_fee_in_first_dues=included
         )
+        if account.ended_on is not None:
+            paid_for += credit_forfeited(paid_for, left_on=account.ended_on)
+        amounts += paid_for
     month = category_totals(amounts, start=start, end=end)
     season = category_totals(amounts, start=season_start, end=end)
     income = [
-        CategoryRow(CATEGORY_LABELS[c], quantize(month[c]), quantize(season[c]))
-        for c in CATEGORIES
-        if month[c] or season[c] or c != CREDIT
+        CategoryRow(CATEGORY_LABELS[c], quantize(month.get(c, ZERO)), quantize(season.get(c, ZERO)))
+        for c in (*CATEGORIES, FORFEITED)
+        if month.get(c) or season.get(c) or c not in (CREDIT, FORFEITED)
     ]
     sums = {a.code: (m, s) for a, m, s in posted}
     # The standard accounts (shown at zero when nothing was posted to them), then any other with entries.
@@ -727,9 +779,18 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
             if holder.left_after_event is not None:
                 name += f" (left after event {holder.left_after_event})"
             standing = dues.in_good_standing(membership_id=holder.pk, on=as_of)
+            gone = dues.departed(on=as_of)
             members.append(
                 MemberDuesRow(
-                    holder, name, status.charged, status.paid, status.late_fees, status.balance, standing
+                    holder,
+                    name,
+                    status.charged,
+                    status.paid,
+                    status.late_fees,
+                    status.balance,
+                    standing,
+                    left_on=dues.ended_on if gone else None,
+                    how_left=holder.get_how_left_display() if gone else "",
                 )
             )
         try:
@@ -761,7 +822,7 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
         charged=money_total(r.charged for r in members),
         paid=money_total(r.paid for r in members),
         late_fees=money_total(r.late_fees for r in members),
-        outstanding=money_total(max(r.balance, ZERO) for r in members),
+        outstanding=money_total(max(r.balance, ZERO) for r in members if r.left_on is None),
         escrow_balance=escrow.closing,
         wsop_allocation=allocation,
         wsop_posted_on=moved_on,
@@ -785,13 +846,23 @@ def _closing_and_escrow_move(
 
 
 def account_outlook(
-    *, account: DuesAccount, on: dt.date, events: Iterable[Event] | None = None
+    *,
+    account: DuesAccount,
+    on: dt.date,
+    events: Iterable[Event] | None = None,
+    membership: Membership | None = None,
 ) -> DuesOutlook:
-    """What the seat owes on ``on`` and next (``finance.services.forecast``). ``events``: the season's, when the
+    """What the seat owes on ``on`` and next (``finance.services.forecast``), for ``membership`` (one of its
+    holders; the latest when None): nothing ahead once that holder has left. ``events``: the season's, when the
     caller has read them."""
     dates = event_dates(season=account.holder.season, events=events)
+    holder = membership if membership is not None else account.holder
     return dues_outlook(
-        charges=account.charges, payments=account.payments, event_dates=list(dates.values()), on=on
+        charges=account.charges,
+        payments=account.payments,
+        event_dates=list(dates.values()),
+        on=on,
+        left_on=account.left_on.get(holder.pk),
     )
 
 
@@ -807,6 +878,9 @@ def amount_owed(*, membership: Membership, on: dt.date) -> Decimal:
     payment dated that day counts (SPEC §7), so paying the rest at the door avoids it.
     """
     account = dues_account(membership=membership)
+    left_on = account.left_on.get(membership.pk)
+    if left_on is not None and on >= left_on:
+        return ZERO  # no payment is booked for a member who left (SPEC §16.2)
     return to_play_at(charges=account.charges, payments=account.payments, on=on, event_date=on)
 
 
@@ -829,7 +903,7 @@ def event_door_list(*, event: Event) -> list[DoorRow]:
     rows = []
     for account in season_dues_accounts(season=season, events=events):
         holder = account.holder
-        if not seat_held_at(seat=holder, event_number=event.number):
+        if not seat_held_at(seat=holder, event_number=event.number) or account.departed(on=event.date):
             continue
         amount = to_play_at(
             charges=account.charges, payments=account.payments, on=event.date, event_date=event.date

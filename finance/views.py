@@ -139,7 +139,7 @@ def _statement(request, membership):
         "membership": membership,
         "account": account,
         "status": account.status(on=on),
-        "outlook": account_outlook(account=account, on=on),
+        "outlook": account_outlook(account=account, on=on, membership=membership),
         "on": on,
         "lines": account.statement(on=on),
         "upcoming": [c for c in account.charges if c.date > on and c.kind != LATE_FEE],
@@ -216,7 +216,7 @@ def _payment_member(season, value):
 def _member_outlook(membership):
     """What the member owes now, to play at the next event, and the next late fee (the payment form's panel)."""
     on = min(club_today(), membership.season.end)
-    return account_outlook(account=dues_account(membership=membership), on=on)
+    return account_outlook(account=dues_account(membership=membership), on=on, membership=membership)
 
 
 @require(Action.RECORD_PAYMENTS)

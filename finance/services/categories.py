@@ -6,7 +6,9 @@ How a payment is split (docs/decisions.md, "Income by category"):
 - money beyond the charges already due settles the season's later dues installments in date order (paid
   ahead); whatever is left is a credit on the account;
 - a reversal takes back what the latest payments settled, newest first, on the reversal's date;
-- a late fee that was waived is not a charge here, whatever the date of the waiver.
+- a late fee that was waived is not a charge here, whatever the date of the waiver;
+- a member who leaves the seat (SPEC §16.2) forfeits the credit: on the day they left it moves from "paid
+  ahead" to "forfeited" (§2.12), the club's income (``credit_forfeited``).
 """
 
 import datetime as dt
@@ -19,7 +21,8 @@ from finance.services.dues import ADMIN_FEE, DUES, LATE_FEE, WAIVER, Charge, Mon
 from ncpc.core.money import ZERO
 
 CREDIT = "credit"
-CATEGORIES = (ADMIN_FEE, DUES, LATE_FEE, CREDIT)
+CATEGORIES = (ADMIN_FEE, DUES, LATE_FEE, CREDIT)  # what a payment is split into
+FORFEITED = "forfeited"  # a departed member's credit (``credit_forfeited``); a total only when there is one
 _PAID_KINDS = (ADMIN_FEE, DUES, LATE_FEE)  # a waiver pays for nothing
 
 
@@ -114,10 +117,19 @@ def payment_categories(
     return result
 
 
+def credit_forfeited(amounts: Sequence[CategoryAmount], *, left_on: dt.date) -> list[CategoryAmount]:
+    """A departed member's credit on the day they left, moved from "paid ahead" to "forfeited" (§2.12): the two
+    amounts to add to their ``payment_categories`` (none when they had no credit). The total is unchanged."""
+    credit = sum((a.amount for a in amounts if a.category == CREDIT and a.date <= left_on), ZERO)
+    if credit <= ZERO:
+        return []
+    return [CategoryAmount(left_on, CREDIT, -credit), CategoryAmount(left_on, FORFEITED, credit)]
+
+
 def category_totals(amounts: Sequence[CategoryAmount], *, start: dt.date, end: dt.date) -> dict[str, Decimal]:
     """Sum of each category's money dated from ``start`` through ``end``."""
     totals = dict.fromkeys(CATEGORIES, ZERO)
     for item in amounts:
         if start <= item.date <= end:
-            totals[item.category] += item.amount
+            totals[item.category] = totals.get(item.category, ZERO) + item.amount
     return totals

@@ -12,7 +12,13 @@ from events.models import Event
 from finance.models import Payment
 from finance.selectors import dues_account
 from finance.services.forecast import to_play_at
-from finance.services.payments import PaymentBooked, PaymentError, payment_by_form, payment_record
+from finance.services.payments import (
+    PaymentBooked,
+    PaymentError,
+    departed_payment_check,
+    payment_by_form,
+    payment_record,
+)
 from members.models import Membership
 from ncpc.core.audit import Actor
 from ncpc.core.money import money_display
@@ -42,6 +48,7 @@ def door_payment_record(
     first = payment_by_form(once=once)
     if first is not None:
         return PaymentBooked(first, replayed=True)
+    departed_payment_check(membership=membership, date=on)
     account = dues_account(membership=membership)
     now = to_play_at(charges=account.charges, payments=account.payments, on=event.date, event_date=event.date)
     person = membership.person

@@ -231,11 +231,16 @@ def account_in_good_standing(
     payments: Sequence[MoneyIn],
     suspensions: Iterable[tuple[dt.date, dt.date]],
     on: dt.date,
+    left_on: dt.date | None = None,
 ) -> bool:
     """Good standing on ``on`` (SPEC §2, §7; bylaws §2.16, §2.17): payments dated on or before ``on`` cover every
-    charge dated on or before ``on`` (installments, admin fee, late fees; paying at the door counts), and no
-    suspension of the member covers ``on``. The one rule every page, report and results entry use, over a seat's
-    account already read (its charges and money in) and the member's suspension periods."""
+    charge dated on or before ``on`` (installments, admin fee, late fees; paying at the door counts), no
+    suspension of the member covers ``on``, and the member had not left by ``on``: ``left_on``, the day a
+    removal, withdrawal or seat sale ended their seat (SPEC §16.2; from that day on, never in good standing,
+    whatever they paid). The one rule every page, report and results entry use, over a seat's account already
+    read (its charges and money in), the member's suspension periods and their day of leaving."""
+    if left_on is not None and on >= left_on:
+        return False
     if suspension_covers(suspensions=suspensions, on=on):
         return False
     return dues_status(charges=charges, payments=payments, on=on).paid_up

@@ -27,10 +27,18 @@ class DuesOutlook:
     late_fee: Decimal  # the next late fee, if what is owed by its date stays unpaid (zero: none ahead)
     late_fee_date: dt.date | None
     avoid_late_fee: Decimal  # what must be paid by ``late_fee_date`` to avoid it
+    # The day the member left the seat, when by ``on`` (SPEC §16.2): nothing ahead, no credit.
+    left_on: dt.date | None = None
 
     @property
     def credit(self) -> Decimal:
-        return -self.balance if self.balance < 0 else ZERO
+        """Paid ahead; none for a member who left: what they paid stays the club's (§2.12)."""
+        return -self.balance if self.balance < 0 and self.left_on is None else ZERO
+
+    @property
+    def forfeited(self) -> Decimal:
+        """What a member who left had paid beyond their charges: the club's (§2.12)."""
+        return -self.balance if self.balance < 0 and self.left_on is not None else ZERO
 
 
 def _sum(
@@ -62,13 +70,21 @@ def to_play_at(
 
 
 def dues_outlook(
-    *, charges: Sequence[Charge], payments: Sequence[MoneyIn], event_dates: Sequence[dt.date], on: dt.date
+    *,
+    charges: Sequence[Charge],
+    payments: Sequence[MoneyIn],
+    event_dates: Sequence[dt.date],
+    on: dt.date,
+    left_on: dt.date | None = None,
 ) -> DuesOutlook:
     """The account on ``on`` and what lies ahead: the next event's charges, what the member must have paid to
-    play at it, and the next late fee with what avoids it."""
+    play at it, and the next late fee with what avoids it. ``left_on``: the day the member left the seat; from
+    then on nothing lies ahead (never "may play", nothing to pay: SPEC §16.2)."""
     paid = sum((p.amount for p in payments if p.date <= on), ZERO)
     late_so_far = _sum(charges, kinds=(LATE_FEE, WAIVER), through=on)
     balance = _sum(charges, kinds=_BASE, through=on) + late_so_far - paid
+    if left_on is not None and on >= left_on:
+        return DuesOutlook(on, balance, None, ZERO, ZERO, ZERO, None, ZERO, left_on=left_on)
 
     upcoming = sorted(d for d in event_dates if d >= on)
     next_event = upcoming[0] if upcoming else None

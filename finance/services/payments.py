@@ -156,6 +156,8 @@ def payment_record(
             return PaymentBooked(existing, replayed=True)
     if method not in METHOD_ACCOUNT:
         raise PaymentError("A payment is made in cash or by check.", field="method")
+    if not restoring:
+        departed_payment_check(membership=membership, date=date)
     season = membership.season
     if not season.start <= date <= season.end:
         raise PaymentError(
@@ -214,6 +216,25 @@ def payment_record(
     # Seats at open events that this payment puts back in good standing (shown on the receipt's message).
     changed = attendance_after_payment(membership=membership, actor=actor)
     return PaymentBooked(payment, seats_changed=tuple(changed))
+
+
+def departed_payment_check(*, membership: Membership, date: dt.date) -> None:
+    """No payment dated on or after the day a member left the seat (removed, withdrew, sold or ceded it) is
+    booked for them (SPEC §16.2): what they paid stays the club's (§2.12), and money back to one is a check.
+    Money received while they held the seat (dated before) may still be recorded. Read under a lock on the
+    seat, so a payment and a removal at the same time do not both happen."""
+    seat = Membership.objects.select_for_update().select_related("season", "person").get(pk=membership.pk)
+    if seat.left_after_event is None:
+        return
+    left_on = dues_account(membership=seat).left_on.get(seat.pk)
+    if left_on is None or date < left_on:
+        return
+    how = seat.get_how_left_display().lower() if seat.how_left else "left"
+    raise PaymentError(
+        f"{seat.person} left the club on {left_on:%b %-d, %Y} ({how}): no payment is booked for a member who "
+        "left. What they paid stays with the club (§2.12); money given back to them is a check.",
+        field="membership",
+    )
 
 
 @transaction.atomic

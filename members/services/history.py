@@ -46,6 +46,7 @@ def membership_from_history(
     first_event: int,
     left_after_event: int | None,
     joined_on: dt.date,
+    left_on: dt.date | None = None,
     sponsor: Person | None = None,
     signed: bool = True,
     actor: Actor = None,
@@ -57,6 +58,7 @@ def membership_from_history(
         left_after_event=left_after_event,
         how_left=Membership.HowLeft.WITHDREW if left_after_event is not None else "",
         joined_on=joined_on,
+        left_on=left_on if left_after_event is not None else None,
         declared_not_professional=True,
         sponsor=sponsor,
     )

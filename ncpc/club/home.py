@@ -66,7 +66,7 @@ def my_dues_panel(*, request, season, events, memberships, rules) -> dict | None
         "order": 20,
         "context": {
             "status": account.status(on=on),
-            "outlook": account_outlook(account=account, on=on, events=events),
+            "outlook": account_outlook(account=account, on=on, events=events, membership=membership),
             "good_standing": good_standing(membership=membership, on=on, account=account),
         },
     }

@@ -21,6 +21,7 @@ from finance.services.payments import payment_record
 from finance.services.purge import finance_season_purge
 from members.services.history import membership_from_history, person_from_history
 from members.services.purge import members_season_purge
+from members.services.seat_terms import seat_left_on
 from ncpc.club.services.season_file import SeasonFile, SeasonFileError, season_file_read
 from ncpc.core.audit import Actor, audit_record
 from ncpc.core.errors import NcpcError
@@ -128,6 +129,13 @@ def _write(*, season: Season, parsed: SeasonFile, actor: Actor) -> None:
             first_event=m.first_event,
             left_after_event=m.left_after_event,
             joined_on=min(joined, season.end),
+            # The file has no day of leaving: the day after the last event the seat was held at (SPEC §16.2).
+            left_on=seat_left_on(
+                left_on=None,
+                left_after_event=m.left_after_event,
+                event_dates=dates,
+                season_start=season.start,
+            ),
             sponsor=people.get(m.sponsor) if m.sponsor else None,
             actor=actor,
         )

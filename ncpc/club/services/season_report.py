@@ -15,7 +15,7 @@ from finance.services.payouts import PayoutTableMissing, payout_lines
 from members.selectors import season_memberships
 from ncpc.core.cache import computed
 from ncpc.core.clock import club_today
-from ncpc.core.money import money_str
+from ncpc.core.money import ZERO, money_str
 from standings.selectors import counted_events, roster_from, season_standings
 
 FORMAT = "ncpc-season-report/1"
@@ -81,20 +81,24 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
     accounts = finance_selectors.season_dues_accounts(
         season=season, rules=rules, events=season_events_all, memberships=memberships
     )
+    departed: list[str] = []
     for account in accounts:
         status = account.status(on=as_of)
-        dues.append(
-            {
-                "member": account.holder.person.key,
-                # SPEC §15.1: charged = dues + admin fee + late fees by as_of; balance = charged − paid.
-                "charged": money_str(status.charged + status.late_fees),
-                "paid": money_str(status.paid),
-                "late_fees": money_str(status.late_fees),
-                "balance": money_str(status.balance),
-                # finance.selectors.good_standing, from the account (its money and suspensions) read above
-                "good_standing": account.in_good_standing(membership_id=account.holder.pk, on=as_of),
-            }
-        )
+        row: dict[str, Any] = {
+            "member": account.holder.person.key,
+            # SPEC §15.1: charged = dues + admin fee + late fees by as_of; balance = charged − paid.
+            "charged": money_str(status.charged + status.late_fees),
+            "paid": money_str(status.paid),
+            "late_fees": money_str(status.late_fees),
+            "balance": money_str(status.balance),
+            # finance.selectors.good_standing, from the account (its money and suspensions) read above
+            "good_standing": account.in_good_standing(membership_id=account.holder.pk, on=as_of),
+        }
+        if account.departed(on=as_of):
+            # SPEC §16.2: a member who left has no credit; what they paid beyond their charges is the club's.
+            row["forfeited"] = money_str(max(-status.balance, ZERO))
+            departed.append(row["member"])
+        dues.append(row)
     dues.sort(key=lambda row: str(row["member"]))
 
     try:
@@ -150,6 +154,7 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
         ],
         "events": events,
         "dues": dues,
+        "departed": sorted(departed),
         "wsop": wsop,
         "wsop_distributions": distributions,
     }
