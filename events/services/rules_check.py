@@ -9,6 +9,10 @@ from events.services.event_fund import WsopTableMissing, wsop_allocation
 LEAST_CHECK_APPROVALS = 3
 
 
+# The rules that are amounts of money, none below zero (the rules form's money fields refuse one too).
+MONEY_RULES = ("dues_per_event", "admin_fee", "late_fee", "wsop_entry", "wsop_expenses", "winnings_threshold")
+
+
 class RuleProblem(NamedTuple):
     field: str  # the rule (a ``SeasonRules`` field) the problem is about
     message: str
@@ -79,6 +83,13 @@ def rules_problems_named(*, rules: SeasonRules, seats_held: int = 0) -> list[Rul
             )
     if rules.points_table and list(rules.points_table) != sorted(rules.points_table, reverse=True):
         problem("points_table", "The points table must not award more points to a worse place.")
+    for name in MONEY_RULES:
+        if getattr(rules, name) < 0:
+            problem(name, f"The {name.replace('_', ' ')} cannot be negative.")
+    if any(amount < 0 for _n, amount in rules.dues_schedule):
+        problem("dues_schedule", "A dues installment cannot be negative.")
+    if any(amount < 0 for row in rules.payout_table for amount in row.amounts):
+        problem("payout_table", "A prize cannot be negative.")
     if rules.check_approvals < LEAST_CHECK_APPROVALS:
         problem(
             "check_approvals",

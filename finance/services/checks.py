@@ -113,7 +113,7 @@ def disbursement_create(
     # SPEC §16.3: refused when written if the account does not hold the amount on the check's date (the
     # account row is locked until this transaction ends); refused again by the approval that would issue it.
     try:
-        asset_overdraw_check(day=date, lines=[EntryLine(from_code, -amount)], what="a check")
+        asset_overdraw_check(day=date, lines=[EntryLine(from_code, -amount)], what="a check of {amount}")
     except LedgerError as exc:
         raise CheckError(str(exc), field=exc.field) from None
     if Disbursement.objects.filter(from_account=from_account, check_number=check_number).exists():
@@ -170,7 +170,9 @@ def disbursement_approve(*, disbursement: Disbursement, actor: Actor, on: dt.dat
         try:
             month_open_check(day=on)
             # SPEC §16.3: the money may have left the account since the check was written.
-            asset_overdraw_check(day=on, lines=check_lines(check=check), what="issuing this check")
+            asset_overdraw_check(
+                day=on, lines=check_lines(check=check), what="issuing this check of {amount}"
+            )
         except LedgerError as exc:
             raise CheckError(str(exc)) from None
     try:

@@ -76,10 +76,10 @@ OVERDRAW_GUARDED = (
 )
 # How the refusal names each guarded posting.
 _OVERDRAW_WHAT = {
-    Transaction.Kind.CHECK: "a check",
-    Transaction.Kind.TRANSFER: "a transfer",
-    Transaction.Kind.WSOP_ESCROW: "moving the WSOP money to escrow",
-    Transaction.Kind.PAYOUT: "cash prizes",
+    Transaction.Kind.CHECK: "a check of {amount}",
+    Transaction.Kind.TRANSFER: "a transfer of {amount}",
+    Transaction.Kind.WSOP_ESCROW: "moving {amount} of WSOP money to escrow",
+    Transaction.Kind.PAYOUT: "cash prizes of {amount}",
 }
 
 
@@ -158,9 +158,12 @@ def asset_low_point(
     return low, low_day
 
 
-def asset_overdraw_check(*, day: dt.date, lines: Sequence[EntryLine], what: str = "this") -> None:
+def asset_overdraw_check(
+    *, day: dt.date, lines: Sequence[EntryLine], what: str = "taking out {amount}"
+) -> None:
     """SPEC §16.3: refuse lines that would take an asset account (cash box, checking, WSOP escrow) below zero
-    on ``day`` or on any later day of its books (a backdated check must not overdraw a later one).
+    on ``day`` or on any later day of its books (a backdated check must not overdraw a later one). ``what``:
+    how the message names the posting, with ``{amount}`` where the amount goes ("a check of {amount}").
 
     Call inside the command's transaction: it locks each asset account the lines take money from
     (``select_for_update``, in one order), so two officers drawing on one account at once are serialized and
@@ -189,8 +192,8 @@ def asset_overdraw_check(*, day: dt.date, lines: Sequence[EntryLine], what: str 
         if low_day is not None:
             held += f" and {money_display(low)} on {low_day:%b %-d, %Y}"
         raise Overdrawn(
-            f"{held}; {what} of {money_display(amount)} would take it to {money_display(low - amount)} "
-            f"(an account of the club cannot go below zero, SPEC §16.3). Nothing was posted.",
+            f"{held}; {what.format(amount=money_display(amount))} would take it to "
+            f"{money_display(low - amount)} (the club's accounts never go below zero). Nothing was recorded.",
             field="amount",
         )
 
