@@ -57,7 +57,7 @@ def season_values_check(*, season: Season, names: Sequence[str]) -> None:
         season.clean_fields(exclude=others)
     except ValidationError as exc:
         errors = exc.message_dict
-        name = next(n for n in names if n in errors)
+        name = next((n for n in names if n in errors), next(iter(errors)))
         raise RulesError(f"{Season.rule_label(name)}: {' '.join(errors[name])}", field=name) from None
 
 

@@ -75,7 +75,7 @@ OVERDRAW_GUARDED = (
     Transaction.Kind.PAYOUT,
 )
 # How the refusal names each guarded posting.
-_OVERDRAW_WHAT = {
+_OVERDRAW_WHAT: dict[str, str] = {
     Transaction.Kind.CHECK: "a check of {amount}",
     Transaction.Kind.TRANSFER: "a transfer of {amount}",
     Transaction.Kind.WSOP_ESCROW: "moving {amount} of WSOP money to escrow",
