@@ -172,6 +172,7 @@ def test_the_payment_page_issues_a_one_time_key_with_the_form(client, treasurer)
 
 
 def test_the_transfer_form_sent_twice_posts_once(client, treasurer):
+    opening_balance(code=Account.CASH, amount="250.00", actor=treasurer)  # SPEC §16.3: the cash to deposit
     client.force_login(treasurer)
     data = {
         "date": "2026-11-29",
@@ -183,7 +184,7 @@ def test_the_transfer_form_sent_twice_posts_once(client, treasurer):
     }
     client.post(reverse("finance:transfer"), data)
     again = client.post(reverse("finance:transfer"), data, follow=True)
-    assert Transaction.objects.count() == 1
+    assert Transaction.objects.filter(kind=Transaction.Kind.TRANSFER).count() == 1
     assert "Already recorded" in again.content.decode()
     assert account_balance(account=account_get(Account.CHECKING)) == D("250.00")
 
@@ -191,6 +192,7 @@ def test_the_transfer_form_sent_twice_posts_once(client, treasurer):
 def test_the_check_form_sent_twice_writes_one_check_and_check_numbers_are_unique(
     client, treasurer, president, vice_president
 ):
+    opening_balance(code=Account.CHECKING, amount="48.00", actor=treasurer)  # SPEC §16.3: the check's money
     client.force_login(treasurer)
     data = {
         "date": "2026-11-29",
