@@ -7,6 +7,7 @@ from django import forms
 from finance import hooks
 from finance.models import Payment
 from finance.services.checks import FROM_ACCOUNTS, TO_ACCOUNTS
+from finance.services.escrow import WINNINGS_LIMIT
 from finance.services.ledger import STANDARD_ACCOUNTS, TRANSFER_CODES
 from members.models import Membership, Person
 from ncpc.core.clock import club_today
@@ -15,9 +16,6 @@ from ncpc.core.money import money_str
 
 DATE = forms.DateInput(attrs={"type": "date"})
 ACCOUNT_NAMES = {code: name for code, name, _kind, _pos in STANDARD_ACCOUNTS}
-# WSOP winnings are the representative's, reported to the club, not money the club books: no season limit,
-# only what the ledger's column holds.
-WINNINGS_LIMIT = Decimal("9999999999.99")
 
 
 def limit_from(form: forms.Form, season) -> None:

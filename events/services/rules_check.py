@@ -1,59 +1,105 @@
 """Does a season's rule data hold together? Pure: rules in, a list of problems out."""
 
+from typing import NamedTuple
+
 from events.rules import SeasonRules
 from events.services.event_fund import WsopTableMissing, wsop_allocation
+
+# The bylaws' least quorum of officers approving a check (§4.7).
+LEAST_CHECK_APPROVALS = 3
+
+
+# The rules that are amounts of money, none below zero (the rules form's money fields refuse one too).
+MONEY_RULES = ("dues_per_event", "admin_fee", "late_fee", "wsop_entry", "wsop_expenses", "winnings_threshold")
+
+
+class RuleProblem(NamedTuple):
+    field: str  # the rule (a ``SeasonRules`` field) the problem is about
+    message: str
 
 
 def rules_problems(*, rules: SeasonRules, seats_held: int = 0) -> list[str]:
     """``seats_held``: the seats taken in the season now; the member limit may not fall below it."""
-    problems: list[str] = []
+    return [problem.message for problem in rules_problems_named(rules=rules, seats_held=seats_held)]
+
+
+def rules_problems_named(*, rules: SeasonRules, seats_held: int = 0) -> list[RuleProblem]:
+    """``rules_problems``, each with the rule it is about (so a command can name the field)."""
+    problems: list[RuleProblem] = []
+
+    def problem(field: str, message: str) -> None:
+        problems.append(RuleProblem(field, message))
+
     if rules.max_members < max(seats_held, 1):
-        problems.append(
+        problem(
+            "max_members",
             f"The member limit {rules.max_members} is below the {seats_held} seat(s) held in the season."
             if seats_held
-            else "The member limit must be at least 1."
+            else "The member limit must be at least 1.",
         )
     if rules.table_size < 2:
-        problems.append("A table seats at least 2 players.")
+        problem("table_size", "A table seats at least 2 players.")
     if rules.final_table_size < 2:
-        problems.append("The final table seats at least 2 players.")
+        problem("final_table_size", "The final table seats at least 2 players.")
     if rules.starting_stack < 1:
-        problems.append("The starting stack must be at least 1 chip.")
+        problem("starting_stack", "The starting stack must be at least 1 chip.")
     for name in ("representative_share_pct", "late_joiner_share_pct", "declined_share_pct"):
         if not 0 <= getattr(rules, name) <= 100:
-            problems.append(
-                f"The {name.removesuffix('_pct').replace('_', ' ')} is a percentage from 0 to 100."
-            )
+            problem(name, f"The {name.removesuffix('_pct').replace('_', ' ')} is a percentage from 0 to 100.")
     shares = rules.representative_share_pct + rules.late_joiner_share_pct + rules.declined_share_pct
     if shares > 100:
-        problems.append(
-            f"The representative's share, the late joiner's and the decliner's add up to {shares}%, over 100%."
+        problem(
+            "representative_share_pct",
+            f"The representative's share, the late joiner's and the decliner's add up to {shares}%, over 100%.",
         )
     if len(rules.schedule) != rules.events_per_season:
-        problems.append(
-            f"The schedule lists {len(rules.schedule)} events but the season has {rules.events_per_season}."
+        problem(
+            "schedule",
+            f"The schedule lists {len(rules.schedule)} events but the season has {rules.events_per_season}.",
         )
     for event_number, _amount in rules.dues_schedule:
         if not 1 <= event_number <= rules.events_per_season:
-            problems.append(f"A dues installment is set for event {event_number}, which does not exist.")
+            problem(
+                "dues_schedule", f"A dues installment is set for event {event_number}, which does not exist."
+            )
     due = sum((amount for _n, amount in rules.dues_schedule), start=0)
     owed = rules.dues_per_event * rules.events_per_season + rules.admin_fee
     if due != owed:
-        problems.append(f"The dues schedule adds up to ${due}, but dues and admin fee come to ${owed}.")
+        problem(
+            "dues_schedule", f"The dues schedule adds up to ${due}, but dues and admin fee come to ${owed}."
+        )
     for row in rules.payout_table:
         try:
             allocation = wsop_allocation(rules=rules, member_count=row.member_count)
         except WsopTableMissing as exc:
-            problems.append(str(exc))
+            problem("wsop_table", str(exc))
             continue
         paid = sum(row.amounts, start=0)
         if paid != allocation.per_event:
-            problems.append(
+            problem(
+                "payout_table",
                 f"Payouts for {row.member_count} members add up to ${paid}, "
-                f"but the event fund for {row.member_count} members is ${allocation.per_event}."
+                f"but the event fund for {row.member_count} members is ${allocation.per_event}.",
             )
     if rules.points_table and list(rules.points_table) != sorted(rules.points_table, reverse=True):
-        problems.append("The points table must not award more points to a worse place.")
+        problem("points_table", "The points table must not award more points to a worse place.")
+    for name in MONEY_RULES:
+        if getattr(rules, name) < 0:
+            problem(name, f"The {name.replace('_', ' ')} cannot be negative.")
+    if any(amount < 0 for _n, amount in rules.dues_schedule):
+        problem("dues_schedule", "A dues installment cannot be negative.")
+    if any(amount < 0 for row in rules.payout_table for amount in row.amounts):
+        problem("payout_table", "A prize cannot be negative.")
+    if rules.check_approvals < LEAST_CHECK_APPROVALS:
+        problem(
+            "check_approvals",
+            f"A check needs the approval of at least {LEAST_CHECK_APPROVALS} officers (§4.7), "
+            f"not {rules.check_approvals}.",
+        )
+    if rules.money_limit <= 0:
+        problem("money_limit", "The largest single amount must be more than $0.00.")
+    if rules.events_per_season < 1:
+        problem("events_per_season", "A season has at least one event.")
     if not any(level.kind == "level" for level in rules.blind_structure):
-        problems.append("The blind structure has no levels.")
+        problem("blind_structure", "The blind structure has no levels.")
     return problems

@@ -5,13 +5,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from events import hooks
 from events.models import Event, Night, Season
 from events.rules import SeasonRules
 from events.selectors import season_rules
-from events.services.rules_check import rules_problems
+from events.services.rules_check import rules_problems_named
 from events.services.seasons import RULE_TABLE_MODELS, rules_tables_write
 from ncpc.core.audit import Actor, audit_record
 from ncpc.core.errors import RulesError
@@ -42,6 +43,22 @@ def _table_rows(name: str, rows: Sequence[Any]) -> tuple[Any, ...]:
         if twice:
             raise RulesError(f"The {Season.rule_label(name)} table has {what} {twice[0]} twice.")
     return rows
+
+
+def season_values_check(*, season: Season, names: Sequence[str]) -> None:
+    """Run the ``Season`` fields' own checks (their types, minimums and validators, e.g. a check approved by
+    at least three officers) on the values just set on ``season`` for the rules ``names``; the form shows the
+    same per field, but the command refuses too. Raises RulesError naming the first rule that fails (its value
+    is left converted, e.g. ``"4"`` → ``4``, when it passes)."""
+    if not names:
+        return
+    others = [f.name for f in Season._meta.get_fields() if f.name not in names]
+    try:
+        season.clean_fields(exclude=others)
+    except ValidationError as exc:
+        errors = exc.message_dict
+        name = next((n for n in names if n in errors), next(iter(errors)))
+        raise RulesError(f"{Season.rule_label(name)}: {' '.join(errors[name])}", field=name) from None
 
 
 # SPEC §15.10: what stays editable once an event of the season is final. The blind structure (the clock's
@@ -121,6 +138,7 @@ def season_rules_save(
     before = {name: str(getattr(locked, name)) for name in changed}
     for name in changed:
         setattr(locked, name, changes[name])
+    season_values_check(season=locked, names=changed)
     if changed:
         locked.save(update_fields=changed)
     for name in changed_tables:
@@ -129,9 +147,11 @@ def season_rules_save(
     new_rules = replace(current, **new_tables)  # type: ignore[arg-type]
     rules_tables_write(season=locked, rules=new_rules, tables=changed_tables)
     changed += changed_tables
-    problems = rules_problems(rules=season_rules(locked), seats_held=hooks.seats_held(season=locked))
+    problems = rules_problems_named(rules=season_rules(locked), seats_held=hooks.seats_held(season=locked))
     if problems:
-        raise RulesError(" ".join(problems))
+        # The rule the officer changed first, when a problem is about it; else the first problem's.
+        named = next((p for p in problems if p.field in changed), problems[0])
+        raise RulesError(" ".join(p.message for p in problems), field=named.field)
     if changed:
         audit_record(
             actor=actor,

@@ -15,6 +15,7 @@ from finance.services.ledger import (
     LedgerError,
     account_get,
     amount_check,
+    asset_overdraw_check,
     date_not_future_check,
     month_open_check,
     transaction_post,
@@ -35,6 +36,19 @@ DEFAULT_APPROVALS = 3
 
 class CheckError(NcpcError):
     pass
+
+
+# The longest payee, purpose and check number the books keep (``Disbursement``'s fields): the form says so
+# too, but the command refuses a longer one itself.
+PAYEE_MAX, MEMO_MAX, NUMBER_MAX = 120, 200, 20
+
+
+def check_lines(*, check: Disbursement) -> list[EntryLine]:
+    """The entries a check posts when it is issued: its amount from the account it is drawn on."""
+    return [
+        EntryLine(check.to_account.code, check.amount, memo=check.payee),
+        EntryLine(check.from_account.code, -check.amount),
+    ]
 
 
 def approvals_needed(*, on: dt.date) -> int:
@@ -78,11 +92,17 @@ def disbursement_create(
         raise CheckError("Checks are drawn on club checking or the WSOP escrow account.", field="to_account")
     if not payee.strip():
         raise CheckError("Name the payee.", field="payee")
+    if len(payee.strip()) > PAYEE_MAX:
+        raise CheckError(f"The payee's name is longer than {PAYEE_MAX} characters.", field="payee")
     if not memo.strip():
         raise CheckError("Say what the check pays for.", field="memo")
+    if len(memo.strip()) > MEMO_MAX:
+        raise CheckError(f"The purpose is longer than {MEMO_MAX} characters.", field="memo")
     check_number = check_number.strip()
     if not check_number:
         raise CheckError("Give the check's number.", field="check_number")
+    if len(check_number) > NUMBER_MAX:
+        raise CheckError(f"A check number has at most {NUMBER_MAX} characters.", field="check_number")
     first, second = signers
     if first.pk == second.pk:
         raise CheckError("A check needs two different officers' signatures (§4.7).", field="signer_2")
@@ -90,6 +110,12 @@ def disbursement_create(
         if not offices_held(person=signer, on=date):
             raise CheckError(f"{signer} is not an officer on {date:%b %-d, %Y}.", field="signer_1")
     from_account = account_get(from_code)
+    # SPEC §16.3: refused when written if the account does not hold the amount on the check's date (the
+    # account row is locked until this transaction ends); refused again by the approval that would issue it.
+    try:
+        asset_overdraw_check(day=date, lines=[EntryLine(from_code, -amount)], what="a check of {amount}")
+    except LedgerError as exc:
+        raise CheckError(str(exc), field=exc.field) from None
     if Disbursement.objects.filter(from_account=from_account, check_number=check_number).exists():
         raise CheckError(
             f"Check number {check_number} of {from_account} is written already.", field="check_number"
@@ -143,6 +169,10 @@ def disbursement_approve(*, disbursement: Disbursement, actor: Actor, on: dt.dat
         # The approval that issues the check posts it today: refuse before recording anything.
         try:
             month_open_check(day=on)
+            # SPEC §16.3: the money may have left the account since the check was written.
+            asset_overdraw_check(
+                day=on, lines=check_lines(check=check), what="issuing this check of {amount}"
+            )
         except LedgerError as exc:
             raise CheckError(str(exc)) from None
     try:
@@ -158,10 +188,7 @@ def disbursement_approve(*, disbursement: Disbursement, actor: Actor, on: dt.dat
             date=on,
             kind=Transaction.Kind.CHECK,
             memo=f"Check {check.check_number} to {check.payee}: {check.memo}".replace("Check  ", "Check "),
-            lines=[
-                EntryLine(check.to_account.code, check.amount, memo=check.payee),
-                EntryLine(check.from_account.code, -check.amount),
-            ],
+            lines=check_lines(check=check),
             actor=actor,
             key=f"check:{check.pk}:",
         )

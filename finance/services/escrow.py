@@ -19,11 +19,17 @@ from members.models import Membership
 from members.services.late_joiners import join_terms
 from ncpc.core.audit import Actor, actor_signed_in, audit_record
 from ncpc.core.errors import NcpcError
+from ncpc.core.money import money_display, quantize
 from ncpc.core.results import Booked
 
 
 class WsopError(NcpcError):
     pass
+
+
+# WSOP winnings are the representative's, reported to the club, not money the club books: no season limit,
+# only what the ledger's column holds.
+WINNINGS_LIMIT = Decimal("9999999999.99")
 
 
 # The standings' WSOP statuses (SPEC §13) that matter here.
@@ -82,6 +88,12 @@ def wsop_result_record(
         existing = WsopResult.objects.filter(form_key=once).first()
         if existing is not None:
             return Booked(existing, replayed=True)
+    for name, value in (("gross", gross), ("tips", tips)):
+        # The form's checks, made by the command too: an amount in cents the books can hold.
+        if not isinstance(value, Decimal) or not value.is_finite() or quantize(value) != value:
+            raise WsopError("Winnings and tips are amounts of money in cents.", field=name)
+        if value > WINNINGS_LIMIT:
+            raise WsopError(f"{money_display(value)} is more than the books can hold.", field=name)
     if tips < 0 or gross < 0:
         raise WsopError("Winnings and tips cannot be negative.")
     if tips > gross:

@@ -6,7 +6,7 @@ from django.db import transaction
 from events.models import Event
 from finance.models import Account, Transaction
 from finance.selectors import event_payout_lines
-from finance.services.ledger import EntryLine, next_key, posted_under_key, transaction_post
+from finance.services.ledger import EntryLine, Overdrawn, next_key, posted_under_key, transaction_post
 from finance.services.payouts import NothingToPay
 from ncpc.core.audit import Actor
 from ncpc.core.money import ZERO
@@ -46,12 +46,19 @@ def event_payout_post(*, event: Event, actor: Actor) -> Booked[Transaction]:
         )
     total = sum((line.amount for line in lines), ZERO)
     entries.append(EntryLine(Account.CASH, -total, memo=f"Cash prizes, event {event.number}"))
-    txn = transaction_post(
-        date=event.date,
-        kind=Transaction.Kind.PAYOUT,
-        memo=f"Event {event.number} payouts ({event.season})",
-        lines=entries,
-        actor=actor,
-        key=next_key(prefix=prefix),
-    )
+    try:
+        txn = transaction_post(
+            date=event.date,
+            kind=Transaction.Kind.PAYOUT,
+            memo=f"Event {event.number} payouts ({event.season})",
+            lines=entries,
+            actor=actor,
+            key=next_key(prefix=prefix),
+        )
+    except Overdrawn as exc:  # SPEC §16.3: the prizes are paid from cash the box holds
+        raise Overdrawn(
+            f"{exc} Record the cash drawn from club checking for the prizes first (a transfer dated "
+            f"{event.date:%b %-d, %Y}).",
+            field=exc.field,
+        ) from None
     return Booked(txn)

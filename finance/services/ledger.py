@@ -16,7 +16,7 @@ from finance.models import Account, ClosedMonth, Entry, Transaction
 from ncpc.core.audit import Actor, actor_signed_in, actor_user, audit_record
 from ncpc.core.clock import club_today
 from ncpc.core.errors import ConcurrentChange, NcpcError
-from ncpc.core.money import DEFAULT_MONEY_LIMIT, ZERO, money_str, quantize
+from ncpc.core.money import DEFAULT_MONEY_LIMIT, ZERO, money_display, money_str, quantize
 from ncpc.core.results import Booked
 
 
@@ -34,6 +34,10 @@ class AlreadyReversed(LedgerError):
 
 class MonthClosed(LedgerError):
     pass
+
+
+class Overdrawn(LedgerError):
+    """SPEC §16.3: the posting would take an asset account below zero on its date or after."""
 
 
 class KeyUsed(ConcurrentChange):
@@ -61,6 +65,26 @@ EXPENSE_CODES = (Account.PAYOUTS, Account.WSOP_EXPENSES, Account.SUPPLIES)
 # SPEC §15.6: what the Treasurer moves alone, besides payments and event payouts: the club's own cash box and
 # checking account, either way (a deposit, cash drawn for the night's prizes).
 TRANSFER_CODES = (Account.CASH, Account.CHECKING)
+# SPEC §16.3: the postings that move money out of an asset account the club holds, so are refused when the
+# account does not hold it (a check, a transfer, the WSOP money to escrow, the night's cash prizes). A payment
+# only adds money; a reversal is a correction and an opening balance is the statement's: those are not refused.
+OVERDRAW_GUARDED = (
+    Transaction.Kind.CHECK,
+    Transaction.Kind.TRANSFER,
+    Transaction.Kind.WSOP_ESCROW,
+    Transaction.Kind.PAYOUT,
+)
+# How the refusal names each guarded posting.
+_OVERDRAW_WHAT: dict[str, str] = {
+    Transaction.Kind.CHECK: "a check of {amount}",
+    Transaction.Kind.TRANSFER: "a transfer of {amount}",
+    Transaction.Kind.WSOP_ESCROW: "moving {amount} of WSOP money to escrow",
+    Transaction.Kind.PAYOUT: "cash prizes of {amount}",
+}
+
+
+# The longest memo a transaction keeps (``Transaction.memo``).
+MEMO_MAX = 200
 
 
 def form_posting_key(once: str) -> str:
@@ -167,6 +191,60 @@ def months_open_before(*, day: dt.date) -> list[dt.date]:
     return months
 
 
+def asset_low_point(
+    *, balance: Decimal, later: Sequence[tuple[dt.date, Decimal]]
+) -> tuple[Decimal, dt.date | None]:
+    """Pure: the lowest balance of an account from a day on, given its ``balance`` that day and the sums of its
+    later days in date order; with the later day it falls to (None: the day itself)."""
+    low, low_day = balance, None
+    running = balance
+    for day, total in later:
+        running += total
+        if running < low:
+            low, low_day = running, day
+    return low, low_day
+
+
+def asset_overdraw_check(
+    *, day: dt.date, lines: Sequence[EntryLine], what: str = "taking out {amount}"
+) -> None:
+    """SPEC §16.3: refuse lines that would take an asset account (cash box, checking, WSOP escrow) below zero
+    on ``day`` or on any later day of its books (a backdated check must not overdraw a later one). ``what``:
+    how the message names the posting, with ``{amount}`` where the amount goes ("a check of {amount}").
+
+    Call inside the command's transaction: it locks each asset account the lines take money from
+    (``select_for_update``, in one order), so two officers drawing on one account at once are serialized and
+    the second sees the first's posting."""
+    taken: dict[str, Decimal] = {}
+    for line in lines:
+        if line.account_code in ASSET_CODES and line.amount < 0:
+            taken[line.account_code] = taken.get(line.account_code, ZERO) - line.amount
+    if not taken:
+        return
+    accounts_ensure()
+    for account in Account.objects.select_for_update().filter(code__in=sorted(taken)).order_by("pk"):
+        amount = taken[account.code]
+        balance = account_balance(account=account, on=day)
+        later = [
+            (row["transaction__date"], quantize(row["total"]))
+            for row in Entry.objects.filter(account=account, transaction__date__gt=day)
+            .values("transaction__date")
+            .annotate(total=Sum("amount"))
+            .order_by("transaction__date")
+        ]
+        low, low_day = asset_low_point(balance=balance, later=later)
+        if low - amount >= 0:
+            continue
+        held = f"{account} holds {money_display(balance)} on {day:%b %-d, %Y}"
+        if low_day is not None:
+            held += f" and {money_display(low)} on {low_day:%b %-d, %Y}"
+        raise Overdrawn(
+            f"{held}; {what.format(amount=money_display(amount))} would take it to "
+            f"{money_display(low - amount)} (the club's accounts never go below zero). Nothing was recorded.",
+            field="amount",
+        )
+
+
 def money_limit_on(*, day: dt.date) -> Decimal:
     """The season's largest single amount (``Season.money_limit``) on that day; the default between seasons."""
     limit = Season.objects.filter(start__lte=day, end__gte=day).values_list("money_limit", flat=True).first()
@@ -234,10 +312,14 @@ def transaction_post(
     reason: str = "",
     restoring: bool = False,
 ) -> Transaction:
-    """``restoring``: a season file is being restored (history of record), so a closed month takes it."""
+    """``restoring``: a season file is being restored (history of record), so a closed month takes it.
+    A check, transfer, escrow move or payout that would take an asset account below zero is refused
+    (``asset_overdraw_check``), unless restoring."""
     entries_balance(lines=lines)
     if not restoring:
         month_open_check(day=date)
+        if kind in OVERDRAW_GUARDED:
+            asset_overdraw_check(day=date, lines=lines, what=_OVERDRAW_WHAT[kind])
     accounts = accounts_ensure()
     missing = {line.account_code for line in lines} - set(accounts)
     if missing:
@@ -367,6 +449,8 @@ def transfer_post(
     date_not_future_check(day=date)
     if not memo.strip():
         raise LedgerError("Say what the money is for.", field="memo")
+    if len(memo.strip()) > MEMO_MAX:
+        raise LedgerError(f"The memo is longer than {MEMO_MAX} characters.", field="memo")
     try:
         txn = transaction_post(
             date=date,

@@ -20,6 +20,7 @@ from events.models import PAYOUT_ROW, WSOP_ROW, Event, PayoutRow, Season, WsopRo
 from events.rules import SeasonRules
 from events.selectors import season_rules
 from events.services.rules_check import rules_problems
+from events.services.rules_edit import season_values_check
 from events.services.seasons import season_name_for
 from members.governance_selectors import rule_changes_pending
 from members.models import Ballot, RuleChange
@@ -240,6 +241,7 @@ def _write(*, season: Season, edit: RuleEdit) -> None:
     elif edit.field in _MONEY_OR_PCT:
         value = Decimal(value)
     setattr(season, edit.field, value)
+    season_values_check(season=season, names=[edit.field])  # the field's own minimums (e.g. §4.7's three)
     season.save(update_fields=[edit.field])
 
 

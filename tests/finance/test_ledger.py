@@ -23,6 +23,7 @@ from finance.services.ledger import (
 )
 from ncpc.core.models import AuditEntry
 from tests.factories import UserFactory
+from tests.finance.factories import opening_balance
 
 D = Decimal
 CODES = [Account.CHECKING, Account.ESCROW, Account.CASH, Account.DUES, Account.PAYOUTS]
@@ -50,7 +51,8 @@ def test_every_posted_transaction_sums_to_zero(pairs):
         lines.append(EntryLine(Account.OPENING, -total))
     if len(lines) < 2:
         return
-    txn = transaction_post(date=dt.date(2026, 9, 1), kind="transfer", memo="random", lines=lines, actor=None)
+    # Opening balances, not transfers: random lines may take an asset account below zero (SPEC §16.3).
+    txn = transaction_post(date=dt.date(2026, 9, 1), kind="opening", memo="random", lines=lines, actor=None)
     assert sum(e.amount for e in txn.entries.all()) == 0
     assert sum(balance for _account, balance in account_balances()) == 0
 
@@ -71,6 +73,7 @@ def test_an_unbalanced_transaction_posts_nothing():
 
 @pytest.mark.django_db
 def test_a_reversal_keeps_the_original_and_records_who_when_and_why(treasurer):
+    opening_balance(code=Account.CASH, amount="250.00", actor=treasurer)
     txn = transfer_post(
         date=dt.date(2026, 9, 1),
         from_code=Account.CASH,
@@ -82,7 +85,7 @@ def test_a_reversal_keeps_the_original_and_records_who_when_and_why(treasurer):
     reversal = transaction_reverse(
         txn=txn, date=dt.date(2026, 9, 3), reason="Deposit bounced", actor=treasurer
     )
-    assert Transaction.objects.count() == 2
+    assert Transaction.objects.exclude(kind=Transaction.Kind.OPENING).count() == 2
     assert reversal.reverses == txn
     assert reversal.reason == "Deposit bounced"
     assert reversal.created_by == treasurer
@@ -95,6 +98,7 @@ def test_a_reversal_keeps_the_original_and_records_who_when_and_why(treasurer):
 
 @pytest.mark.django_db
 def test_a_transaction_is_reversed_at_most_once_and_only_with_a_reason(treasurer):
+    opening_balance(code=Account.CHECKING, amount="100.00", actor=treasurer)
     txn = transfer_post(
         date=dt.date(2026, 9, 1),
         from_code=Account.CHECKING,

@@ -19,7 +19,7 @@ from members.models import Membership, Vote
 from members.services.votes import vote_record
 from ncpc.core.errors import NotAllowed
 from tests.factories import MembershipFactory, PersonFactory, once
-from tests.finance.factories import pay
+from tests.finance.factories import opening_balance, pay
 
 D = Decimal
 pytestmark = pytest.mark.django_db
@@ -188,12 +188,13 @@ def test_paying_out_an_event_posts_one_cash_transaction_even_when_asked_twice(se
     monkeypatch.setattr("events.selectors.event_placings", lambda *, event: result)
     lines = event_payout_lines(event=event)
     assert [line.amount for line in lines] == [D("145"), D("95"), D("70"), D("50")]
+    opening_balance(code=Account.CASH, amount="400.00", actor=treasurer)  # SPEC §16.3: the prizes' cash
     first = event_payout_post(event=event, actor=treasurer)
     second = event_payout_post(event=event, actor=treasurer)
     assert (first.replayed, second.replayed) == (False, True)
     assert first.record.pk == second.record.pk
     assert Transaction.objects.filter(kind=Transaction.Kind.PAYOUT).count() == 1
-    assert account_balance(account=account_get(Account.CASH)) == D("-360.00")
+    assert account_balance(account=account_get(Account.CASH)) == D("40.00")
 
 
 def test_an_event_with_a_member_count_missing_from_the_table_raises_a_clear_error(season, monkeypatch):
@@ -213,16 +214,18 @@ def test_an_event_without_results_has_no_payout_lines(season):
 def test_the_wsop_money_moves_to_escrow_once(season, treasurer):
     for _ in range(15):
         MembershipFactory(season=season)  # 16 members with the treasurer → 2 prizes, $4,400 to escrow
+    opening_balance(code=Account.CHECKING, amount="5000.00", actor=treasurer)
     first = wsop_escrow_move(season=season, date=day("2026-09-01"), actor=treasurer)
     again = wsop_escrow_move(season=season, date=day("2026-09-02"), actor=treasurer)
     assert first.pk == again.pk
     assert account_balance(account=account_get(Account.ESCROW)) == D("4400.00")
-    assert account_balance(account=account_get(Account.CHECKING)) == D("-4400.00")
+    assert account_balance(account=account_get(Account.CHECKING)) == D("600.00")
 
 
 def test_a_check_is_issued_by_the_third_officers_approval_and_one_officer_approving_twice_does_nothing_4_7(
     season, treasurer, president, vice_president, member
 ):
+    opening_balance(code=Account.CHECKING, amount="100.00", actor=treasurer)
     check = disbursement_create(
         date=day("2026-11-20"),
         payee="Card Shop",
@@ -238,16 +241,16 @@ def test_a_check_is_issued_by_the_third_officers_approval_and_one_officer_approv
     check = disbursement_approve(disbursement=check, actor=treasurer, on=day("2026-11-20"))
     assert check.status == Disbursement.Status.PENDING
     assert check.approvals.count() == 1
-    assert account_balance(account=account_get(Account.CHECKING)) == D("0.00")
+    assert account_balance(account=account_get(Account.CHECKING)) == D("100.00")
     with pytest.raises(NotAllowed):
         disbursement_approve(disbursement=check, actor=member, on=day("2026-11-20"))
     check = disbursement_approve(disbursement=check, actor=vice_president, on=day("2026-11-21"))
     assert check.status == Disbursement.Status.PENDING  # two approvals are not a quorum of three
-    assert account_balance(account=account_get(Account.CHECKING)) == D("0.00")
+    assert account_balance(account=account_get(Account.CHECKING)) == D("100.00")
     check = disbursement_approve(disbursement=check, actor=president, on=day("2026-11-22"))
     assert check.status == Disbursement.Status.ISSUED
     assert check.issued_on == day("2026-11-22")
-    assert account_balance(account=account_get(Account.CHECKING)) == D("-48.00")
+    assert account_balance(account=account_get(Account.CHECKING)) == D("52.00")
     assert (check.signer_1, check.signer_2) == (president.person, treasurer.person)
     disbursement_approve(disbursement=check, actor=president, on=day("2026-11-22"))
     assert Transaction.objects.filter(kind=Transaction.Kind.CHECK).count() == 1

@@ -17,7 +17,7 @@ from pypdf import PdfReader
 
 from finance.selectors import monthly_report
 from tests.factories import MembershipFactory
-from tests.finance.factories import pay
+from tests.finance.factories import opening_balance, pay
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -171,6 +171,7 @@ def test_section_6_2_event_payouts_name_the_members_not_their_logins(client, tre
 def test_the_report_shows_the_escrow_move_and_the_closing_read_with_the_months_sums(season, treasurer):
     """The escrow move's day and the month's closing come with the month's sums (one query less each); the
     closing itself is read only for a month that was closed."""
+    from finance.models import Account
     from finance.services.escrow import wsop_escrow_move
     from finance.services.ledger import month_close
 
@@ -178,6 +179,7 @@ def test_the_report_shows_the_escrow_move_and_the_closing_read_with_the_months_s
         MembershipFactory(season=season)
     before = monthly_report(year=2026, month=9, today=dt.date(2026, 11, 29))
     assert before.wsop_posted_on is None and before.closed is None
+    opening_balance(code=Account.CHECKING, amount="2200.00", actor=treasurer)  # SPEC §16.3: the money to move
     wsop_escrow_move(season=season, date=dt.date(2026, 9, 1), actor=treasurer)
     september = monthly_report(year=2026, month=9, today=dt.date(2026, 11, 29))
     assert september.wsop_posted_on == dt.date(2026, 9, 1)

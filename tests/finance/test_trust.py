@@ -32,7 +32,7 @@ from finance.services.payments import PaymentError, payment_record
 from members.models import Vote
 from ncpc.core.forms import MoneyField
 from tests.factories import MembershipFactory, member_user, once, season_make
-from tests.finance.factories import pay
+from tests.finance.factories import opening_balance, pay
 
 D = Decimal
 pytestmark = pytest.mark.django_db
@@ -53,6 +53,7 @@ def escrow_funded(season, treasurer):
     """The season's WSOP money in escrow (§8.1): 11 members → 1 prize, $1,500 + $700 = $2,200."""
     for _ in range(10):
         MembershipFactory(season=season)
+    opening_balance(code=Account.CHECKING, amount="2200.00", actor=treasurer)  # SPEC §16.3: money to move
     wsop_escrow_move(season=season, date=dt.date(2026, 9, 1), actor=treasurer)
     assert account_balance(account=account_get(Account.ESCROW)) == D("2200.00")
 
@@ -171,6 +172,7 @@ def test_the_payment_page_issues_a_one_time_key_with_the_form(client, treasurer)
 
 
 def test_the_transfer_form_sent_twice_posts_once(client, treasurer):
+    opening_balance(code=Account.CASH, amount="250.00", actor=treasurer)  # SPEC §16.3: the cash to deposit
     client.force_login(treasurer)
     data = {
         "date": "2026-11-29",
@@ -182,7 +184,7 @@ def test_the_transfer_form_sent_twice_posts_once(client, treasurer):
     }
     client.post(reverse("finance:transfer"), data)
     again = client.post(reverse("finance:transfer"), data, follow=True)
-    assert Transaction.objects.count() == 1
+    assert Transaction.objects.filter(kind=Transaction.Kind.TRANSFER).count() == 1
     assert "Already recorded" in again.content.decode()
     assert account_balance(account=account_get(Account.CHECKING)) == D("250.00")
 
@@ -190,6 +192,7 @@ def test_the_transfer_form_sent_twice_posts_once(client, treasurer):
 def test_the_check_form_sent_twice_writes_one_check_and_check_numbers_are_unique(
     client, treasurer, president, vice_president
 ):
+    opening_balance(code=Account.CHECKING, amount="48.00", actor=treasurer)  # SPEC §16.3: the check's money
     client.force_login(treasurer)
     data = {
         "date": "2026-11-29",
@@ -244,6 +247,7 @@ def test_the_payout_button_pressed_twice_pays_the_night_out_once_6_2(client, sea
     event = season.events.get(number=1)
     result = [Placing(place=i, membership_id=s.pk, member_key=s.person.key) for i, s in enumerate(seats, 1)]
     monkeypatch.setattr("events.selectors.event_placings", lambda *, event: result)
+    opening_balance(code=Account.CASH, amount="360.00", actor=treasurer)  # SPEC §16.3: the prizes' cash
     client.force_login(treasurer)
     client.post(reverse("finance:payout_post", args=[event.pk]))
     again = client.post(reverse("finance:payout_post", args=[event.pk]), follow=True)
@@ -406,6 +410,7 @@ def test_the_check_quorum_is_the_seasons_rule_and_never_below_three(
 ):
     Season.objects.filter(pk=season.pk).update(check_approvals=4)
     fourth = member_user(season=season, username="past_pres", office="president")
+    opening_balance(code=Account.CHECKING, amount="1500.00", actor=treasurer)
     check = _check(treasurer, president, from_code=Account.CHECKING, to_code=Account.SUPPLIES, memo="Cards")
     for officer in (treasurer, president, vice_president):
         check = disbursement_approve(disbursement=check, actor=officer, on=dt.date(2026, 11, 29))
@@ -430,6 +435,7 @@ def test_a_check_names_two_different_signing_officers(season, treasurer, preside
 def test_officers_see_the_checks_awaiting_their_approval_on_the_home_page(
     client, season, treasurer, president, vice_president, member
 ):
+    opening_balance(code=Account.CHECKING, amount="1500.00", actor=treasurer)
     check = _check(
         treasurer, president, from_code=Account.CHECKING, to_code=Account.SUPPLIES, payee="Card Shop"
     )
@@ -488,6 +494,7 @@ def test_a_month_not_over_cannot_be_closed_and_only_the_treasurer_closes(client,
 
 
 def test_a_check_is_not_issued_into_a_closed_month(season, treasurer, president, vice_president):
+    opening_balance(code=Account.CHECKING, amount="1500.00", actor=treasurer)
     check = _check(treasurer, president, from_code=Account.CHECKING, to_code=Account.SUPPLIES, memo="Cards")
     disbursement_approve(disbursement=check, actor=treasurer, on=dt.date(2026, 11, 29))
     disbursement_approve(disbursement=check, actor=vice_president, on=dt.date(2026, 11, 29))

@@ -198,7 +198,9 @@ def test_a_vice_president_approves_a_check_on_the_checks_page_and_the_third_appr
 ):
     from finance.models import Account, Disbursement
     from finance.services.checks import disbursement_approve, disbursement_create
+    from tests.finance.factories import opening_balance
 
+    opening_balance(code=Account.CHECKING, amount="48.00", actor=treasurer)  # SPEC §16.3: the check's money
     check = disbursement_create(
         date=dt.date(2026, 11, 29),
         payee="Card Shop",
