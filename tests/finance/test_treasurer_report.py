@@ -179,7 +179,8 @@ def test_the_report_shows_the_escrow_move_and_the_closing_read_with_the_months_s
         MembershipFactory(season=season)
     before = monthly_report(year=2026, month=9, today=dt.date(2026, 11, 29))
     assert before.wsop_posted_on is None and before.closed is None
-    opening_balance(code=Account.CHECKING, amount="2200.00", actor=treasurer)  # SPEC §16.3: the money to move
+    # SPEC §16.3: the money to move; the books start in September (§16.1: months close in order from there).
+    opening_balance(code=Account.CHECKING, amount="2200.00", day="2026-09-01", actor=treasurer)
     wsop_escrow_move(season=season, date=dt.date(2026, 9, 1), actor=treasurer)
     september = monthly_report(year=2026, month=9, today=dt.date(2026, 11, 29))
     assert september.wsop_posted_on == dt.date(2026, 9, 1)
