@@ -60,8 +60,8 @@ CHECK_DEPARTED = False  # part 3: a departed member is not in good standing, and
 # The cached pages equal the cold pages (a few pages, after every step): the slowest check.
 CHECK_PAGES = os.environ.get("NCPC_YEAR_PAGES", "on") == "on"
 
-EXAMPLES = int(os.environ.get("NCPC_YEAR_EXAMPLES", "4"))
-STEPS = int(os.environ.get("NCPC_YEAR_STEPS", "25"))
+EXAMPLES = int(os.environ.get("NCPC_YEAR_EXAMPLES", "6"))
+STEPS = int(os.environ.get("NCPC_YEAR_STEPS", "30"))
 YEAR = settings(
     max_examples=EXAMPLES,
     stateful_step_count=STEPS,
