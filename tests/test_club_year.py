@@ -52,11 +52,10 @@ from standings.selectors import season_standings
 from tests.factories import OfficerTermFactory, PersonFactory, once
 from tests.ncpc.season_files import season_file
 
-# Invariants that need other parts of issue 32; the lead switches them on after merging those parts.
-# Part 4: no asset account below zero (a check or transfer over the balance is refused).
-CHECK_NO_NEGATIVE = False
-CHECK_CLOSED_MONTHS = False  # part 1: months close in order, a closed month's report never changes
-CHECK_DEPARTED = False  # part 3: a departed member is not in good standing, and no payment is booked for him
+# The invariants of issue 32's parts, each switchable for a look at a failure on its own.
+CHECK_NO_NEGATIVE = True  # part 4: no asset account below zero (a check or transfer over the balance is refused)
+CHECK_CLOSED_MONTHS = True  # part 1: months close in order, a closed month's report never changes
+CHECK_DEPARTED = True  # part 3: a departed member is not in good standing, and no payment is booked for him
 # The cached pages equal the cold pages (a few pages, after every step): the slowest check.
 CHECK_PAGES = os.environ.get("NCPC_YEAR_PAGES", "on") == "on"
 
