@@ -53,7 +53,9 @@ from tests.factories import OfficerTermFactory, PersonFactory, once
 from tests.ncpc.season_files import season_file
 
 # The invariants of issue 32's parts, each switchable for a look at a failure on its own.
-CHECK_NO_NEGATIVE = True  # part 4: no asset account below zero (a check or transfer over the balance is refused)
+CHECK_NO_NEGATIVE = (
+    True  # part 4: no asset account below zero (a check or transfer over the balance is refused)
+)
 CHECK_CLOSED_MONTHS = True  # part 1: months close in order, a closed month's report never changes
 CHECK_DEPARTED = True  # part 3: a departed member is not in good standing, and no payment is booked for him
 # The cached pages equal the cold pages (a few pages, after every step): the slowest check.
