@@ -223,7 +223,11 @@ def departed_payment_check(*, membership: Membership, date: dt.date) -> None:
     booked for them (SPEC §16.2): what they paid stays the club's (§2.12), and money back to one is a check.
     Money received while they held the seat (dated before) may still be recorded. Read under a lock on the
     seat, so a payment and a removal at the same time do not both happen."""
-    seat = Membership.objects.select_for_update().select_related("season", "person").get(pk=membership.pk)
+    seat = (
+        Membership.objects.select_for_update(of=("self",))
+        .select_related("season", "person")
+        .get(pk=membership.pk)
+    )
     if seat.left_after_event is None:
         return
     left_on = dues_account(membership=seat).left_on.get(seat.pk)
