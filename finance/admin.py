@@ -15,31 +15,13 @@ from finance.models import (
     Transaction,
     WsopResult,
 )
+from ncpc.core.admin_read_only import ReadOnlyAdmin, ReadOnlyTabularInline
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-class EntryInline(admin.TabularInline):
+class EntryInline(ReadOnlyTabularInline):
     model = Entry
-    extra = 0
-    can_delete = False
     fields = ("account", "amount", "membership", "memo")
     readonly_fields = fields
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Transaction)
@@ -65,18 +47,10 @@ class PaymentAdmin(ReadOnlyAdmin):
     date_hierarchy = "date"
 
 
-class ApprovalInline(admin.TabularInline):
+class ApprovalInline(ReadOnlyTabularInline):
     model = DisbursementApproval
-    extra = 0
-    can_delete = False
     fields = ("officer", "office", "user", "at")
     readonly_fields = fields
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Disbursement)
