@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.utils.text import capfirst
 
 from ncpc.core.fields import MoneyField
+from ncpc.core.money import DEFAULT_MONEY_LIMIT
 
 PAYOUT_ROW = "payout_row"
 WSOP_ROW = "wsop_row"
@@ -179,7 +180,7 @@ class Season(models.Model):
     )
     money_limit = MoneyField(
         "largest single amount ($)",
-        default=Decimal("10000.00"),
+        default=DEFAULT_MONEY_LIMIT,
         validators=[MinValueValidator(Decimal("0.01"))],
         help_text="Not a bylaws number: the largest amount one payment, transfer or check may be, so that a "
         "slip of the keyboard cannot book a fortune.",
