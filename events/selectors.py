@@ -3,6 +3,7 @@
 import datetime as dt
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
+from functools import partial
 from operator import itemgetter
 from typing import Any
 
@@ -23,7 +24,7 @@ from events.models import (
 from events.placings import Placing
 from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
 from events.services.places import Bust, points_for
-from ncpc.core.cache import computed
+from ncpc.core.cache import computed, stamped
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 from ncpc.core.money import quantize
@@ -92,7 +93,8 @@ def _rule_tables(season_id: int) -> dict[str, list[tuple]]:
 def season_rules(season: Season) -> SeasonRules:
     """The season's rules as plain values for the rule calculators: the scalars from the season row and the
     four tables in one query. A page that needs the rules in several places reads them once and passes them."""
-    tables = _rule_tables(season.pk)
+    # Kept under the season's rules stamp (a new one whenever a table changes), not the data version.
+    tables = stamped(f"rules:{season.pk}:{season.rules_stamp}", partial(_rule_tables, season.pk))
     values = {name: getattr(season, name) for name in SeasonRules.SCALAR_FIELDS}
     values["schedule"] = tuple(tuple(pair) for pair in season.schedule)
     values["points_table"] = tuple(season.points_table)

@@ -209,6 +209,8 @@ NCPC_MAIL_BACKOFF_MINUTES = (1, 5, 15, 60, 240)
 # --- Computed pages (standings, dues, reports) are cached under the data version (ncpc/cache.py). ---
 NCPC_COMPUTED_CACHE = env_bool("NCPC_COMPUTED_CACHE", True)
 NCPC_COMPUTED_CACHE_SECONDS = env_int("NCPC_COMPUTED_CACHE_SECONDS", 600)
+# A season's rule tables kept in memory under the season's rules stamp (ncpc.core.cache.stamped).
+NCPC_STAMPED_CACHE = env_bool("NCPC_STAMPED_CACHE", True)
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 2000}}
 }

@@ -78,5 +78,6 @@ def computed_cache(settings):
     queries of a cold page. With NCPC_TEST_CACHE=on, on, and empty at the start of each test.
     tests/ncpc/test_cache.py turns the cache on to test it."""
     settings.NCPC_COMPUTED_CACHE = CACHE_ON
+    settings.NCPC_STAMPED_CACHE = CACHE_ON
     if CACHE_ON:
         computed_forget()

@@ -9,6 +9,7 @@ from events.bylaws import BYLAWS_RULES
 from events.models import BlindLevel, DuesInstallment, Event, PayoutRow, Season, WsopRow
 from events.rules import SeasonRules
 from events.selectors import season_rules
+from events.services.rules_stamp import season_rules_touched
 from events.services.schedule import schedule_dates
 from events.signals import season_created
 from ncpc.core.audit import Actor, audit_record
@@ -96,6 +97,8 @@ def rules_tables_write(
             )
             for i, lvl in enumerate(rules.blind_structure, start=1)
         )
+    # bulk_create sends no signals (events.services.rules_stamp).
+    season_rules_touched(season_id=season.pk)
 
 
 def events_generate(*, season: Season) -> list[Event]:

@@ -160,6 +160,21 @@ def computed(key: Callable[..., str]) -> Callable[[Callable[P, R]], Callable[P, 
     return decorator
 
 
+def stamped(key: str, compute: Callable[[], R]) -> R:
+    """``compute()``, kept in this process under ``key``, which names a stamp that changes whenever the value
+    would (a season's rules: ``Season.rules_stamp``), not the data version: a payment or a result leaves it
+    where it is. Like ``computed``, not used inside a transaction, and off when ``NCPC_STAMPED_CACHE`` is
+    False (the tests, which change rows behind a season object they hold, turn it off)."""
+    if not getattr(settings, "NCPC_STAMPED_CACHE", False) or connection.in_atomic_block:
+        return compute()
+    full = f"ncpc:stamped:{key}"
+    value: Any = _memo.get(full)
+    if value is None:
+        value = compute()
+        _memo.put(full, value)
+    return value
+
+
 class DataVersionMiddleware:
     """Each request reads the data version once."""
 
