@@ -771,6 +771,9 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
         memberships = season_memberships(season=season)
         dues_accounts = season_dues_accounts(season=season, rules=rules, memberships=memberships)
         for dues in dues_accounts:
+            if dues.holders[0].joined_on > as_of:
+                # Admitted after the month: not in its report (a closed month's report never changes, §16.1).
+                continue
             status = dues.status(on=as_of)
             holder = dues.holder
             name = str(holder.person)

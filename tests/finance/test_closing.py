@@ -347,3 +347,21 @@ def test_a_member_reads_draft_or_closed_too(client, books, member, treasurer):
     month_close(day=OCT, actor=treasurer)
     assert "Closed on Dec 5, 2026" in _pdf_text(client, url)
     assert _csv_lines(client, url, "fees")[1].endswith(",Closed on 2026-12-05")
+
+
+def test_a_member_admitted_after_a_closed_month_is_not_in_its_report(books, treasurer):
+    """Found by tests/test_club_year.py: a member admitted in December showed, with $0.00, in the closed
+    October report."""
+    month_close(day=OCT, actor=treasurer)
+    october = figures(2026, 10)
+    assert {"Ann Able", "Bob Baker"} <= {row[0] for row in october[1]}
+    MembershipFactory(
+        season=books["ann"].season,
+        joined_on=dt.date(2026, 12, 5),
+        person__first_name="Cal",
+        person__last_name="Cole",
+    )
+    assert figures(2026, 10) == october  # Cal is not in it
+    assert "Cal Cole" in [
+        row.name for row in monthly_report(year=2026, month=12, today=dt.date(2026, 12, 5)).members
+    ]
