@@ -88,7 +88,9 @@ def test_the_admin_refuses_to_delete_the_demos_event_4_and_nothing_changes(super
         assert dues_charged(seat, dt.date(2026, 11, 29)) == D("410.00")
         before = history(), AuditEntry.objects.count(), LogEntry.objects.count()
 
-        assert superuser.get(f"/admin/events/event/{event.pk}/delete/").status_code == 403
+        refused = superuser.get(f"/admin/events/event/{event.pk}/delete/")
+        assert refused.status_code == 403
+        assert "Corrections go through the club&#x27;s own pages" in refused.content.decode()
         assert superuser.post(f"/admin/events/event/{event.pk}/delete/", {"post": "yes"}).status_code == 403
         changelist = superuser.get("/admin/events/event/")
         assert changelist.status_code == 200 and "delete_selected" not in changelist.content.decode()

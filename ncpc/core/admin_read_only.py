@@ -9,7 +9,13 @@ its own ``admin.py``.
 from typing import Any
 
 from django.contrib import admin
-from django.http import HttpRequest
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+
+KEPT_AS_RECORDED = (
+    "Results, nights, answers and money are kept as recorded: the admin shows them and cannot add, change or "
+    "delete them. Corrections go through the club's own pages, which check them and keep an audit trail."
+)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -23,6 +29,13 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def delete_view(self, request: HttpRequest, object_id: str, extra_context: Any = None) -> HttpResponse:
+        # Say why, rather than the admin's bare refusal.
+        raise PermissionDenied(KEPT_AS_RECORDED)
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
+        raise PermissionDenied(KEPT_AS_RECORDED)
 
 
 class ReadOnlyTabularInline(admin.TabularInline):

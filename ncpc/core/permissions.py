@@ -170,7 +170,9 @@ def require(action: Action) -> Callable[[View], View]:
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             if not user_can(request.user, action):
-                raise PermissionDenied(f"Your role does not allow this ({action.value}).")
+                raise PermissionDenied(
+                    "Your role does not allow this page or action. If you think it should, ask an officer."
+                )
             return view(request, *args, **kwargs)
 
         return wrapper
