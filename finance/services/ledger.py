@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Sum
 
 from events.models import Season
@@ -338,6 +338,10 @@ def transaction_post(
             )
     except IntegrityError:
         raise KeyUsed("This was posted already (perhaps by another officer); reload the page.") from None
+    if not restoring:
+        # Again, now that the INSERT holds the table against a month closing (``_postings_hold``): a close that
+        # committed after the first check is seen here, and this posting is refused with the rest.
+        month_open_check(day=date)
     Entry.objects.bulk_create(
         Entry(
             transaction=txn,
@@ -467,6 +471,17 @@ def transfer_post(
     return Booked(txn)
 
 
+def _postings_hold() -> None:
+    """Until this transaction ends, no posting can be written, and postings written already but not committed
+    are waited for (PostgreSQL's SHARE lock on the transactions table, which every INSERT conflicts with). So
+    a payment checked against the closed months a moment before a month closes either commits before the
+    close reads anything, or is refused by ``transaction_post``'s second check, made after its INSERT waited
+    here. SQLite runs one writer at a time and needs nothing."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"LOCK TABLE {Transaction._meta.db_table} IN SHARE MODE")
+
+
 @transaction.atomic
 def month_close(*, day: dt.date, actor: Actor) -> ClosedMonth:
     """The Treasurer presented the month's report (§3.6.3): close the month. Closing twice changes nothing.
@@ -475,6 +490,7 @@ def month_close(*, day: dt.date, actor: Actor) -> ClosedMonth:
     first = month_first(day)
     if first >= month_first(club_today()):
         raise LedgerError(f"{first:%B %Y} is not over yet; it can be closed once it is.")
+    _postings_hold()
     existing = ClosedMonth.objects.filter(month=first).first()
     if existing is not None:
         return existing
