@@ -11,6 +11,8 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from events.bylaws import BYLAWS_RULES
 from events.models import Season
@@ -21,8 +23,9 @@ from events.services.seasons import season_create
 from members.models import Person
 from ncpc.club.services.season_export import season_file_export
 from ncpc.club.services.season_file import SeasonFileError
-from ncpc.club.services.season_import import season_import
+from ncpc.club.services.season_import import season_import, season_purge
 from ncpc.club.services.season_report import season_report
+from ncpc.core.errors import NcpcError
 from tests.ncpc.season_files import changed, season_file
 
 pytestmark = pytest.mark.django_db
@@ -272,6 +275,11 @@ BAD_RULES = {
         lambda r: r.update(check_approvals=2),
         "rules.check_approvals: Officers approving a check: Ensure this value is greater than or equal to 3.",
     ),
+    "a percentage with too many digits": (
+        lambda r: r.update(declined_share_pct="1000.00"),
+        "rules.declined_share_pct: Declined qualifier's share (%): "
+        "Ensure that there are no more than 5 digits in total.",
+    ),
     "an unknown rule": (
         lambda r: r.update(late_fees="40.00"),
         "rules.late_fees: is not a season rule",
@@ -325,3 +333,63 @@ def test_every_problem_of_the_rules_is_listed_at_once():
         "rules.late_fee: -1.00 must be zero or more",
         "rules.points_table[0]: '25' is not a whole number",
     ]
+
+
+def test_a_season_of_no_events_is_refused_not_a_crash():
+    data = club_season_file()
+    data["rules"] = {**_exported_club_rules(), "events_per_season": 0}
+    with pytest.raises(SeasonFileError) as exc:
+        season_import(data=data)
+    assert "rules.events_per_season: A season has at least one event." in exc.value.problems
+
+
+def _rule_paths(data, prefix=("rules",)):
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield (*prefix, key)
+            yield from _rule_paths(value, (*prefix, key))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield (*prefix, i)
+            yield from _rule_paths(value, (*prefix, i))
+
+
+RULE_PATHS = sorted(_rule_paths(_exported_club_rules()), key=str)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    mutations=st.lists(
+        st.tuples(
+            st.sampled_from(RULE_PATHS),
+            st.one_of(
+                st.sampled_from(["", "-1", "1e400", "NaN", "12.345", "99999999999999.00", "7pm", "a" * 500]),
+                st.none(),
+                st.booleans(),
+                st.integers(min_value=-(2**40), max_value=2**40),
+                st.lists(st.integers(min_value=-5, max_value=40), max_size=3),
+                st.just({}),
+            ),
+        ),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_a_mutated_rules_object_is_an_error_or_a_season_never_a_crash(mutations):
+    data = club_season_file()
+    data["rules"] = _exported_club_rules()
+    for path, value in mutations:
+        target = data
+        try:
+            for step in path[:-1]:
+                target = target[step]
+            target[path[-1]] = value
+        except (KeyError, IndexError, TypeError):
+            pass  # an earlier mutation replaced a container on this path
+    before = _rows()
+    try:
+        season = season_import(data=data)
+    except NcpcError:
+        assert _rows() == before
+    else:
+        season_purge(season=season)  # the next example starts from an empty club again

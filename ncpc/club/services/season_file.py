@@ -3,6 +3,7 @@
 Every problem is reported with the path of the row it is in (``events[3].results[5]: place 4 given twice``),
 all of them at once, so an officer can fix a spreadsheet export in one go. Nothing here touches the database;
 the import command writes only after this (and the rule checks that need computed dues) found nothing wrong.
+The optional ``rules`` object (SPEC §16.9) is read first: the rest of the file is checked against its rules.
 """
 
 import datetime as dt
@@ -11,6 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
+
+from django.db.models import Field
 
 from events.models import BlindLevel, Season
 from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
@@ -167,7 +170,10 @@ class _Reader:
             return None
         return value
 
-    def money(self, where: str, value: Any, *, positive: bool = False) -> Decimal | None:
+    def money(
+        self, where: str, value: Any, *, positive: bool = False, limit: Decimal | None = Decimal("1000000")
+    ) -> Decimal | None:
+        """``limit``: None for a rule of the season, whose own check (its column's digits) says how large."""
         if not isinstance(value, str):
             self.fail(where, f'{value!r} must be a money string like "110.00"')
             return None
@@ -179,7 +185,7 @@ class _Reader:
         if amount < 0 or (positive and amount == 0):
             self.fail(where, f"{value} must be {'more than zero' if positive else 'zero or more'}")
             return None
-        if amount >= Decimal("1000000"):
+        if limit is not None and amount >= limit:
             self.fail(where, f"{value} is too large")
             return None
         return amount
@@ -245,7 +251,8 @@ def rule_kind(name: str) -> str:
     string like "25.00", a whole number, a time as "19:00", true/false, text."""
     if name in ("schedule", "points_table"):
         return name
-    return Season._meta.get_field(name).get_internal_type()
+    column = Season._meta.get_field(name)
+    return column.get_internal_type() if isinstance(column, Field) else ""
 
 
 def _rules_read(r: _Reader, raw: Any, *, base: SeasonRules) -> tuple[SeasonRules, dict[str, Any]] | None:
@@ -265,7 +272,7 @@ def _rules_read(r: _Reader, raw: Any, *, base: SeasonRules) -> tuple[SeasonRules
     for name in scalars:
         if name in given:
             values[name] = _rule_value_read(r, f"rules.{name}", given[name], kind=rule_kind(name))
-    tables = {
+    tables: dict[str, Any] = {
         name: _rule_table_read(r, name, given[name]) for name in SeasonRules.TABLE_FIELDS if name in given
     }
     if len(r.problems) > before:
@@ -299,7 +306,7 @@ def _rule_value_read(r: _Reader, where: str, value: Any, *, kind: str) -> Any:
             r.whole(f"{where}[{i}]", points, low=0, high=WHOLE_MAX) for i, points in enumerate(value)
         )
     if kind == "DecimalField":
-        return r.money(where, value)
+        return r.money(where, value, limit=None)
     if kind in ("PositiveSmallIntegerField", "SmallIntegerField"):
         return r.whole(where, value, low=0, high=SMALL_MAX)
     if kind in ("PositiveIntegerField", "IntegerField"):
