@@ -25,7 +25,7 @@ from ncpc.club.services.season_export import season_file_export
 from ncpc.club.services.season_file import SeasonFileError
 from ncpc.club.services.season_import import season_import, season_purge
 from ncpc.club.services.season_report import season_report
-from ncpc.core.errors import NcpcError
+from ncpc.core.errors import NcpcError, RulesError
 from tests.ncpc.season_files import changed, season_file
 
 pytestmark = pytest.mark.django_db
@@ -393,3 +393,12 @@ def test_a_mutated_rules_object_is_an_error_or_a_season_never_a_crash(mutations)
         assert _rows() == before
     else:
         season_purge(season=season)  # the next example starts from an empty club again
+
+
+def test_the_rules_page_command_refuses_a_season_of_no_events_too():
+    season = season_create(start_year=2026)
+    with pytest.raises(RulesError, match="A season has at least one event."):
+        season_rules_save(
+            season=season, changes={"events_per_season": 0}, actor=None, reason="General meeting, July 2026"
+        )
+    assert Season.objects.get(pk=season.pk).events_per_season == 10
