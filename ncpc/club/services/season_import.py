@@ -93,8 +93,9 @@ def season_import(*, data: Any, replace: bool = False, actor: Actor = None) -> S
     # What the rules page sets besides the rules goes the same way: the file's, else the replaced season's.
     settings = {name: getattr(existing, name) for name in SETTINGS_FIELDS} if existing is not None else {}
     settings.update(parsed.settings)
-    if settings:
-        season_rules_save(season=season, changes=settings, actor=actor)
+    changes = {name: value for name, value in settings.items() if getattr(season, name) != value}
+    if changes:
+        season_rules_save(season=season, changes=changes, actor=actor)
     _write(season=season, parsed=parsed, actor=actor)
     audit_record(
         actor=actor,
