@@ -68,7 +68,8 @@ def rules_problems_named(*, rules: SeasonRules, seats_held: int = 0) -> list[Rul
         problem(
             "dues_schedule", f"The dues schedule adds up to ${due}, but dues and admin fee come to ${owed}."
         )
-    for row in rules.payout_table:
+    # The event fund divides the season's dues by its events: none to divide by is its own problem (below).
+    for row in rules.payout_table if rules.events_per_season >= 1 else ():
         try:
             allocation = wsop_allocation(rules=rules, member_count=row.member_count)
         except WsopTableMissing as exc:

@@ -12,7 +12,7 @@ from events import hooks
 from events.models import Event, Night, Season
 from events.rules import SeasonRules
 from events.selectors import season_rules
-from events.services.rules_check import rules_problems_named
+from events.services.rules_check import RuleProblem, rules_problems_named
 from events.services.seasons import RULE_TABLE_MODELS, rules_tables_write
 from ncpc.core.audit import Actor, audit_record
 from ncpc.core.errors import RulesError
@@ -59,6 +59,35 @@ def season_values_check(*, season: Season, names: Sequence[str]) -> None:
         errors = exc.message_dict
         name = next((n for n in names if n in errors), next(iter(errors)))
         raise RulesError(f"{Season.rule_label(name)}: {' '.join(errors[name])}", field=name) from None
+
+
+def season_rules_problems(
+    *, rules: SeasonRules, settings: Mapping[str, Any] | None = None, seats_held: int = 0
+) -> list[RuleProblem]:
+    """Every problem ``season_rules_save`` would refuse in a whole set of rules, with no season to save them to
+    (a season file's rules, SPEC §16.9): each rule's own checks (its ``Season`` field's type, range and
+    validators, as ``season_values_check``), a table listing the same row twice, and ``rules_problems_named``.
+    ``settings``: what the rules page edits besides the rules (``SETTINGS_FIELDS``). Writes nothing."""
+    values: dict[str, Any] = {name: getattr(rules, name) for name in SeasonRules.SCALAR_FIELDS}
+    values["schedule"] = [list(pair) for pair in rules.schedule]
+    values["points_table"] = list(rules.points_table)
+    values.update({name: value for name, value in (settings or {}).items() if name in SETTINGS_FIELDS})
+    problems: list[RuleProblem] = []
+    try:
+        Season(**values).clean_fields(
+            exclude=[f.name for f in Season._meta.get_fields() if f.name not in values]
+        )
+    except ValidationError as exc:
+        problems += [
+            RuleProblem(name, f"{Season.rule_label(name)}: {' '.join(messages)}")
+            for name, messages in exc.message_dict.items()
+        ]
+    for name in SeasonRules.TABLE_FIELDS:
+        try:
+            _table_rows(name, getattr(rules, name))
+        except RulesError as exc:
+            problems.append(RuleProblem(name, str(exc)))
+    return problems + rules_problems_named(rules=rules, seats_held=seats_held)
 
 
 # SPEC §15.10: what stays editable once an event of the season is final. The blind structure (the clock's

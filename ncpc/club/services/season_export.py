@@ -4,9 +4,12 @@
 from typing import Any
 
 from events.models import Attendance, Event, Season
+from events.rules import SeasonRules
+from events.selectors import season_rules
+from events.services.rules_edit import SETTINGS_FIELDS
 from finance.models import Payment, WsopResult
 from members.models import Membership
-from ncpc.club.services.season_file import FORMAT
+from ncpc.club.services.season_file import FORMAT, rule_kind
 from ncpc.core.money import money_str
 from standings.models import TieBreak, WsopDecline
 
@@ -48,6 +51,7 @@ def season_file_export(*, season: Season) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "season": {"name": season.name, "start": season.start.isoformat()},
+        "rules": season_rules_export(season=season),
         "venues": [{"name": name, "address": address} for name, address in sorted(venues.items())],
         "members": [
             {
@@ -98,3 +102,39 @@ def season_file_export(*, season: Season) -> dict[str, Any]:
             .order_by("pk")
         ],
     }
+
+
+def season_rules_export(*, season: Season) -> dict[str, Any]:
+    """The season's ``rules`` object (SPEC §16.9): every scalar rule and table, and what the rules page edits
+    besides them, as ``season_file_read`` reads them back."""
+    rules = season_rules(season)
+    out: dict[str, Any] = {}
+    for name in SeasonRules.SCALAR_FIELDS:
+        out[name] = _rule_value(getattr(rules, name), kind=rule_kind(name))
+    for name in SETTINGS_FIELDS:
+        out[name] = _rule_value(getattr(season, name), kind=rule_kind(name))
+    out["dues_schedule"] = [
+        {"event_number": number, "amount": money_str(amount)} for number, amount in rules.dues_schedule
+    ]
+    out["payout_table"] = [
+        {"member_count": row.member_count, "amounts": [money_str(a) for a in row.amounts]}
+        for row in rules.payout_table
+    ]
+    out["wsop_table"] = [
+        {"min_members": row.min_members, "max_members": row.max_members, "prizes": row.prizes}
+        for row in rules.wsop_table
+    ]
+    out["blind_structure"] = [level._asdict() for level in rules.blind_structure]
+    return out
+
+
+def _rule_value(value: Any, *, kind: str) -> Any:
+    if kind == "schedule":
+        return [[month, nth] for month, nth in value]
+    if kind == "points_table":
+        return list(value)
+    if kind == "DecimalField":
+        return money_str(value)
+    if kind == "TimeField":
+        return value.isoformat(timespec="minutes" if not value.second else "seconds")
+    return value

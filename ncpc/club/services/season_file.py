@@ -3,16 +3,21 @@
 Every problem is reported with the path of the row it is in (``events[3].results[5]: place 4 given twice``),
 all of them at once, so an officer can fix a spreadsheet export in one go. Nothing here touches the database;
 the import command writes only after this (and the rule checks that need computed dues) found nothing wrong.
+The optional ``rules`` object (SPEC §16.9) is read first: the rest of the file is checked against its rules.
 """
 
 import datetime as dt
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
-from events.rules import SeasonRules
+from django.db.models import Field
+
+from events.models import BlindLevel, Season
+from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
+from events.services.rules_edit import SETTINGS_FIELDS, season_rules_problems
 from members.services.admission import age_on
 from members.services.seat_terms import seat_held_at
 from ncpc.core.errors import NcpcError
@@ -96,6 +101,10 @@ class SeasonFile:
     wsop_declined: tuple[str, ...] = ()
     wsop_results: tuple[WsopResultRow, ...] = ()
     member_index: dict[str, MemberRow] = field(default_factory=dict, compare=False)
+    # The file's ``rules`` (SPEC §16.9), checked; None when the file has none. ``settings``: what the rules page
+    # edits besides the rules (``results_email``) when the file gives it.
+    rules: SeasonRules | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
 
 
 class _Reader:
@@ -161,7 +170,10 @@ class _Reader:
             return None
         return value
 
-    def money(self, where: str, value: Any, *, positive: bool = False) -> Decimal | None:
+    def money(
+        self, where: str, value: Any, *, positive: bool = False, limit: Decimal | None = Decimal("1000000")
+    ) -> Decimal | None:
+        """``limit``: None for a rule of the season, whose own check (its column's digits) says how large."""
         if not isinstance(value, str):
             self.fail(where, f'{value!r} must be a money string like "110.00"')
             return None
@@ -173,7 +185,7 @@ class _Reader:
         if amount < 0 or (positive and amount == 0):
             self.fail(where, f"{value} must be {'more than zero' if positive else 'zero or more'}")
             return None
-        if amount >= Decimal("1000000"):
+        if limit is not None and amount >= limit:
             self.fail(where, f"{value} is too large")
             return None
         return amount
@@ -187,6 +199,12 @@ def season_file_read(*, data: Any, rules: SeasonRules) -> SeasonFile:
     if root.get("format") != FORMAT:
         r.fail("format", f"must be {FORMAT!r} (got {root.get('format')!r})")
         raise SeasonFileError(r.problems)
+
+    file_rules = _rules_read(r, root.get("rules"), base=rules)
+    if r.problems:  # the rest of the file is checked against its rules: those come first
+        raise SeasonFileError(r.problems)
+    if file_rules is not None:
+        rules = file_rules[0]
 
     season = _season_read(r, root.get("season"))
     venues = _venues_read(r, root.get("venues"))
@@ -216,7 +234,164 @@ def season_file_read(*, data: Any, rules: SeasonRules) -> SeasonFile:
         wsop_declined=tuple(declined),
         wsop_results=tuple(wsop_results),
         member_index=index,
+        rules=file_rules[0] if file_rules is not None else None,
+        settings=file_rules[1] if file_rules is not None else {},
     )
+
+
+# The biggest whole number each kind of rule column holds (the database's range; the rule's own checks say more).
+SMALL_MAX = 32_767
+WHOLE_MAX = 2_147_483_647
+TIME_RE = re.compile(r"^\d{2}:\d{2}(:\d{2})?$")
+
+
+def rule_kind(name: str) -> str:
+    """How the season rule or setting ``name`` is written in a file: ``schedule`` ([month, nth Saturday] pairs),
+    ``points_table`` (whole numbers), or its ``Season`` field's type: a decimal (money and percentages) as a
+    string like "25.00", a whole number, a time as "19:00", true/false, text."""
+    if name in ("schedule", "points_table"):
+        return name
+    column = Season._meta.get_field(name)
+    return column.get_internal_type() if isinstance(column, Field) else ""
+
+
+def _rules_read(r: _Reader, raw: Any, *, base: SeasonRules) -> tuple[SeasonRules, dict[str, Any]] | None:
+    """The optional ``rules`` object (SPEC §16.9): each rule under its ``SeasonRules`` name. A rule the object
+    leaves out keeps its value in ``base`` (the rules the season gets from a file without rules). The whole
+    set is then checked as the rules page's command checks it (``season_rules_problems``)."""
+    if raw is None:
+        return None
+    given = r.obj("rules", raw)
+    if not isinstance(raw, dict):
+        return None
+    scalars = (*SeasonRules.SCALAR_FIELDS, *SETTINGS_FIELDS)
+    for name in sorted(set(given) - {*scalars, *SeasonRules.TABLE_FIELDS}):
+        r.fail(f"rules.{name}", "is not a season rule")
+    before = len(r.problems)
+    values: dict[str, Any] = {}
+    for name in scalars:
+        if name in given:
+            values[name] = _rule_value_read(r, f"rules.{name}", given[name], kind=rule_kind(name))
+    tables: dict[str, Any] = {
+        name: _rule_table_read(r, name, given[name]) for name in SeasonRules.TABLE_FIELDS if name in given
+    }
+    if len(r.problems) > before:
+        return None
+    settings = {name: values.pop(name) for name in SETTINGS_FIELDS if name in values}
+    rules = replace(base, **values, **tables)
+    for problem in season_rules_problems(rules=rules, settings=settings):
+        r.fail(f"rules.{problem.field}", problem.message)
+    return rules, settings
+
+
+def _rule_value_read(r: _Reader, where: str, value: Any, *, kind: str) -> Any:
+    """One scalar rule as ``SeasonRules`` holds it; None (and a problem) when it is not of its kind."""
+    if kind in ("schedule", "points_table") and not isinstance(value, list):
+        r.fail(where, "must be a list")
+        return None
+    if kind == "schedule":
+        if not value:
+            r.fail(where, "needs at least one event")
+        pairs = []
+        for i, pair in enumerate(value):
+            if not (isinstance(pair, list) and len(pair) == 2):
+                r.fail(f"{where}[{i}]", f"{pair!r} must be [month, nth Saturday], like [11, 2]")
+                continue
+            month = r.whole(f"{where}[{i}][0]", pair[0], high=12)
+            nth = r.whole(f"{where}[{i}][1]", pair[1], high=5)
+            pairs.append((month, nth))
+        return tuple(pairs)
+    if kind == "points_table":
+        return tuple(
+            r.whole(f"{where}[{i}]", points, low=0, high=WHOLE_MAX) for i, points in enumerate(value)
+        )
+    if kind == "DecimalField":
+        return r.money(where, value, limit=None)
+    if kind in ("PositiveSmallIntegerField", "SmallIntegerField"):
+        return r.whole(where, value, low=0, high=SMALL_MAX)
+    if kind in ("PositiveIntegerField", "IntegerField"):
+        return r.whole(where, value, low=0, high=WHOLE_MAX)
+    if kind == "TimeField":
+        if not isinstance(value, str) or not TIME_RE.match(value):
+            r.fail(where, f"{value!r} is not a time like 19:00")
+            return None
+        try:
+            return dt.time.fromisoformat(value)
+        except ValueError:
+            r.fail(where, f"{value!r} is not a real time")
+            return None
+    if kind == "BooleanField":
+        if not isinstance(value, bool):
+            r.fail(where, f"{value!r} must be true or false")
+            return None
+        return value
+    return r.text(where, value, required=False)
+
+
+# Each rule table's columns in a file.
+RULE_TABLE_COLUMNS = {
+    "dues_schedule": ("event_number", "amount"),
+    "payout_table": ("member_count", "amounts"),
+    "wsop_table": ("min_members", "max_members", "prizes"),
+    "blind_structure": ("kind", "small_blind", "big_blind", "ante", "minutes", "note"),
+}
+
+
+def _rule_table_read(r: _Reader, name: str, raw: Any) -> tuple[Any, ...]:
+    """One rule table, its rows as ``SeasonRules`` holds them."""
+    where = f"rules.{name}"
+    if not isinstance(raw, list):
+        r.fail(where, "must be a list")
+        return ()
+    rows: list[Any] = []
+    for i, raw_row in enumerate(raw):
+        at = f"{where}[{i}]"
+        if not isinstance(raw_row, dict):
+            r.fail(at, "must be an object")
+            continue
+        row = raw_row
+        for column in sorted(set(row) - set(RULE_TABLE_COLUMNS[name])):
+            r.fail(f"{at}.{column}", f"is not a column of {name} ({', '.join(RULE_TABLE_COLUMNS[name])})")
+        if name == "dues_schedule":
+            number = r.whole(f"{at}.event_number", row.get("event_number"), high=SMALL_MAX)
+            amount = r.money(f"{at}.amount", row.get("amount"))
+            if number is not None and amount is not None:
+                rows.append((number, amount))
+        elif name == "payout_table":
+            count = r.whole(f"{at}.member_count", row.get("member_count"), high=SMALL_MAX)
+            raw_amounts = r.items(f"{at}.amounts", row.get("amounts"))
+            amounts = [r.money(f"{at}.amounts[{j}]", a) for j, a in enumerate(raw_amounts)]
+            if len(raw_amounts) not in (3, 4):
+                r.fail(
+                    f"{at}.amounts", f"lists {len(raw_amounts)} prizes; a payout row pays places 1 to 3 or 4"
+                )
+            elif count is not None and None not in amounts:
+                rows.append(
+                    PayoutRowData(member_count=count, amounts=tuple(a for a in amounts if a is not None))
+                )
+        elif name == "wsop_table":
+            low = r.whole(f"{at}.min_members", row.get("min_members"), high=SMALL_MAX)
+            high = r.whole(f"{at}.max_members", row.get("max_members"), high=SMALL_MAX)
+            prizes = r.whole(f"{at}.prizes", row.get("prizes"), low=0, high=SMALL_MAX)
+            if low is not None and high is not None and high < low:
+                r.fail(f"{at}.max_members", f"{high} is below min_members {low}")
+            elif low is not None and high is not None and prizes is not None:
+                rows.append(WsopRowData(min_members=low, max_members=high, prizes=prizes))
+        else:
+            kind = row.get("kind", BlindLevel.Kind.LEVEL.value)
+            if kind not in BlindLevel.Kind.values:
+                r.fail(f"{at}.kind", f"{kind!r} must be 'level' or 'break'")
+            blinds = {
+                part: r.whole(f"{at}.{part}", row.get(part, 0), low=0, high=WHOLE_MAX)
+                for part in ("small_blind", "big_blind", "ante")
+            }
+            minutes = r.whole(f"{at}.minutes", row.get("minutes"), required=False, low=0, high=SMALL_MAX)
+            if row.get("minutes") is not None and minutes is None:
+                continue
+            note = r.text(f"{at}.note", row.get("note"), required=False, max_length=120)
+            if kind in BlindLevel.Kind.values and None not in blinds.values():
+                rows.append(BlindLevelData(kind=kind, minutes=minutes, note=note, **blinds))  # type: ignore[arg-type]
+    return tuple(rows)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from events.rules import SeasonRules
 from events.selectors import season_rules
 from events.services.history import HistoryResult, event_history_write
 from events.services.purge import events_results_purge, events_season_delete
+from events.services.rules_edit import SETTINGS_FIELDS, season_rules_save
 from events.services.seasons import season_create
 from finance import selectors as finance_selectors
 from finance.services.escrow import wsop_result_record
@@ -87,7 +88,14 @@ def season_import(*, data: Any, replace: bool = False, actor: Actor = None) -> S
                 [f"season.name: season {parsed.name} exists already (use --replace to overwrite it)"]
             )
         season_purge(season=existing)
-    season = season_create(start_year=parsed.start.year, actor=actor, rules=rules)
+    # The file's own rules when it carries them (SPEC §16.9), else those the season would get anyway.
+    season = season_create(start_year=parsed.start.year, actor=actor, rules=parsed.rules or rules)
+    # What the rules page sets besides the rules goes the same way: the file's, else the replaced season's.
+    settings = {name: getattr(existing, name) for name in SETTINGS_FIELDS} if existing is not None else {}
+    settings.update(parsed.settings)
+    changes = {name: value for name, value in settings.items() if getattr(season, name) != value}
+    if changes:
+        season_rules_save(season=season, changes=changes, actor=actor)
     _write(season=season, parsed=parsed, actor=actor)
     audit_record(
         actor=actor,
