@@ -174,7 +174,9 @@ def invitation_problem(*, invitation: Invitation | None, now: dt.datetime) -> st
             "This invitation link is not valid. Check that the whole link from the e-mail was opened, or ask an "
             "officer to send a new invitation."
         )
-    newer = Invitation.objects.filter(person_id=invitation.person_id, created_at__gt=invitation.created_at)
+    newer = Invitation.objects.filter(person_id=invitation.person_id).filter(
+        Q(created_at__gt=invitation.created_at) | Q(created_at=invitation.created_at, pk__gt=invitation.pk)
+    )
     state = invitation_state(invitation=invitation, latest=not newer.exists(), now=now)
     if state == InvitationState.ACCEPTED:
         return (
