@@ -19,8 +19,8 @@ class OfficerTermForm(forms.Form):
             "last_name", "first_name", "pk"
         )
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict:
+        data = super().clean() or {}
         if data.get("start") and data.get("end") and data["end"] < data["start"]:
             raise forms.ValidationError("A term cannot end before it starts.")
         return data
@@ -51,8 +51,8 @@ class InvitationAcceptForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict:
+        data = super().clean() or {}
         if data.get("password1") and data.get("password2") and data["password1"] != data["password2"]:
             self.add_error("password2", "The two passwords differ.")
         return data

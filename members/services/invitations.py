@@ -99,9 +99,9 @@ def invitation_rows(*, season: Season | None, on: dt.date, now: dt.datetime) -> 
         latest[invitation.person_id] = invitation
     rows = []
     for person in people:
-        invitation = latest.get(person.pk)
-        state = invitation_state(invitation=invitation, latest=True, now=now) if invitation else None
-        rows.append(InvitationRow(person, invitation, state, _invite_problem(person)))
+        last = latest.get(person.pk)
+        state = invitation_state(invitation=last, latest=True, now=now) if last else None
+        rows.append(InvitationRow(person, last, state, _invite_problem(person)))
     return rows
 
 

@@ -54,6 +54,8 @@ def test_start_club_on_an_empty_database_makes_a_president_who_logs_in_and_sees_
     assert "The first season" in home and "Officers&#x27; terms" in home
     assert f'href="{reverse("events:rules_current")}">Create the first season</a>' in home
     # Every step's page opens for the first officer, with no season yet.
+    slugs = {step.slug for step in setup_steps()}
+    assert {"season", "venues", "rules", "officers", "roster", "signatures", "invitations"} <= slugs
     for step in setup_steps():
         assert client.get(step.url).status_code in (200, 302), step.url
     assert client.get(reverse("setup")).status_code == 200

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
@@ -55,8 +55,7 @@ class Step:
     title: str
     text: str
     who: str
-    url_name: str
-    url_kwargs: Callable[[Facts], dict]
+    url: Callable[[Facts], str]
     done: Callable[[Facts], bool]
     confirmable: bool = False
 
@@ -73,8 +72,9 @@ class StepState:
     confirmable: bool
 
 
-def _no_kwargs(facts: Facts) -> dict:
-    return {}
+def _page(name: str) -> Callable[[Facts], str]:
+    """The step's page by its URL name (NoReverseMatch while that page is not part of the build)."""
+    return lambda facts: reverse(name)
 
 
 def _identity_done(facts: Facts) -> bool:
@@ -89,8 +89,10 @@ def _venues_done(facts: Facts) -> bool:
     return facts.season is not None and Venue.objects.filter(active=True).exists()
 
 
-def _rules_kwargs(facts: Facts) -> dict:
-    return {"season": facts.season.name} if facts.season is not None else {}
+def _rules_url(facts: Facts) -> str:
+    if facts.season is None:  # the season rules page, where the first season is created
+        return reverse("events:rules_current")
+    return reverse("events:rules", kwargs={"season": facts.season.name})
 
 
 def _rules_done(facts: Facts) -> bool:
@@ -111,7 +113,7 @@ def _officers_done(facts: Facts) -> bool:
     return held >= set(OfficerTerm.Office.values)
 
 
-def _seats(facts: Facts):
+def _seats(facts: Facts) -> QuerySet[Membership]:
     return Membership.objects.filter(season=facts.season, left_after_event__isnull=True)
 
 
@@ -142,8 +144,7 @@ STEPS: tuple[Step, ...] = (
         "Club identity",
         "The club's name, short name, time zone and the name of its rule book: every page, e-mail and PDF uses them.",
         "President",
-        "club_identity",
-        _no_kwargs,
+        _page("club_identity"),
         _identity_done,
         confirmable=True,
     ),
@@ -152,8 +153,7 @@ STEPS: tuple[Step, ...] = (
         "The first season",
         "Create the season (its dates and its events come from the schedule rule) on the season rules page.",
         "any officer",
-        "events:rules_current",
-        _no_kwargs,
+        _page("events:rules_current"),
         _season_done,
     ),
     Step(
@@ -161,8 +161,7 @@ STEPS: tuple[Step, ...] = (
         "Venues and event dates",
         "Add the places you play; then announce each event at its venue, or move it to its date, from the schedule.",
         "any officer",
-        "events:venues",
-        _no_kwargs,
+        _page("events:venues"),
         _venues_done,
     ),
     Step(
@@ -171,8 +170,7 @@ STEPS: tuple[Step, ...] = (
         "Points, payouts, dues, fees, the WSOP table and the blind structure, as your club voted them. "
         + RULES_FREEZE,
         "any officer",
-        "events:rules",
-        _rules_kwargs,
+        _rules_url,
         _rules_done,
         confirmable=True,
     ),
@@ -181,8 +179,7 @@ STEPS: tuple[Step, ...] = (
         "Officers' terms",
         "Who is President, Vice President and Treasurer, from when to when: the holders get the officers' pages.",
         "President",
-        "members:officer_terms",
-        _no_kwargs,
+        _page("members:officer_terms"),
         _officers_done,
     ),
     Step(
@@ -190,8 +187,7 @@ STEPS: tuple[Step, ...] = (
         "The roster",
         "Import the members from a spreadsheet, or record and admit them one by one (Officers → Manage members).",
         "Vice President",
-        "imports",
-        _no_kwargs,
+        _page("imports"),
         _roster_done,
     ),
     Step(
@@ -199,8 +195,7 @@ STEPS: tuple[Step, ...] = (
         "Rules signatures",
         "Each member signs the season's rules document before playing (§2.4): tick everyone who signed at once.",
         "Vice President",
-        "members:signatures",
-        _no_kwargs,
+        _page("members:signatures"),
         _signatures_done,
     ),
     Step(
@@ -209,8 +204,7 @@ STEPS: tuple[Step, ...] = (
         "The money the club has when its books start in the app: cash box, checking and WSOP escrow, from the "
         "bank statement.",
         "Treasurer",
-        "finance:opening_balances",
-        _no_kwargs,
+        _page("finance:opening_balances"),
         _opening_done,
     ),
     Step(
@@ -218,8 +212,7 @@ STEPS: tuple[Step, ...] = (
         "Invitations",
         "E-mail the members a link to choose their login (valid 7 days, used once).",
         "Vice President",
-        "members:invitations",
-        _no_kwargs,
+        _page("members:invitations"),
         _invitations_done,
     ),
 )
@@ -251,7 +244,7 @@ def setup_steps() -> list[StepState]:
     states = []
     for step in STEPS:
         try:
-            url = reverse(step.url_name, kwargs=step.url_kwargs(facts))
+            url = step.url(facts)
         except NoReverseMatch:
             continue
         confirmed = step.slug in facts.confirmed
