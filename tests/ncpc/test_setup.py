@@ -87,6 +87,9 @@ def test_the_checklist_steps_tick_off_as_the_club_is_set_up(client, today):
     president = get_user_model().objects.get(username="ada")
     client.force_login(president)
     assert not any(step.done for step in setup_steps())
+    # The rules are confirmed for a season: not before one exists.
+    refused = client.post(reverse("setup_confirm"), {"step": "rules"}, follow=True)
+    assert "Create the season first" in refused.content.decode()
 
     client.post(reverse("season_new"), {"start_year": 2026})
     season = Season.objects.get()
@@ -161,3 +164,14 @@ def test_a_member_gets_403_on_the_setup_pages_and_sees_no_checklist(member_clien
     assert member_client.post(reverse("setup_confirm"), {"step": "rules"}).status_code == 403
     assert member_client.post(reverse("setup_home"), {"show": "0"}).status_code == 403
     assert member_client.get(reverse("members:officer_terms")).status_code == 403
+
+
+def test_from_the_second_season_on_the_checklist_leaves_the_home_page(client, today):
+    start_club()
+    client.force_login(get_user_model().objects.get(username="ada"))
+    client.post(reverse("season_new"), {"start_year": 2026})
+    assert "Set up the club" in client.get("/").content.decode()
+    client.post(reverse("season_new"), {"start_year": 2027})
+    assert Season.objects.count() == 2
+    assert "Set up the club" not in client.get("/").content.decode()
+    assert client.get(reverse("setup")).status_code == 200

@@ -58,6 +58,14 @@ class Step:
     url: Callable[[Facts], str]
     done: Callable[[Facts], bool]
     confirmable: bool = False
+    per_season: bool = False  # a confirmation holds for the season it was given in
+
+
+def _confirmation_key(step: Step, season: Season | None) -> str | None:
+    """What a confirmation of ``step`` records (None: nothing to confirm yet, a season's step before a season)."""
+    if not step.per_season:
+        return step.slug
+    return f"{step.slug}:{season.pk}" if season is not None else None
 
 
 @dataclass(frozen=True)
@@ -173,6 +181,7 @@ STEPS: tuple[Step, ...] = (
         _rules_url,
         _rules_done,
         confirmable=True,
+        per_season=True,
     ),
     Step(
         "officers",
@@ -229,7 +238,7 @@ def _facts() -> Facts:
     for action, data in actions.values_list("action", "data"):
         seen.add(action)
         if action == "setup.confirm" and isinstance(data, dict):
-            confirmed.add(str(data.get("step", "")))
+            confirmed.add(str(data.get("key", "")))
     return Facts(
         today=club_today(),
         season=current_season(),
@@ -247,7 +256,8 @@ def setup_steps() -> list[StepState]:
             url = step.url(facts)
         except NoReverseMatch:
             continue
-        confirmed = step.slug in facts.confirmed
+        key = _confirmation_key(step, facts.season)
+        confirmed = key is not None and key in facts.confirmed
         states.append(
             StepState(
                 slug=step.slug,
@@ -257,7 +267,7 @@ def setup_steps() -> list[StepState]:
                 url=url,
                 done=confirmed or step.done(facts),
                 confirmed=confirmed,
-                confirmable=step.confirmable,
+                confirmable=step.confirmable and key is not None,
             )
         )
     return states
@@ -291,14 +301,30 @@ def setup_hidden() -> bool:
     return last == "setup.hide"
 
 
+def setup_checklist_for_home() -> Checklist | None:
+    """The checklist for an officer's home page: while some step is to do, nobody hid it, and the club is
+    in its first season (from the second season on, the Set-up page alone keeps it)."""
+    if setup_hidden() or Season.objects.count() > 1:
+        return None
+    checklist = setup_checklist()
+    return None if checklist.complete else checklist
+
+
 @transaction.atomic
 def setup_step_confirm(*, slug: str, actor: Actor) -> None:
     """An officer says a step is done as it is (the bylaws' rules are the club's; the name is right)."""
     step = next((s for s in STEPS if s.slug == slug), None)
     if step is None or not step.confirmable:
         raise NcpcError("That step cannot be confirmed by hand: its page ticks it off.")
+    season = current_season()
+    key = _confirmation_key(step, season)
+    if key is None:
+        raise NcpcError("Create the season first: its rules are confirmed once it exists.")
     audit_record(
-        actor=actor, action="setup.confirm", summary=f"Set-up: confirmed '{step.title}'", data={"step": slug}
+        actor=actor,
+        action="setup.confirm",
+        summary=f"Set-up: confirmed '{step.title}'" + (f" of {season}" if step.per_season else ""),
+        data={"step": slug, "key": key},
     )
 
 
