@@ -194,6 +194,22 @@ class SignatureForm(forms.Form):
         )
 
 
+class SignaturesForm(forms.Form):
+    """Many members' signatures at once (the ticked rows of the checklist), one date."""
+
+    membership = forms.ModelMultipleChoiceField(
+        queryset=Membership.objects.none(),
+        error_messages={"required": "Tick the members who signed.", "invalid_choice": "Reload the page."},
+    )
+    signed_on = forms.DateField(widget=DateInput())
+
+    def __init__(self, *args, season, **kwargs):
+        super().__init__(*args, **kwargs)
+        form_field(self, "membership", forms.ModelMultipleChoiceField).queryset = Membership.objects.filter(
+            season=season
+        )
+
+
 class TurnedProForm(forms.Form):
     on = forms.DateField(label="Turned professional on", widget=DateInput())
     reason = forms.CharField(required=False, label="Notes")

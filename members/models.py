@@ -503,3 +503,30 @@ class Ruling(models.Model):
 
     def __str__(self) -> str:
         return f"Ruling at {self.event}: {self.hand}"
+
+
+class Invitation(models.Model):
+    """An e-mailed link with which a person chooses the username and password of their login (SPEC §16.8):
+    valid 7 days, used once; a newer invitation to the same person replaces it. Only the token's SHA-256 is
+    kept, so the link cannot be read back from the database."""
+
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="invitations")
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    email = models.EmailField(help_text="The address it was sent to (the person's e-mail then).")
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    sent_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ("-created_at", "-pk")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(expires_at__gt=F("created_at")), name="members_invitation_expires_after_created"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Invitation of {self.person} ({self.created_at:%Y-%m-%d})"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from members import governance_views, views
+from members import governance_views, login_views, views
 
 app_name = "members"
 
@@ -20,6 +20,11 @@ urlpatterns = [
     path("officers/suspensions/<int:pk>/end/", views.suspension_end_view, name="suspension_end"),
     path("officers/signatures/", views.signatures, name="signatures"),
     path("officers/signatures/<int:pk>/withdraw/", views.signature_withdraw, name="signature_withdraw"),
+    # A club without the Django admin (SPEC §16.8): officers' terms and invitations.
+    path("officers/terms/", login_views.officer_terms, name="officer_terms"),
+    path("officers/terms/<int:pk>/end/", login_views.officer_term_end_view, name="officer_term_end"),
+    path("officers/invitations/", login_views.invitations, name="invitations"),
+    path("invitation/<str:token>/", login_views.invitation_accept_view, name="invitation_accept"),
     # Governance (issue 10)
     path("votes/", governance_views.index, name="governance"),
     path("votes/ballots/<int:pk>/", governance_views.ballot_detail, name="ballot"),

@@ -30,6 +30,7 @@ from members.services.seats import member_remove, member_withdraw, seat_transfer
 from members.services.standing import (
     rules_signature_record,
     rules_signature_withdraw,
+    rules_signatures_record,
     suspension_create,
     suspension_end,
 )
@@ -448,6 +449,8 @@ def signatures(request):
     if season is None:
         return _no_season(request)
     today = club_today()
+    if request.method == "POST" and request.POST.get("bulk"):
+        return _signatures_bulk(request, season=season)
     if request.method == "POST":
         form = forms.SignatureForm(request.POST, season=season)
         if form.is_valid():
@@ -467,6 +470,7 @@ def signatures(request):
             messages.error(request, "Nothing was saved: give the date the rules document was signed.")
         return redirect("members:signatures")
     next_number, unsigned = unsigned_before_next_event(season=season, on=today)
+    rows = signature_checklist(season=season)
     return render(
         request,
         "members/signatures.html",
@@ -474,10 +478,30 @@ def signatures(request):
             "season": season,
             "next_number": next_number,
             "unsigned": unsigned,
-            "rows": signature_checklist(season=season),
+            "rows": rows,
+            "unsigned_count": sum(1 for _membership, signature in rows if signature is None),
             "today": today,
         },
     )
+
+
+def _signatures_bulk(request, *, season):
+    form = forms.SignaturesForm(request.POST, season=season)
+    if not form.is_valid():
+        problems = " ".join(str(e) for errors in form.errors.values() for e in errors)
+        messages.error(request, f"Nothing was saved: {problems}")
+        return redirect("members:signatures")
+    try:
+        created = rules_signatures_record(
+            memberships=list(form.cleaned_data["membership"]),
+            signed_on=form.cleaned_data["signed_on"],
+            actor=request.user,
+        )
+    except NcpcError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"Recorded {len(created)} signature{'s' if len(created) != 1 else ''}.")
+    return redirect("members:signatures")
 
 
 @require_POST

@@ -74,6 +74,10 @@ PAGES: dict[str, Page] = {
     "mail_send_again": Page(**post_only(*OFFICERS), kwargs=lambda o: {"delivery_id": 1}),
     # Spreadsheet import: members for the Vice President, payments for the Treasurer (the President both).
     "imports": Page(only(*OFFICERS)),
+    # Starting a club in the app (SPEC §16.8): the set-up checklist, for every officer.
+    "setup": Page(only(*OFFICERS)),
+    "setup_confirm": Page(**post_only(*OFFICERS)),
+    "setup_home": Page(**post_only(*OFFICERS)),
     "api_season_report": Page(
         only(*MEMBERS, anon=401), SEASON, post={ANON: 405} | dict.fromkeys(LOGGED_IN, 405)
     ),
@@ -106,6 +110,14 @@ PAGES: dict[str, Page] = {
     "members:suspension_end": Page(**post_only(PRES, VP), kwargs=lambda o: {"pk": o["suspension"]}),
     "members:signatures": Page(only(PRES, VP)),
     "members:signature_withdraw": Page(**post_only(PRES, VP), kwargs=lambda o: {"pk": o["signature"]}),
+    # Officers' terms follow the elections: the President's (SPEC §12); invitations with the roster.
+    "members:officer_terms": Page(only(PRES)),
+    "members:officer_term_end": Page(**post_only(PRES), kwargs=lambda o: {"pk": 1}),
+    "members:invitations": Page(only(PRES, VP)),
+    # The link is the key: no login needed; an unknown link is a clear page (404) for everyone.
+    "members:invitation_accept": Page(
+        everyone(404), lambda o: {"token": "no-such-token"}, post=everyone(404)
+    ),
     "members:governance": Page(club()),
     "members:ballot": Page(club(), lambda o: {"pk": o["election"]}),
     "members:ballot_vote": Page(**post_only(*MEMBERS), kwargs=lambda o: {"pk": o["election"]}),

@@ -39,3 +39,32 @@ def officer_term_create(
     term = OfficerTerm.objects.create(person=person, office=office, start=start, end=end)
     audit_record(actor=actor, action="officer.term", target=term, summary=f"{term}")
     return term
+
+
+@transaction.atomic
+def officer_term_end(*, term: OfficerTerm, last_day: dt.date, reason: str, actor: Actor) -> OfficerTerm:
+    """End a term early (a resignation, a term entered too long): ``last_day`` becomes its last day, still
+    included. A term can only be shortened, never to before its start; the former end stays in the audit
+    trail. A term not begun yet is ended by giving its start as the last day."""
+    term = OfficerTerm.objects.select_for_update().select_related("person").get(pk=term.pk)
+    reason = reason.strip()
+    if not reason:
+        raise NcpcError("Give the reason for ending the term (a resignation, a mistake).")
+    if last_day < term.start:
+        raise NcpcError(f"The last day cannot be before the term starts ({term.start:%b %-d, %Y}).")
+    if last_day >= term.end:
+        raise NcpcError(
+            f"The term already ends on {term.end:%b %-d, %Y}; give an earlier last day to end it early."
+        )
+    before = term.end
+    term.end = last_day
+    term.save(update_fields=["end"])
+    audit_record(
+        actor=actor,
+        action="officer.term_end",
+        target=term,
+        summary=f"Ended the term of {term.get_office_display()} {term.person}: last day {last_day} (was {before})",
+        reason=reason,
+        data={"end_before": before.isoformat(), "end_after": last_day.isoformat()},
+    )
+    return term

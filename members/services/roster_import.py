@@ -11,6 +11,7 @@ from django.db import transaction
 
 from events.models import Season
 from members.models import Membership, Person
+from members.services.logins import person_login_email_sync
 from ncpc.core.audit import Actor, audit_record, audit_record_many
 from ncpc.core.errors import NcpcError
 
@@ -63,6 +64,8 @@ def roster_import(
         if changed:
             filled.append(person)
     Person.objects.bulk_update(filled, ["email", "date_of_birth", "last_name"], batch_size=BATCH)
+    for person in filled:  # bulk_update sends no signal: the logins' e-mail follows here
+        person_login_email_sync(person=person)
     created = Person.objects.bulk_create(
         [
             Person(

@@ -1,11 +1,12 @@
 """Suspensions and rules-document signatures (commands); ``members.selectors`` reads them."""
 
 import datetime as dt
+from collections.abc import Sequence
 
 from django.db import IntegrityError, transaction
 
 from members.models import Membership, RulesSignature, Suspension
-from ncpc.core.audit import Actor, actor_user, audit_record
+from ncpc.core.audit import Actor, actor_user, audit_record, audit_record_many
 from ncpc.core.errors import NcpcError
 
 
@@ -85,6 +86,53 @@ def rules_signature_record(
         summary=f"{membership.person} signed the rules document of {membership.season} on {signed_on}",
     )
     return signature
+
+
+@transaction.atomic
+def rules_signatures_record(
+    *, memberships: Sequence[Membership], signed_on: dt.date, actor: Actor = None
+) -> list[RulesSignature]:
+    """Many members' signatures of their season's rules document at once (a first night, a mid-season
+    start): all or nothing, one audit row each. Refused when a member has signed already or the date is
+    after their season."""
+    if not memberships:
+        raise NcpcError("Tick the members who signed.")
+    locked = list(
+        Membership.objects.select_for_update()
+        .select_related("person", "season")
+        .filter(pk__in=[m.pk for m in memberships])
+        .order_by("person__last_name", "person__first_name", "pk")
+    )
+    late = [m for m in locked if signed_on > m.season.end]
+    if late:
+        raise NcpcError(f"{signed_on:%b %-d, %Y} is after season {late[0].season}. Nothing was recorded.")
+    signed = set(RulesSignature.objects.filter(membership__in=locked).values_list("membership_id", flat=True))
+    if signed:
+        names = ", ".join(str(m.person) for m in locked if m.pk in signed)
+        raise NcpcError(f"Signed already: {names}. Nothing was recorded; untick them and send again.")
+    user = actor_user(actor)
+    try:
+        with transaction.atomic():
+            created = RulesSignature.objects.bulk_create(
+                [RulesSignature(membership=m, signed_on=signed_on, recorded_by=user) for m in locked]
+            )
+    except IntegrityError as exc:  # recorded in another tab a moment ago
+        raise NcpcError("A signature was recorded meanwhile; reload the page. Nothing was recorded.") from exc
+    by_membership = {m.pk: m for m in locked}
+    audit_record_many(
+        actor=actor,
+        action="member.sign_rules",
+        entries=[
+            (
+                signature,
+                f"{by_membership[signature.membership_id].person} signed the rules document of "
+                f"{by_membership[signature.membership_id].season} on {signed_on}",
+            )
+            for signature in created
+        ],
+        data={"bulk": len(created)},
+    )
+    return created
 
 
 @transaction.atomic

@@ -14,8 +14,11 @@ NAVIGATION = (
     ("Reports", "reports", Action.VIEW_CLUB),
 )
 OFFICER_NAVIGATION = (
+    ("Set-up", "setup", Action.EDIT_RULES),
     ("Season rules", "events:rules_current", Action.EDIT_RULES),
     ("Manage members", "members:manage", Action.MANAGE_MEMBERS),
+    ("Invitations", "members:invitations", Action.MANAGE_MEMBERS),
+    ("Officers' terms", "members:officer_terms", Action.MANAGE_ELECTIONS),
     ("Spreadsheet import", "imports", (Action.MANAGE_MEMBERS, Action.RECORD_PAYMENTS)),
     ("Audit trail", "audit", Action.VIEW_AUDIT),
     ("Mail deliveries", "mail_deliveries", Action.VIEW_AUDIT),

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from members import views as members_views
-from ncpc.club import import_views, mail_views, pwa_views, sheets, views
+from ncpc.club import import_views, mail_views, pwa_views, setup_views, sheets, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -14,6 +14,10 @@ urlpatterns = [
     path("about/", views.about, name="about"),
     path("imports/", import_views.imports, name="imports"),
     path("audit/", views.audit, name="audit"),
+    # Starting a club in the app (SPEC §16.8): the set-up checklist.
+    path("setup/", setup_views.setup, name="setup"),
+    path("setup/confirm/", setup_views.setup_confirm, name="setup_confirm"),
+    path("setup/home/", setup_views.setup_home, name="setup_home"),
     path("mail/", mail_views.deliveries, name="mail_deliveries"),
     path("mail/<int:delivery_id>/send-again/", mail_views.delivery_send_again, name="mail_send_again"),
     # Before Django's own: the reset form is limited per address and client, and its message is queued.

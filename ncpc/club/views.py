@@ -18,6 +18,7 @@ from events.bylaws import BYLAWS_RULES
 from events.selectors import current_season, season_rules
 from events.services.schedule import schedule_words
 from ncpc.club.home import home_page, night_to_run
+from ncpc.club.services.setup import setup_checklist_for_home
 from ncpc.core.forms import form_field
 from ncpc.core.models import AuditEntry
 from ncpc.core.permissions import Action, require, user_can, user_person
@@ -57,6 +58,9 @@ def home(request):
         **home_page(request=request, season=season),
     }
     context["run_night"] = night_to_run(request=request, season=season, next_event=context["next_event"])
+    context["can_edit_rules"] = user_can(request.user, Action.EDIT_RULES)
+    if context["can_edit_rules"]:
+        context["setup"] = setup_checklist_for_home()
     return render(request, "home.html", context)
 
 

@@ -3,6 +3,7 @@
 //   <button data-confirm="Sure?">    asks before its form submits
 //   <button data-print>              prints the page
 //   <input data-select-on-click>     selects its text when clicked
+//   <input type=checkbox data-check-all="NAME">  ticks or unticks every checkbox named NAME
 (function () {
   "use strict";
   document.addEventListener("submit", function (event) {
@@ -15,6 +16,18 @@
     if (message && !window.confirm(message)) {
       event.preventDefault();
     }
+  });
+  document.addEventListener("change", function (event) {
+    var all = event.target.closest("[data-check-all]");
+    if (!all) {
+      return;
+    }
+    var name = all.getAttribute("data-check-all");
+    document.querySelectorAll('input[type="checkbox"][name="' + name + '"]').forEach(function (box) {
+      if (!box.disabled) {
+        box.checked = all.checked;
+      }
+    });
   });
   document.addEventListener("click", function (event) {
     var target = event.target.closest("[data-print], [data-select-on-click]");
