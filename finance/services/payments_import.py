@@ -122,10 +122,13 @@ def closed_months() -> set[dt.date]:
     return set(ClosedMonth.objects.values_list("month", flat=True))
 
 
-def payment_line_problem(*, line: PaymentLine, closed: set[dt.date] | None = None) -> str | None:
+def payment_line_problem(
+    *, line: PaymentLine, closed: set[dt.date] | None = None, today: dt.date | None = None
+) -> str | None:
     """What ``payment_record`` would refuse in this payment, or None: the amount (positive, in cents, not above
     the season's limit), the method, a date in the season, not after today and not in or before a closed
-    month (SPEC §15.6, §16.1). ``closed``: ``closed_months()``, when the caller checks many lines."""
+    month (SPEC §15.6, §16.1). ``closed``: ``closed_months()`` and ``today``: ``club_today()``, when the caller
+    checks many lines."""
     if line.amount is None or line.amount <= 0 or quantize(line.amount) != line.amount:
         return "A payment is a positive amount in cents."
     if line.method not in METHOD_ACCOUNT:
@@ -137,7 +140,7 @@ def payment_line_problem(*, line: PaymentLine, closed: set[dt.date] | None = Non
         )
     if not season.start <= line.date <= season.end:
         return f"The date must fall in {season} ({season.start:%b %-d, %Y} – {season.end:%b %-d, %Y})."
-    if line.date > club_today():
+    if line.date > (today or club_today()):
         return "The date cannot be after today."
     # The ledger's rule (``month_open_check``): nothing in or before a closed month (SPEC §16.1).
     return closed_month_problem(day=line.date, closed=closed if closed is not None else closed_months())

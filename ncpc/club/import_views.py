@@ -24,7 +24,10 @@ PREVIEW_OK_ROWS = 100  # a preview lists every row with a problem or a flag, and
 class UploadForm(forms.Form):
     kind = forms.ChoiceField(choices=(("members", "Members"), ("payments", "Payments")))
     season = forms.ModelChoiceField(queryset=Season.objects.all(), to_field_name="name", empty_label=None)
-    file = forms.FileField(help_text="A CSV file with a header row (see the columns).")
+    file = forms.FileField(
+        help_text="A CSV file (UTF-8) or an Excel workbook (.xlsx, its first sheet) with a header row.",
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,.xlsx,text/csv"}),
+    )
     tidy = forms.BooleanField(
         required=False,
         label="Tidy names",
@@ -71,20 +74,19 @@ def imports(request):
         except NcpcError as exc:
             messages.error(request, str(exc))
             return redirect("imports")
-        sheet = KINDS[upload.kind][1](text=upload.text, season=season, options=_options(request.POST))
+        kept = KINDS[upload.kind][1](text=upload.text, season=season, options=_options(request.POST))
         return _preview(
-            request, UploadForm(initial={"season": season, "kind": upload.kind}), sheet, upload.token
+            request, UploadForm(initial={"season": season, "kind": upload.kind}), kept, upload.token
         )
     sheet = upload_token = None
     if request.method == "POST" and form.is_valid():
         kind, season = form.cleaned_data["kind"], form.cleaned_data["season"]
-        raw = form.cleaned_data["file"].read(spreadsheet.MAX_BYTES + 1)
+        upload = form.cleaned_data["file"]
+        raw = upload.read(spreadsheet.MAX_BYTES + 1)
         try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            messages.error(
-                request, "The file is not UTF-8 text. Save it from your spreadsheet as 'CSV UTF-8'."
-            )
+            text = spreadsheet.upload_text(name=upload.name or "", raw=raw)
+        except NcpcError as exc:
+            messages.error(request, str(exc))
             return redirect("imports")
         sheet = KINDS[kind][1](
             text=text, season=season, options=spreadsheet.sheet_options(tidy=form.cleaned_data["tidy"])

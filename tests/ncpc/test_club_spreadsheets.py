@@ -365,3 +365,61 @@ def test_payments_in_a_file_name_the_import_in_the_audit(season, treasurer, rost
     assert AuditEntry.objects.get(action="finance.payments_import").summary == (
         "Imported 9 payments totalling 940.00 from a payments spreadsheet"
     )
+
+
+# --- Excel workbooks ----------------------------------------------------------------------------------------
+
+
+def _workbook(rows) -> bytes:
+    import io
+
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    for row in rows:
+        book.active.append(row)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def test_an_excel_workbook_is_read_from_its_first_sheet_with_its_date_cells(
+    client, treasurer, season, roster
+):
+    client.force_login(treasurer)
+    raw = _workbook(
+        [
+            ["Member", "Date", "Amount", "Method"],
+            ["Mike Smith", dt.datetime(2026, 8, 22), 110.0, "Venmo"],
+            ["lindao", dt.date(2026, 9, 26), 99.5, "cash"],
+        ]
+    )
+    preview = client.post(
+        "/imports/",
+        {"kind": "payments", "season": "2026-27", "file": SimpleUploadedFile("dues.xlsx", raw)},
+    )
+    sheet = preview.context["sheet"]
+    assert sheet.ok, [r.errors for r in sheet.rows]
+    assert [r.action for r in sheet.rows] == [
+        "Payment of 110.00 from mikes on 2026-08-22 (check Venmo)",
+        "Payment of 99.50 from lindao on 2026-09-26 (cash)",
+    ]
+    confirm(client, preview)
+    assert sorted(p.amount for p in Payment.objects.filter(membership__season=season)) == [
+        Decimal("99.50"),
+        Decimal("110.00"),
+    ]
+
+
+def test_a_file_that_is_not_a_workbook_is_refused_with_a_message(client, treasurer, season):
+    client.force_login(treasurer)
+    response = client.post(
+        "/imports/",
+        {
+            "kind": "payments",
+            "season": "2026-27",
+            "file": SimpleUploadedFile("dues.xlsx", b"PK\x03\x04 not a zip"),
+        },
+        follow=True,
+    )
+    assert "The file is not an Excel workbook the app can read (.xlsx)" in response.content.decode()

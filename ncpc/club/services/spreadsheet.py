@@ -23,13 +23,16 @@ import io
 import json
 import re
 import secrets
+import zipfile
 from collections import Counter
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+import openpyxl
 from django.db import models, transaction
 from django.utils import timezone
+from openpyxl.utils.exceptions import InvalidFileException
 
 from events.models import Season
 from events.selectors import season_rules
@@ -152,6 +155,53 @@ HEADER_ALIASES: dict[str, dict[str, str]] = {
 _ISO_DATE = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
 _US_DATE = re.compile(r"^(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})$")
 _TIME_TAIL = re.compile(r"[ T]+\d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?$")  # "8/22/2026 0:00" from a spreadsheet
+
+
+def upload_text(*, name: str, raw: bytes) -> str:
+    """The CSV text of an uploaded file: a CSV file as it is (UTF-8), or the first sheet of an Excel workbook
+    (.xlsx) written as CSV, its date cells as 2026-08-22. Kept as text until the confirmation."""
+    if raw[:2] == b"PK" or name.lower().endswith(".xlsx"):
+        return _xlsx_text(raw)
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise NcpcError(
+            "The file is not UTF-8 text. Save it from your spreadsheet as 'CSV UTF-8' or as an Excel workbook "
+            "(.xlsx)."
+        ) from None
+
+
+def _xlsx_text(raw: bytes) -> str:
+    try:
+        book = openpyxl.load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
+    except (zipfile.BadZipFile, InvalidFileException, KeyError, ValueError, TypeError, OSError):
+        raise NcpcError(
+            "The file is not an Excel workbook the app can read (.xlsx): save it as 'CSV UTF-8'."
+        ) from None
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    try:
+        for row in book.worksheets[0].iter_rows(values_only=True):
+            writer.writerow([_xlsx_cell(value) for value in row])
+            if out.tell() > MAX_BYTES:  # refused as too large by the reading that follows
+                break
+    except (zipfile.BadZipFile, KeyError, ValueError, TypeError, OSError):
+        raise NcpcError("The workbook's first sheet cannot be read: save it as 'CSV UTF-8'.") from None
+    finally:
+        book.close()
+    return out.getvalue()
+
+
+def _xlsx_cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def header_form(name: str) -> str:
@@ -365,6 +415,7 @@ def members_sheet_read(*, text: str, season: Season, options: SheetOptions | Non
     rows, problems, ignored = _read_csv(text, kind="members", required=MEMBER_REQUIRED)
     notices: list[str] = []
     born_on = _dates_read(rows, "date_of_birth", problems, notices)
+    today = club_today()
     seated = set(Membership.objects.filter(season=season).values_list("person__key", flat=True))
     people = list(Person.objects.values_list("key", "first_name", "last_name", "email", "date_of_birth"))
     existing = {key for key, *_ in people}
@@ -431,7 +482,7 @@ def members_sheet_read(*, text: str, season: Season, options: SheetOptions | Non
         born = born_on.get(row.line)
         if not v.get("date_of_birth"):
             row.errors.append("date_of_birth is missing.")
-        elif born and (problem := date_of_birth_problem(born=born, on=club_today())):
+        elif born and (problem := date_of_birth_problem(born=born, on=today)):
             row.errors.append(problem)
         elif born and age_on(born=born, on=season.start) < rules.minimum_age:
             row.errors.append(f"born {born}: under {rules.minimum_age} when the season starts.")
@@ -554,10 +605,10 @@ def payments_sheet_read(*, text: str, season: Season, options: SheetOptions | No
         m.person.key: m for m in Membership.objects.filter(season=season).select_related("person", "season")
     }
     by_name: dict[str, list[Membership]] = {}
-    for seat in seats.values():
-        by_name.setdefault(name_compare_form(seat.person.first_name, seat.person.last_name), []).append(seat)
+    for held in seats.values():
+        by_name.setdefault(name_compare_form(held.person.first_name, held.person.last_name), []).append(held)
     recorded = payments_recorded(membership_ids=[m.pk for m in seats.values()]) if seats else Counter()
-    closed = closed_months()
+    closed, today = closed_months(), club_today()
     asks: dict[str, list[int]] = {}
     words: dict[str, str] = {}
     for row in rows:
@@ -606,7 +657,9 @@ def payments_sheet_read(*, text: str, season: Season, options: SheetOptions | No
         if row.book:
             # The rules a payment recorded by hand follows (season limit, not after today, no closed month).
             problem = payment_line_problem(
-                line=PaymentLine(membership=seat, date=day, amount=amount, method=method), closed=closed
+                line=PaymentLine(membership=seat, date=day, amount=amount, method=method),
+                closed=closed,
+                today=today,
             )
             if problem:
                 row.errors.append(problem)
