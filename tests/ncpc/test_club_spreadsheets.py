@@ -313,6 +313,7 @@ def test_two_identical_rows_match_two_recorded_payments_one_by_one(season, treas
     longer = text + "mikes,8/22/2026,50,cash\n"
     sheet = payments_sheet_read(text=longer, season=season)
     assert [r.recorded for r in sheet.rows] == [True, True, False]
+    assert sheet.rows[2].warnings == ["Same member, date, amount, method and reference as line 2."]
     assert payments_sheet_write(text=longer, season=season, actor=treasurer) == 1
 
 

@@ -39,6 +39,7 @@ from events.selectors import season_rules
 from finance.models import Payment
 from finance.services.payments_import import (
     METHOD_WORDS,
+    PaymentKey,
     PaymentLine,
     closed_months,
     method_read,
@@ -468,7 +469,7 @@ def members_sheet_read(*, text: str, season: Season, options: SheetOptions | Non
     for row in rows:
         v = row.values
         key = v.get("key", "")
-        if not KEY_RE.match(key):
+        if key and not KEY_RE.match(key):
             row.errors.append(f"key {key!r} must be lower-case letters, digits, - or _.")
         elif key in seen:
             row.errors.append(f"key {key!r} is also on line {seen[key]}.")
@@ -609,6 +610,7 @@ def payments_sheet_read(*, text: str, season: Season, options: SheetOptions | No
         by_name.setdefault(name_compare_form(held.person.first_name, held.person.last_name), []).append(held)
     recorded = payments_recorded(membership_ids=[m.pk for m in seats.values()]) if seats else Counter()
     closed, today = closed_months(), club_today()
+    in_file: dict[PaymentKey, int] = {}
     asks: dict[str, list[int]] = {}
     words: dict[str, str] = {}
     for row in rows:
@@ -645,6 +647,10 @@ def payments_sheet_read(*, text: str, season: Season, options: SheetOptions | No
         if row.errors or seat is None or day is None or amount is None or method is None:
             continue
         v["member"], v["method"] = seat.person.key, method
+        same = payment_key(membership_id=seat.pk, date=day, amount=amount, method=method, reference=reference)
+        if same in in_file:
+            row.warnings.append(f"Same member, date, amount, method and reference as line {in_file[same]}.")
+        in_file.setdefault(same, row.line)
         # A row matching a recorded payment (by the file's reference, or the one it is booked with) is not
         # booked again unless ticked; two identical rows match two recorded payments (SPEC §16.10).
         for ref in dict.fromkeys((reference, file_reference)):
