@@ -206,8 +206,9 @@ def test_tidy_names_capitalises_only_when_asked(season):
         ("linda", "o'brien"),
         ("MIKE", "SMITH"),
     ]
-    assert plain.notices[-2].startswith(
-        "4 name(s) are typed all in lower or upper case (line 2: linda; line 2"
+    assert plain.notices[1] == (
+        "2 name(s) are typed all in lower or upper case (line 2: linda o'brien; line 3: MIKE SMITH): "
+        "tick 'Tidy names' to capitalise them."
     )
     tidy = members_sheet_read(text=text, season=season, options=sheet_options(tidy=True))
     assert [(r.values["first_name"], r.values["last_name"]) for r in tidy.rows] == [

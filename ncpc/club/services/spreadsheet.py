@@ -430,13 +430,12 @@ def members_sheet_read(*, text: str, season: Season, options: SheetOptions | Non
     untidy = []
     for row in rows:
         v = row.values
+        if not options.tidy and any(name_untidy(v.get(name, "")) for name in ("first_name", "last_name")):
+            full = " ".join((v.get("first_name", "") + " " + v.get("last_name", "")).split())
+            untidy.append(f"line {row.line}: {full}")
         for name in ("first_name", "last_name"):
-            if options.tidy:
-                v[name] = name_tidy(v.get(name, ""))
-            elif name_untidy(v.get(name, "")):
-                untidy.append(f"line {row.line}: {v.get(name)}")
-            else:
-                v[name] = " ".join(v.get(name, "").split())
+            typed = v.get(name, "")
+            v[name] = name_tidy(typed) if options.tidy else " ".join(typed.split())
     # Handles: as given, or the one of a person on record with the same name and date of birth (a returning
     # member), or one made from the name, never taken by anyone on record or in the file.
     given = {v["key"].lower() for r in rows if (v := r.values).get("key")}
@@ -471,7 +470,7 @@ def members_sheet_read(*, text: str, season: Season, options: SheetOptions | Non
         key = v.get("key", "")
         if key and not KEY_RE.match(key):
             row.errors.append(f"key {key!r} must be lower-case letters, digits, - or _.")
-        elif key in seen:
+        elif key and key in seen:
             row.errors.append(f"key {key!r} is also on line {seen[key]}.")
         else:
             seen[key] = row.line
