@@ -459,9 +459,14 @@ def members_sheet_read(*, text: str, season: Season, options: SheetOptions | Non
             made.add(row.line)
     file_keys = {r.values.get("key", "") for r in rows} - {""}
     in_file_names: dict[str, list[tuple[str, str]]] = {}
+    name_forms = {
+        row.line: name_compare_form(row.values.get("first_name", ""), row.values.get("last_name", ""))
+        for row in rows
+    }
     for row in rows:
-        form = name_compare_form(row.values.get("first_name", ""), row.values.get("last_name", ""))
-        in_file_names.setdefault(form, []).append((row.values.get("key", ""), f"line {row.line}"))
+        in_file_names.setdefault(name_forms[row.line], []).append(
+            (row.values.get("key", ""), f"line {row.line}")
+        )
     seen: dict[str, int] = {}
     seen_name: dict[str, int] = {}
     seen_email: dict[str, int] = {}
@@ -501,7 +506,7 @@ def members_sheet_read(*, text: str, season: Season, options: SheetOptions | Non
             file_keys=file_keys,
         )
         # Likely duplicates (SPEC §16.10): the same name or e-mail as someone else on record or in the file.
-        form = name_compare_form(v.get("first_name", ""), v.get("last_name", ""))
+        form = name_forms[row.line]
         for other_key, other in by_name.get(form, []):
             if other_key != key:
                 where = f"holds a seat in {season}" if other_key in seated else "is on record"
