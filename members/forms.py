@@ -34,6 +34,22 @@ class PersonForm(forms.ModelForm):
         labels = {"key": "Key (short handle, e.g. 'ann')", "is_professional": "Professional gambler"}
 
 
+class PersonEditForm(forms.Form):
+    """A person's details as officers correct them (the service checks the key and the date of birth)."""
+
+    first_name = forms.CharField(max_length=60)
+    last_name = forms.CharField(max_length=60)
+    key = forms.CharField(
+        max_length=40,
+        label="Key (handle)",
+        help_text="Lower-case letters, digits, - or _. Spreadsheets and season files name the person by it.",
+    )
+    email = forms.EmailField(required=False, label="E-mail")
+    phone = forms.CharField(max_length=30, required=False)
+    address = forms.CharField(max_length=200, required=False)
+    date_of_birth = forms.DateField(required=False, widget=DateInput())
+
+
 class VoteFields(forms.Form):
     held_on = forms.DateField(label="Vote held on", widget=DateInput())
     yes = forms.IntegerField(min_value=0, label="Yes")

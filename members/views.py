@@ -24,7 +24,7 @@ from members.selectors import (
 )
 from members.services.admission import AdmissionRefused, VoteCounts, member_admit
 from members.services.late_joiners import join_terms
-from members.services.people import person_create, person_turned_pro
+from members.services.people import EDITABLE, person_create, person_turned_pro, person_update
 from members.services.roster import season_open
 from members.services.seats import member_remove, member_withdraw, seat_transfer
 from members.services.standing import (
@@ -132,6 +132,29 @@ def person_new(request):
             messages.success(request, f"Recorded {person}. Put them on the waiting list or admit them.")
             return redirect("members:waiting_list")
     return render(request, "members/person_new.html", {"form": form})
+
+
+@require(Action.MANAGE_MEMBERS)
+def person_edit(request, key):
+    person = get_object_or_404(Person, key=key)
+    form = forms.PersonEditForm(
+        request.POST or None, initial={name: getattr(person, name) for name in EDITABLE}
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            changed = person_update(person=person, changes=form.cleaned_data, actor=request.user)
+        except NcpcError as exc:
+            form.add_error(exc.field, str(exc))
+        else:
+            if changed:
+                person.refresh_from_db()
+                messages.success(
+                    request, f"Saved {person}'s {', '.join(n.replace('_', ' ') for n in changed)}."
+                )
+            else:
+                messages.info(request, "Nothing changed.")
+            return redirect("members:profile", key=person.key)
+    return render(request, "members/person_edit.html", {"form": form, "person": person})
 
 
 @require(Action.MANAGE_MEMBERS)

@@ -98,6 +98,7 @@ PAGES: dict[str, Page] = {
         hidden={OTHER: [lambda o: "Date of birth"]},
     ),
     "members:turned_pro": Page(**post_only(PRES, VP), kwargs=lambda o: {"key": "ann"}),
+    "members:person_edit": Page(only(PRES, VP), lambda o: {"key": "ann"}),
     "members:manage": Page(only(PRES, VP)),
     "members:person_new": Page(only(PRES, VP)),
     "members:admit": Page(only(PRES, VP)),

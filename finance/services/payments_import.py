@@ -2,7 +2,9 @@
 few statements in one transaction, so thousands of rows take seconds rather than minutes."""
 
 import datetime as dt
-from collections.abc import Sequence
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -18,6 +20,91 @@ from ncpc.core.clock import club_today
 from ncpc.core.money import quantize
 
 BATCH = 1000
+
+# The words a club's spreadsheet uses for how a member paid, and the ledger's method each one is booked as
+# (SPEC §16.10, docs/decisions.md): coins and notes go to the cash box; everything that lands in the bank —
+# a check, a money order, an app or a transfer — to checking. Keys are in ``method_word_form``; another word
+# is asked at preview.
+METHOD_WORDS: dict[str, str] = {
+    **dict.fromkeys(("cash", "cashatdoor", "cashatthedoor", "currency"), "cash"),
+    **dict.fromkeys(
+        (
+            "check",
+            "cheque",
+            "chk",
+            "ck",
+            "personalcheck",
+            "cashierscheck",
+            "certifiedcheck",
+            "bankcheck",
+            "moneyorder",
+            "venmo",
+            "zelle",
+            "paypal",
+            "cashapp",
+            "squarecash",
+            "applepay",
+            "applecash",
+            "googlepay",
+            "gpay",
+            "banktransfer",
+            "transfer",
+            "etransfer",
+            "ach",
+            "wire",
+            "wiretransfer",
+            "directdeposit",
+            "online",
+            "card",
+            "creditcard",
+            "debitcard",
+            "square",
+        ),
+        "check",
+    ),
+}
+
+
+def method_word_form(word: str) -> str:
+    """A method word however it was typed: "Cash App", "cash-app" and "CASHAPP" are one word."""
+    return re.sub(r"[^a-z0-9]", "", word.lower())
+
+
+def method_read(*, word: str, answers: Mapping[str, str] | None = None) -> str | None:
+    """The ledger's method ("cash" or "check") a spreadsheet's word is booked as, or None when the word is
+    unknown and not answered. ``answers``: the officer's choice per unknown word (in ``method_word_form``)."""
+    form = method_word_form(word)
+    method = METHOD_WORDS.get(form) or (answers or {}).get(form)
+    return method if method in METHOD_ACCOUNT else None
+
+
+def method_reference(*, word: str, reference: str) -> str:
+    """The payment's reference: the file's, or the club's word for the method when it says more than cash or
+    check ("Venmo"), so the ledger still shows how the money came."""
+    if reference or method_word_form(word) in ("cash", "check"):
+        return reference
+    return " ".join(word.split())
+
+
+PaymentKey = tuple[int, dt.date, Decimal, str, str]
+
+
+def payment_key(
+    *, membership_id: int, date: dt.date, amount: Decimal, method: str, reference: str
+) -> PaymentKey:
+    """What makes two payments the same one (SPEC §16.10): member, date, amount, method and reference (case and
+    spaces ignored)."""
+    return (membership_id, date, quantize(amount), method, " ".join(reference.lower().split()))
+
+
+def payments_recorded(*, membership_ids: Iterable[int]) -> Counter[PaymentKey]:
+    """How many payments (not reversed) are recorded per ``payment_key``, for these seats."""
+    rows = Payment.objects.filter(
+        membership_id__in=list(membership_ids), transaction__reversed_by__isnull=True
+    ).values_list("membership_id", "date", "amount", "method", "reference")
+    return Counter(
+        payment_key(membership_id=m, date=d, amount=a, method=k, reference=r) for m, d, a, k, r in rows
+    )
 
 
 @dataclass(frozen=True)
@@ -35,10 +122,13 @@ def closed_months() -> set[dt.date]:
     return set(ClosedMonth.objects.values_list("month", flat=True))
 
 
-def payment_line_problem(*, line: PaymentLine, closed: set[dt.date] | None = None) -> str | None:
+def payment_line_problem(
+    *, line: PaymentLine, closed: set[dt.date] | None = None, today: dt.date | None = None
+) -> str | None:
     """What ``payment_record`` would refuse in this payment, or None: the amount (positive, in cents, not above
     the season's limit), the method, a date in the season, not after today and not in or before a closed
-    month (SPEC §15.6, §16.1). ``closed``: ``closed_months()``, when the caller checks many lines."""
+    month (SPEC §15.6, §16.1). ``closed``: ``closed_months()`` and ``today``: ``club_today()``, when the caller
+    checks many lines."""
     if line.amount is None or line.amount <= 0 or quantize(line.amount) != line.amount:
         return "A payment is a positive amount in cents."
     if line.method not in METHOD_ACCOUNT:
@@ -50,7 +140,7 @@ def payment_line_problem(*, line: PaymentLine, closed: set[dt.date] | None = Non
         )
     if not season.start <= line.date <= season.end:
         return f"The date must fall in {season} ({season.start:%b %-d, %Y} – {season.end:%b %-d, %Y})."
-    if line.date > club_today():
+    if line.date > (today or club_today()):
         return "The date cannot be after today."
     # The ledger's rule (``month_open_check``): nothing in or before a closed month (SPEC §16.1).
     return closed_month_problem(day=line.date, closed=closed if closed is not None else closed_months())

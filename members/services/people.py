@@ -1,8 +1,11 @@
-"""People (commands): recording someone new, and a member turning professional (§2.4.2)."""
+"""People (commands): recording someone new, correcting a person's details, and a member turning
+professional (§2.4.2)."""
 
 import datetime as dt
+import re
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from events import hooks as events_hooks
@@ -35,6 +38,55 @@ def person_create(*, actor: Actor = None, **fields: Any) -> Person:
     person = Person.objects.create(**fields)
     audit_record(actor=actor, action="member.person.create", target=person, summary=f"Recorded {person}")
     return person
+
+
+# A person's key (handle): what the season file and the spreadsheets name a person by.
+KEY_FORM = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+EDITABLE = ("first_name", "last_name", "key", "email", "phone", "address", "date_of_birth")
+
+
+@transaction.atomic
+def person_update(*, person: Person, changes: dict[str, Any], actor: Actor = None) -> list[str]:
+    """Correct a person's details (SPEC §16.10): names, handle, e-mail, phone, address, date of birth. Returns
+    the fields changed (none: nothing written). Audited with each field's old and new value; a login linked to
+    the person keeps the person's e-mail (one address)."""
+    person = Person.objects.select_for_update().get(pk=person.pk)
+    values = {name: changes[name] for name in EDITABLE if name in changes}
+    for name in ("first_name", "last_name", "key", "email", "phone", "address"):
+        if name in values:
+            values[name] = " ".join(str(values[name] or "").split())
+    if "key" in values:
+        values["key"] = values["key"].lower()
+        if not KEY_FORM.match(values["key"]):
+            raise NcpcError("The key is lower-case letters, digits, - or _ (at most 40).", field="key")
+        if Person.objects.filter(key=values["key"]).exclude(pk=person.pk).exists():
+            raise NcpcError(f"The key '{values['key']}' is taken; choose another.", field="key")
+    for name in ("first_name", "last_name"):
+        if name in values and not values[name]:
+            raise NcpcError("A person has a first and a last name.", field=name)
+    born = values.get("date_of_birth")
+    if born and (problem := date_of_birth_problem(born=born, on=club_today())):
+        raise NcpcError(problem, field="date_of_birth")
+    changed = {
+        name: (getattr(person, name), value)
+        for name, value in values.items()
+        if getattr(person, name) != value
+    }
+    if not changed:
+        return []
+    for name, (_old, new) in changed.items():
+        setattr(person, name, new)
+    person.save(update_fields=list(changed))
+    if "email" in changed and person.user_id is not None:
+        get_user_model().objects.filter(pk=person.user_id).update(email=person.email)
+    audit_record(
+        actor=actor,
+        action="member.person.update",
+        target=person,
+        summary=f"Corrected the details of {person}: {', '.join(n.replace('_', ' ') for n in changed)}",
+        data={name: [str(old or ""), str(new or "")] for name, (old, new) in changed.items()},
+    )
+    return list(changed)
 
 
 @transaction.atomic

@@ -28,6 +28,7 @@ class RosterLine:
     email: str = ""
     phone: str = ""
     address: str = ""
+    sponsor: str = ""  # the sponsor's key: a person on record already, or one of these lines
 
 
 @transaction.atomic
@@ -35,7 +36,8 @@ def roster_import(
     *, season: Season, lines: Sequence[RosterLine], actor: Actor, source: str
 ) -> list[Membership]:
     """A seat in ``season`` for each line; the person is created when the key is new, otherwise the blanks of
-    the existing person (e-mail, date of birth, last name) are filled in, as a season file import does."""
+    the existing person (e-mail, date of birth, last name) are filled in, as a season file import does. A
+    line's sponsor is recorded on the seat (SPEC §16.10)."""
     keys = [line.key for line in lines]
     if len(set(keys)) != len(keys):
         raise NcpcError("A member key is listed twice; nothing was imported.")
@@ -83,6 +85,13 @@ def roster_import(
         batch_size=BATCH,
     )
     people = existing | {p.key: p for p in created}
+    sponsor_keys = {line.sponsor for line in lines if line.sponsor} - people.keys()
+    sponsors = people | {p.key: p for p in Person.objects.filter(key__in=sponsor_keys)}
+    unknown = sorted({line.sponsor for line in lines if line.sponsor} - sponsors.keys())
+    if unknown:
+        raise NcpcError(
+            f"No one on record has the key {', '.join(unknown)} (a sponsor); nothing was imported."
+        )
     memberships = Membership.objects.bulk_create(
         [
             Membership(
@@ -91,6 +100,7 @@ def roster_import(
                 first_event=line.first_event,
                 joined_on=season.start,
                 declared_not_professional=True,
+                sponsor=sponsors[line.sponsor] if line.sponsor else None,
             )
             for line in lines
         ],

@@ -1,4 +1,5 @@
-"""Officers bring members and payments in from CSV files: upload → preview with errors per line → confirm."""
+"""Officers bring members and payments in from CSV files: upload → preview with errors per line, and the
+officer's choices (tidy names, how to book an unknown payment method, payments recorded already) → confirm."""
 
 from django import forms
 from django.contrib import messages
@@ -17,17 +18,34 @@ KINDS = {
     "members": (Action.MANAGE_MEMBERS, spreadsheet.members_sheet_read, spreadsheet.members_sheet_write),
     "payments": (Action.RECORD_PAYMENTS, spreadsheet.payments_sheet_read, spreadsheet.payments_sheet_write),
 }
-PREVIEW_OK_ROWS = 100  # a preview lists every row with a problem, and the first rows without one
+PREVIEW_OK_ROWS = 100  # a preview lists every row with a problem or a flag, and the first rows without one
 
 
 class UploadForm(forms.Form):
     kind = forms.ChoiceField(choices=(("members", "Members"), ("payments", "Payments")))
     season = forms.ModelChoiceField(queryset=Season.objects.all(), to_field_name="name", empty_label=None)
-    file = forms.FileField(help_text="A CSV file with a header row (see the columns below).")
+    file = forms.FileField(
+        help_text="A CSV file (UTF-8) or an Excel workbook (.xlsx, its first sheet) with a header row.",
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,.xlsx,text/csv"}),
+    )
+    tidy = forms.BooleanField(
+        required=False,
+        label="Tidy names",
+        help_text="Members: capitalise names typed all in lower or upper case ('MIKE SMITH' → 'Mike Smith').",
+    )
 
 
 def _allowed_kinds(user) -> list[str]:
     return [kind for kind, (action, _read, _write) in KINDS.items() if user_can(user, action)]
+
+
+def _options(post) -> spreadsheet.SheetOptions:
+    """The preview's choices as the form sends them: ``tidy``, ``method:<word>`` = cash/check, ``record``."""
+    return spreadsheet.sheet_options(
+        tidy=bool(post.get("tidy")),
+        methods={k.removeprefix("method:"): v for k, v in post.items() if k.startswith("method:")},
+        record=[int(n) for n in post.getlist("record") if n.isascii() and n.isdigit() and len(n) < 9],
+    )
 
 
 def imports(request):
@@ -40,28 +58,55 @@ def imports(request):
         initial={"season": current_season(), "kind": allowed[0]},
     )
     form_field(form, "kind", forms.ChoiceField).choices = [(k, k.title()) for k in allowed]
+    step = request.POST.get("step") if request.method == "POST" else None
+    if step == "confirm":
+        options = _options(request.POST)
+        # A confirmation without the field (an older page) made no choices.
+        if options.fingerprint == request.POST.get("previewed", spreadsheet.SheetOptions().fingerprint):
+            return _confirm(request, allowed, options)
+        messages.warning(request, "Your choices changed since the preview: check it again, then confirm.")
+        step = "preview"
+    if step == "preview":
+        try:
+            upload, season = spreadsheet.sheet_upload_kept(
+                token=request.POST.get("token", ""), kinds=allowed, actor=request.user
+            )
+        except NcpcError as exc:
+            messages.error(request, str(exc))
+            return redirect("imports")
+        kept = KINDS[upload.kind][1](text=upload.text, season=season, options=_options(request.POST))
+        return _preview(
+            request, UploadForm(initial={"season": season, "kind": upload.kind}), kept, upload.token
+        )
     sheet = upload_token = None
-    if request.method == "POST" and request.POST.get("step") == "confirm":
-        return _confirm(request, allowed)
     if request.method == "POST" and form.is_valid():
         kind, season = form.cleaned_data["kind"], form.cleaned_data["season"]
-        raw = form.cleaned_data["file"].read(spreadsheet.MAX_BYTES + 1)
+        upload = form.cleaned_data["file"]
+        raw = upload.read(spreadsheet.MAX_BYTES + 1)
         try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            messages.error(
-                request, "The file is not UTF-8 text. Save it from your spreadsheet as 'CSV UTF-8'."
-            )
+            text = spreadsheet.upload_text(name=upload.name or "", raw=raw)
+        except NcpcError as exc:
+            messages.error(request, str(exc))
             return redirect("imports")
-        sheet = KINDS[kind][1](text=text, season=season)
-        if sheet.ok:
+        sheet = KINDS[kind][1](
+            text=text, season=season, options=spreadsheet.sheet_options(tidy=form.cleaned_data["tidy"])
+        )
+        if sheet.readable:  # kept for the confirmation, or for the officer's answers first
             upload_token = spreadsheet.sheet_upload_keep(
                 kind=kind, season=season, text=text, actor=request.user
             ).token
+    return _preview(request, form, sheet, upload_token)
+
+
+def _preview(request, form, sheet, upload_token):
+    allowed = _allowed_kinds(request.user)
+    form_field(form, "kind", forms.ChoiceField).choices = [(k, k.title()) for k in allowed]
     shown = []
     if sheet is not None:
-        clean = {id(row) for row in [row for row in sheet.rows if not row.errors][:PREVIEW_OK_ROWS]}
-        shown = [row for row in sheet.rows if row.errors or id(row) in clean]
+        notable = [row for row in sheet.rows if row.errors or row.warnings or row.recorded or row.ask]
+        plain = [row for row in sheet.rows if not (row.errors or row.warnings or row.recorded or row.ask)]
+        keep = {id(row) for row in notable + plain[:PREVIEW_OK_ROWS]}
+        shown = [row for row in sheet.rows if id(row) in keep]
     return render(
         request,
         "imports.html",
@@ -77,10 +122,10 @@ def imports(request):
     )
 
 
-def _confirm(request, allowed):
+def _confirm(request, allowed, options):
     try:
         done = spreadsheet.sheet_confirm(
-            token=request.POST.get("token", ""), kinds=allowed, actor=request.user
+            token=request.POST.get("token", ""), kinds=allowed, actor=request.user, options=options
         )
     except NcpcError as exc:
         messages.error(request, str(exc))

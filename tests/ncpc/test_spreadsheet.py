@@ -57,10 +57,11 @@ def test_errors_are_shown_per_line_and_nothing_can_be_confirmed(officer_client, 
 
 
 def test_a_file_without_the_required_columns_is_refused(season):
-    sheet = members_sheet_read(text="name,email\nAl,a@b.c\n", season=season)
+    sheet = members_sheet_read(text="handle,email\nal,a@b.c\n", season=season)
     assert sheet.errors == [
-        "The header row must name the columns key, first_name, last_name, date_of_birth; "
-        "missing: key, first_name, last_name, date_of_birth."
+        "The header row must name the columns first_name, last_name, date_of_birth; "
+        "missing: first_name, last_name, date_of_birth. (Columns may be named as the club names them, "
+        "e.g. 'First Name', 'DOB', 'Email address'.)"
     ]
 
 
@@ -75,10 +76,13 @@ def test_payments_import_records_each_payment_in_the_ledger(client, treasurer, s
 
 
 def test_payment_rows_with_bad_values_name_the_problem(season, member):
-    text = "member,date,amount,method\nnobody,2026-08-20,110.00,check\nmember1,2026-08-20,-5,card\nmember1,2025-01-01,1.005,cash\n"
-    rows = payments_sheet_read(text=text, season=season).rows
+    text = "member,date,amount,method\nnobody,2026-08-20,110.00,check\nmember1,2026-08-20,-5,barter\nmember1,2025-01-01,1.005,cash\n"
+    sheet = payments_sheet_read(text=text, season=season)
+    rows = sheet.rows
     assert rows[0].errors == ["member 'nobody' holds no seat in 2026-27."]
-    assert rows[1].errors == ["amount must be more than zero.", "method 'card' must be cash or check."]
+    # A method word the app does not know is asked at preview (SPEC §16.10), not refused.
+    assert rows[1].errors == ["amount must be more than zero."]
+    assert (rows[1].ask, sheet.asks) == ("barter", {"barter": [3]})
     assert rows[2].errors == [
         "date 2025-01-01 is outside 2026-27.",
         "'1.005' is not an amount with at most two decimals.",

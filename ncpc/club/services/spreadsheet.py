@@ -1,39 +1,58 @@
-"""Bringing the club's spreadsheets in: members and payments from CSV files (issue 8).
+"""Bringing the club's spreadsheets in: members and payments from CSV files (issue 8, SPEC §16.10).
 
-Reading is pure (CSV text in, rows and per-line errors out); writing goes through the members and finance
-services, all rows or none.
+Reading checks every row (CSV text in, rows with errors, warnings and what confirming does out); writing goes
+through the members and finance services, all rows or none.
 
-Members CSV columns (header row required; order free): ``key, first_name, last_name, email, phone, address,
-date_of_birth`` (YYYY-MM-DD) and optionally ``first_event`` (default 1). Each row becomes a person (the key
-names the same person across seasons) holding a seat in the chosen season: the club's existing roster, so no
-admission vote is recorded; the Vice President still records each rules signature.
+Headers are matched ignoring case, spaces and punctuation, with the names clubs use ("First Name", "DOB",
+"Email address", "Sponsored by"); other columns are listed as ignored. Dates are 2026-08-22 or US 8/22/2026.
 
-Payments CSV columns: ``member`` (key), ``date`` (YYYY-MM-DD), ``amount`` (like 110.00), ``method`` (cash or
-check) and optionally ``reference``.
+Members columns: ``first_name, last_name, date_of_birth`` (or one ``name`` column), and optionally ``key`` (the
+handle; made from the name when blank), ``email, phone, address, first_event`` (default 1) and ``sponsor`` (a
+name or handle of someone on record or in the file). Each row becomes a person (the key names the same person
+across seasons) holding a seat in the chosen season: the club's existing roster, so no admission vote is
+recorded; the Vice President still records each rules signature.
+
+Payments columns: ``member`` (handle or name), ``date``, ``amount`` (like 110.00), ``method`` (cash, check, or
+the club's word for it: Venmo, Zelle, money order…) and optionally ``reference``. A row matching a payment
+recorded already is not booked again unless ticked.
 """
 
 import csv
 import datetime as dt
 import io
+import json
+import re
 import secrets
-from collections.abc import Collection
+import zipfile
+from collections import Counter
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+import openpyxl
 from django.db import models, transaction
 from django.utils import timezone
+from openpyxl.utils.exceptions import InvalidFileException
 
 from events.models import Season
 from events.selectors import season_rules
 from finance.models import Payment
 from finance.services.payments_import import (
+    METHOD_WORDS,
+    PaymentKey,
     PaymentLine,
     closed_months,
+    method_read,
+    method_reference,
+    method_word_form,
+    payment_key,
     payment_line_problem,
     payments_record_many,
+    payments_recorded,
 )
 from members.models import Membership, Person
 from members.services.admission import age_on
+from members.services.names import name_compare_form, name_tidy, name_untidy, person_key_make
 from members.services.people import date_of_birth_problem
 from members.services.roster_import import RosterLine, roster_import
 from ncpc.club.services.season_file import KEY_RE
@@ -56,11 +75,139 @@ MEMBER_COLUMNS = (
     "address",
     "date_of_birth",
     "first_event",
+    "sponsor",
 )
-MEMBER_REQUIRED = ("key", "first_name", "last_name", "date_of_birth")
-# The longest text each members column may hold (the person's fields).
+MEMBER_REQUIRED = ("first_name", "last_name", "date_of_birth")
 PAYMENT_COLUMNS = ("member", "date", "amount", "method", "reference")
 PAYMENT_REQUIRED = ("member", "date", "amount", "method")
+FULL_NAME = (
+    "name"  # a members column holding "First Last" (or "Last, First"), used when neither name column is
+)
+
+# The club's own header names (SPEC §16.10), in ``header_form`` (case, spaces and punctuation ignored): each
+# column's own name, and the words spreadsheets commonly use for it.
+_MEMBER_ALIASES = {
+    "key": ("key", "handle", "nickname", "nick", "username", "memberkey", "login"),
+    "first_name": ("firstname", "first", "givenname", "forename", "fname"),
+    "last_name": ("lastname", "last", "surname", "familyname", "lname"),
+    "email": ("email", "emailaddress", "mail", "emailaddr"),
+    "phone": (
+        "phone",
+        "phonenumber",
+        "phoneno",
+        "telephone",
+        "tel",
+        "mobile",
+        "cell",
+        "cellphone",
+        "mobilephone",
+    ),
+    "address": ("address", "streetaddress", "mailingaddress", "homeaddress"),
+    "date_of_birth": ("dateofbirth", "dob", "birthdate", "birthday", "born", "birth"),
+    "first_event": ("firstevent", "fromevent", "startingevent"),
+    "sponsor": ("sponsor", "sponsoredby", "sponsorname", "sponsors"),
+    FULL_NAME: ("name", "fullname", "membername"),
+}
+_PAYMENT_ALIASES = {
+    "member": (
+        "member",
+        "key",
+        "handle",
+        "nickname",
+        "name",
+        "membername",
+        "fullname",
+        "who",
+        "payer",
+        "player",
+    ),
+    "date": ("date", "paidon", "datepaid", "paymentdate", "when", "day"),
+    "amount": ("amount", "amountpaid", "paid", "sum", "total", "payment", "dollars"),
+    "method": (
+        "method",
+        "paymentmethod",
+        "how",
+        "howpaid",
+        "type",
+        "paymenttype",
+        "via",
+        "paidby",
+        "paidwith",
+    ),
+    "reference": (
+        "reference",
+        "ref",
+        "checknumber",
+        "checkno",
+        "check",
+        "memo",
+        "note",
+        "notes",
+        "receipt",
+        "comment",
+        "comments",
+    ),
+}
+HEADER_ALIASES: dict[str, dict[str, str]] = {
+    kind: {alias: column for column, aliases in table.items() for alias in aliases}
+    for kind, table in (("members", _MEMBER_ALIASES), ("payments", _PAYMENT_ALIASES))
+}
+
+_ISO_DATE = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
+_US_DATE = re.compile(r"^(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})$")
+_TIME_TAIL = re.compile(r"[ T]+\d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?$")  # "8/22/2026 0:00" from a spreadsheet
+
+
+def upload_text(*, name: str, raw: bytes) -> str:
+    """The CSV text of an uploaded file: a CSV file as it is (UTF-8), or the first sheet of an Excel workbook
+    (.xlsx) written as CSV, its date cells as 2026-08-22. Kept as text until the confirmation."""
+    if raw[:2] == b"PK" or name.lower().endswith(".xlsx"):
+        return _xlsx_text(raw)
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise NcpcError(
+            "The file is not UTF-8 text. Save it from your spreadsheet as 'CSV UTF-8' or as an Excel workbook "
+            "(.xlsx)."
+        ) from None
+
+
+def _xlsx_text(raw: bytes) -> str:
+    try:
+        book = openpyxl.load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
+    except (zipfile.BadZipFile, InvalidFileException, KeyError, ValueError, TypeError, OSError):
+        raise NcpcError(
+            "The file is not an Excel workbook the app can read (.xlsx): save it as 'CSV UTF-8'."
+        ) from None
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    try:
+        for row in book.worksheets[0].iter_rows(values_only=True):
+            writer.writerow([_xlsx_cell(value) for value in row])
+            if out.tell() > MAX_BYTES:  # refused as too large by the reading that follows
+                break
+    except (zipfile.BadZipFile, KeyError, ValueError, TypeError, OSError):
+        raise NcpcError("The workbook's first sheet cannot be read: save it as 'CSV UTF-8'.") from None
+    finally:
+        book.close()
+    return out.getvalue()
+
+
+def _xlsx_cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def header_form(name: str) -> str:
+    """A header however it was typed: "First Name", "first_name" and "FIRST-NAME" are one name."""
+    return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
 @dataclass
@@ -69,6 +216,23 @@ class SheetRow:
     values: dict[str, str]
     errors: list[str] = field(default_factory=list)
     action: str = ""  # what confirming will do with this row
+    warnings: list[str] = field(default_factory=list)  # likely duplicates: shown, not refused
+    recorded: bool = False  # a payment recorded already (SPEC §16.10)
+    book: bool = True  # confirming writes this row (a recorded payment only when ticked)
+    ask: str = ""  # a payment method word the officer is asked about (not yet answered)
+
+
+@dataclass(frozen=True)
+class SheetOptions:
+    """The officer's choices at preview, sent again with the confirmation."""
+
+    tidy: bool = False  # capitalise names typed all in lower or upper case
+    methods: tuple[tuple[str, str], ...] = ()  # (method word in method_word_form, "cash" or "check")
+    record: frozenset[int] = frozenset()  # lines of payments recorded already, to book again all the same
+
+    @property
+    def fingerprint(self) -> str:
+        return json.dumps([self.tidy, sorted(self.methods), sorted(self.record)])
 
 
 @dataclass
@@ -76,49 +240,104 @@ class Sheet:
     kind: str  # "members" or "payments"
     rows: list[SheetRow]
     errors: list[str]  # problems with the file as a whole
+    notices: list[str] = field(default_factory=list)  # how the file was read (columns, dates, names)
+    ignored: list[str] = field(default_factory=list)  # headers of columns the import does not use
+    asks: dict[str, list[int]] = field(default_factory=dict)  # method word → its lines, not yet answered
+    options: SheetOptions = field(default_factory=SheetOptions)
+    # Payment method words the app does not know: (as typed, method_word_form, the officer's answer or "").
+    choices: list[tuple[str, str, str]] = field(default_factory=list)
+
+    @property
+    def readable(self) -> bool:
+        """No problem but unanswered questions: the file is kept for the officer's answers."""
+        return not self.errors and all(not r.errors for r in self.rows) and bool(self.rows)
 
     @property
     def ok(self) -> bool:
-        return not self.errors and all(not r.errors for r in self.rows) and bool(self.rows)
+        return self.readable and not self.asks
 
     @property
     def error_count(self) -> int:
         return len(self.errors) + sum(len(r.errors) for r in self.rows)
 
+    @property
+    def to_book(self) -> int:
+        return sum(1 for r in self.rows if r.book and not r.errors)
+
+    @property
+    def recorded(self) -> list[SheetRow]:
+        return [r for r in self.rows if r.recorded]
+
 
 def _read_csv(
-    text: str, *, columns: tuple[str, ...], required: tuple[str, ...]
-) -> tuple[list[SheetRow], list[str]]:
+    text: str, *, kind: str, required: tuple[str, ...]
+) -> tuple[list[SheetRow], list[str], list[str]]:
+    """The rows (values under the import's column names), the file's problems and the ignored headers."""
     if len(text.encode("utf-8")) > MAX_BYTES:
-        return [], [f"The file is larger than {MAX_BYTES // 1000} KB; split it."]
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+        return [], [f"The file is larger than {MAX_BYTES // 1000} KB; split it."], []
+    reader = csv.reader(io.StringIO(text.lstrip("\ufeff")))
     try:
-        return _read_rows(reader, columns=columns, required=required)
+        return _read_rows(reader, kind=kind, required=required)
     except csv.Error as exc:  # e.g. a cell longer than the csv module's field limit (131,072 characters)
-        return [], [f"The file is not a CSV table the app can read (line {reader.line_num}: {exc})."]
+        return [], [f"The file is not a CSV table the app can read (line {reader.line_num}: {exc})."], []
 
 
 def _read_rows(
-    reader: csv.DictReader, *, columns: tuple[str, ...], required: tuple[str, ...]
-) -> tuple[list[SheetRow], list[str]]:
-    header = [h.strip().lower() for h in (reader.fieldnames or [])]
-    missing = [c for c in required if c not in header]
+    reader: Iterator[list[str]], *, kind: str, required: tuple[str, ...]
+) -> tuple[list[SheetRow], list[str], list[str]]:
+    aliases = HEADER_ALIASES[kind]
+    header = next(reader, [])
+    columns: dict[int, str] = {}
+    ignored: list[str] = []
+    problems: list[str] = []
+    named: dict[str, str] = {}
+    for index, title in enumerate(header):
+        column = aliases.get(header_form(title))
+        if column is None:
+            if title.strip():
+                ignored.append(title.strip())
+            continue
+        if column in named:  # the first column of that meaning is read ("Phone", then "Cell")
+            ignored.append(f"{title.strip()} (the {column} is read from {named[column]!r})")
+            continue
+        named[column] = title.strip()
+        columns[index] = column
+    if kind == "members" and FULL_NAME in named:
+        if "first_name" in named or "last_name" in named:
+            ignored.append(named.pop(FULL_NAME))
+            columns = {i: c for i, c in columns.items() if c != FULL_NAME}
+        else:  # one "Name" column: split into first and last name below
+            named |= {"first_name": named[FULL_NAME], "last_name": named[FULL_NAME]}
+    missing = [c for c in required if c not in named]
     if missing:
-        return [], [
-            f"The header row must name the columns {', '.join(required)}; missing: {', '.join(missing)}."
-        ]
-    unknown = [h for h in header if h and h not in columns]
-    problems = [f"Unknown column(s): {', '.join(unknown)}. Known: {', '.join(columns)}."] if unknown else []
-    reader.fieldnames = header
+        return (
+            [],
+            [
+                f"The header row must name the columns {', '.join(required)}; missing: {', '.join(missing)}. "
+                "(Columns may be named as the club names them, e.g. 'First Name', 'DOB', 'Email address'.)"
+            ],
+            ignored,
+        )
     rows = []
-    for number, raw in enumerate(reader, start=2):
-        values = {k: (v or "").strip() for k, v in raw.items() if k in columns}
+    for number, cells in enumerate(reader, start=2):
+        values = {column: cells[i].strip() for i, column in columns.items() if i < len(cells)}
         if not any(values.values()):
             continue
+        if FULL_NAME in values:
+            values["first_name"], values["last_name"] = _name_split(values.pop(FULL_NAME))
         rows.append(SheetRow(line=number, values=values))
-    if not rows and not problems:
+    if not rows:
         problems.append("The file has no rows below the header.")
-    return rows, problems
+    return rows, problems, ignored
+
+
+def _name_split(name: str) -> tuple[str, str]:
+    """ "Smith, Mike" and "Mike Smith" → ("Mike", "Smith")."""
+    if "," in name:
+        last, _, first = name.partition(",")
+        return first.strip(), last.strip()
+    first, _, last = " ".join(name.split()).rpartition(" ")
+    return (first, last) if first else (last, "")
 
 
 def _lengths(row: SheetRow, model: type[models.Model], names: tuple[str, ...]) -> None:
@@ -129,28 +348,134 @@ def _lengths(row: SheetRow, model: type[models.Model], names: tuple[str, ...]) -
             row.errors.append(f"{name} is longer than {limit} characters.")
 
 
-def _date(row: SheetRow, name: str) -> dt.date | None:
-    text = row.values.get(name, "")
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        row.errors.append(f"{name} {text!r} is not a date like 2026-08-22.")
-        return None
+def _dates_read(
+    rows: list[SheetRow], name: str, problems: list[str], notices: list[str]
+) -> dict[int, dt.date]:
+    """Every date of column ``name``, by line: written 2026-08-22 (ISO) or 8/22/2026 (US month/day/year; also
+    8/22/26, a two-digit year being the latest such year not after this one). A file whose dates can only be
+    day/month (22/8/2026) is refused as a whole: the app does not guess. Each row's value becomes ISO; the
+    notice says how the dates were read (SPEC §16.10)."""
+    this_year = club_today().year
+    found: dict[int, dt.date] = {}
+    iso = us = short = 0
+    us_example = day_first = month_first = None
+    for row in rows:
+        text = _TIME_TAIL.sub("", row.values.get(name, ""))
+        if not text:
+            continue
+        if m := _ISO_DATE.match(text):
+            parts, iso = (int(m[1]), int(m[2]), int(m[3])), iso + 1
+        elif m := _US_DATE.match(text):
+            month, day, year = int(m[1]), int(m[3]), int(m[4])
+            if month > 12 and day <= 12:
+                day_first = day_first or (row.line, text)
+                continue
+            if day > 12:
+                month_first = month_first or (row.line, text)
+            if len(m[4]) == 2:
+                year += 2000 if 2000 + year <= this_year else 1900
+                short += 1
+            parts, us = (year, month, day), us + 1
+        else:
+            row.errors.append(f"{name} {row.values.get(name)!r} is not a date like 8/22/2026 or 2026-08-22.")
+            continue
+        try:
+            found[row.line] = dt.date(*parts)
+        except ValueError:
+            row.errors.append(f"{name} {row.values.get(name)!r} is not a date (no such day).")
+            continue
+        if not _ISO_DATE.match(text):
+            us_example = us_example or (text, found[row.line])
+        row.values[name] = found[row.line].isoformat()
+    if day_first:
+        line, text = day_first
+        mix = f" and others month first (line {month_first[0]}: {month_first[1]})" if month_first else ""
+        problems.append(
+            f"Some dates put the day first (line {line}: {text}){mix}. The app reads dates as month/day/year "
+            "(8/22/2026) or year-month-day (2026-08-22): save the dates in one of those and upload again."
+        )
+        return {}
+    read = []
+    if us and us_example:
+        text, example = us_example
+        read.append(
+            f"month/day/year ({us} row(s); {text} is {example:%B %-d, %Y}"
+            + (", two-digit years as the latest such year not after this one" if short else "")
+            + ")"
+        )
+    if iso:
+        read.append(f"year-month-day ({iso} row(s))")
+    if read:
+        notices.append(f"Dates in column {name} were read as " + " and ".join(read) + ".")
+    return found
 
 
-def members_sheet_read(*, text: str, season: Season) -> Sheet:
+def members_sheet_read(*, text: str, season: Season, options: SheetOptions | None = None) -> Sheet:
+    options = options or SheetOptions()
     rules = season_rules(season)
-    rows, problems = _read_csv(text, columns=MEMBER_COLUMNS, required=MEMBER_REQUIRED)
-    seen: dict[str, int] = {}
+    rows, problems, ignored = _read_csv(text, kind="members", required=MEMBER_REQUIRED)
+    notices: list[str] = []
+    born_on = _dates_read(rows, "date_of_birth", problems, notices)
+    today = club_today()
     seated = set(Membership.objects.filter(season=season).values_list("person__key", flat=True))
-    existing = set(Person.objects.values_list("key", flat=True))
+    people = list(Person.objects.values_list("key", "first_name", "last_name", "email", "date_of_birth"))
+    existing = {key for key, *_ in people}
+    by_name: dict[str, list[tuple[str, str]]] = {}
+    by_email: dict[str, list[tuple[str, str]]] = {}
+    for key, first, last, email, _born in people:
+        by_name.setdefault(name_compare_form(first, last), []).append((key, f"{first} {last}"))
+        if email:
+            by_email.setdefault(email.lower(), []).append((key, f"{first} {last}"))
+    dob = {key: born for key, *_, born in people}
+    untidy = []
     for row in rows:
         v = row.values
-        key = v.get("key", "").lower()
-        v["key"] = key
-        if not KEY_RE.match(key):
+        if not options.tidy and any(name_untidy(v.get(name, "")) for name in ("first_name", "last_name")):
+            full = " ".join((v.get("first_name", "") + " " + v.get("last_name", "")).split())
+            untidy.append(f"line {row.line}: {full}")
+        for name in ("first_name", "last_name"):
+            typed = v.get(name, "")
+            v[name] = name_tidy(typed) if options.tidy else " ".join(typed.split())
+    # Handles: as given, or the one of a person on record with the same name and date of birth (a returning
+    # member), or one made from the name, never taken by anyone on record or in the file.
+    given = {v["key"].lower() for r in rows if (v := r.values).get("key")}
+    taken = existing | given
+    made: set[int] = set()
+    for row in rows:
+        v = row.values
+        if v.get("key"):
+            v["key"] = v["key"].lower()
+            continue
+        form = name_compare_form(v.get("first_name", ""), v.get("last_name", ""))
+        same = [key for key, _ in by_name.get(form, []) if dob.get(key) and dob[key] == born_on.get(row.line)]
+        if len(same) == 1 and same[0] not in given:
+            v["key"] = same[0]
+            given.add(same[0])
+        elif v.get("first_name") or v.get("last_name"):
+            v["key"] = person_key_make(
+                first_name=v.get("first_name", ""), last_name=v.get("last_name", ""), taken=taken
+            )
+            taken.add(v["key"])
+            made.add(row.line)
+    file_keys = {r.values.get("key", "") for r in rows} - {""}
+    in_file_names: dict[str, list[tuple[str, str]]] = {}
+    name_forms = {
+        row.line: name_compare_form(row.values.get("first_name", ""), row.values.get("last_name", ""))
+        for row in rows
+    }
+    for row in rows:
+        in_file_names.setdefault(name_forms[row.line], []).append(
+            (row.values.get("key", ""), f"line {row.line}")
+        )
+    seen: dict[str, int] = {}
+    seen_name: dict[str, int] = {}
+    seen_email: dict[str, int] = {}
+    for row in rows:
+        v = row.values
+        key = v.get("key", "")
+        if key and not KEY_RE.match(key):
             row.errors.append(f"key {key!r} must be lower-case letters, digits, - or _.")
-        elif key in seen:
+        elif key and key in seen:
             row.errors.append(f"key {key!r} is also on line {seen[key]}.")
         else:
             seen[key] = row.line
@@ -159,8 +484,10 @@ def members_sheet_read(*, text: str, season: Season) -> Sheet:
                 row.errors.append(f"{name} is missing.")
         if v.get("email") and email_problem(v["email"]):
             row.errors.append(f"email {v['email']!r} is not a valid e-mail address.")
-        born = _date(row, "date_of_birth")
-        if born and (problem := date_of_birth_problem(born=born, on=club_today())):
+        born = born_on.get(row.line)
+        if not v.get("date_of_birth"):
+            row.errors.append("date_of_birth is missing.")
+        elif born and (problem := date_of_birth_problem(born=born, on=today)):
             row.errors.append(problem)
         elif born and age_on(born=born, on=season.start) < rules.minimum_age:
             row.errors.append(f"born {born}: under {rules.minimum_age} when the season starts.")
@@ -170,27 +497,137 @@ def members_sheet_read(*, text: str, season: Season) -> Sheet:
             row.errors.append(f"first_event {first!r} must be a number from 1 to {rules.events_per_season}.")
         if key in seated:
             row.errors.append(f"{key!r} already holds a seat in {season}.")
+        sponsor = _sponsor_find(
+            v.get("sponsor", ""),
+            row=row,
+            existing=existing,
+            by_name=by_name,
+            in_file=in_file_names,
+            file_keys=file_keys,
+        )
+        # Likely duplicates (SPEC §16.10): the same name or e-mail as someone else on record or in the file.
+        form = name_forms[row.line]
+        for other_key, other in by_name.get(form, []):
+            if other_key != key:
+                where = f"holds a seat in {season}" if other_key in seated else "is on record"
+                row.warnings.append(f"Same name as {other} ({other_key}), who {where}.")
+        email = v.get("email", "").lower()
+        for other_key, other in by_email.get(email, []) if email else []:
+            if other_key != key:
+                row.warnings.append(f"Same e-mail as {other} ({other_key}), on record.")
+        if form and form in seen_name:
+            row.warnings.append(f"Same name as line {seen_name[form]}.")
+        if email and email in seen_email:
+            row.warnings.append(f"Same e-mail as line {seen_email[email]}.")
+        seen_name.setdefault(form, row.line)
+        if email:
+            seen_email.setdefault(email, row.line)
         if not row.errors:
-            row.action = ("Seat for existing person " if key in existing else "New person and seat ") + key
+            v["sponsor"] = sponsor
+            row.action = (
+                ("Seat for existing person " if key in existing else "New person and seat ")
+                + key
+                + (" (handle made from the name)" if row.line in made else "")
+                + f": {v['first_name']} {v['last_name']}"
+                + (f", born {born:%b %-d, %Y}" if born else "")
+                + (f", sponsored by {sponsor}" if sponsor else "")
+            )
+    if untidy:
+        notices.append(
+            f"{len(untidy)} name(s) are typed all in lower or upper case ({'; '.join(untidy[:3])}"
+            + ("; …" if len(untidy) > 3 else "")
+            + "): tick 'Tidy names' to capitalise them."
+        )
+    if options.tidy:
+        notices.append("Names typed all in lower or upper case are capitalised ('Tidy names').")
+    if made:
+        notices.append(f"{len(made)} handle(s) made from the names (the file gives none for them).")
     total = len(seated) + sum(1 for r in rows if not r.errors)
     if total > rules.max_members:
         problems.append(f"{total} seats would be held in {season}; the club allows {rules.max_members}.")
-    return Sheet(kind="members", rows=rows, errors=problems)
+    return Sheet(
+        kind="members", rows=rows, errors=problems, notices=notices, ignored=ignored, options=options
+    )
 
 
-def payments_sheet_read(*, text: str, season: Season) -> Sheet:
-    rows, problems = _read_csv(text, columns=PAYMENT_COLUMNS, required=PAYMENT_REQUIRED)
+def _sponsor_find(
+    text: str,
+    *,
+    row: SheetRow,
+    existing: set[str],
+    by_name: dict[str, list[tuple[str, str]]],
+    in_file: dict[str, list[tuple[str, str]]],
+    file_keys: set[str],
+) -> str:
+    """The key of the sponsor a row names (a handle, or a name, of someone on record or in the file); "" for
+    none; a row error when no one or more than one person has that name."""
+    if not text:
+        return ""
+    key = text.strip().lower()
+    if key in existing or key in file_keys:
+        found = {key}
+    else:
+        form = name_compare_form(text)
+        found = {k for k, _ in by_name.get(form, [])} | {k for k, _ in in_file.get(form, []) if k}
+    if not found:
+        row.errors.append(f"sponsor {text!r} is no one on record or in this file (give a name or a handle).")
+        return ""
+    if len(found) > 1:
+        row.errors.append(f"sponsor {text!r} could be {', '.join(sorted(found))}: give the handle.")
+        return ""
+    sponsor = found.pop()
+    if sponsor == row.values.get("key"):
+        row.errors.append("A member cannot be their own sponsor.")
+        return ""
+    return sponsor
+
+
+def _seat_find(
+    text: str, *, seats: dict[str, Membership], by_name: dict[str, list[Membership]]
+) -> tuple[Membership | None, str]:
+    """The seat a payment row names by handle or by name, or (None, why)."""
+    seat = seats.get(text.strip().lower())
+    if seat is not None:
+        return seat, ""
+    found = by_name.get(name_compare_form(text), [])
+    if len(found) == 1:
+        return found[0], ""
+    if len(found) > 1:
+        return (
+            None,
+            f"member {text!r} could be {', '.join(sorted(m.person.key for m in found))}: give the handle.",
+        )
+    return None, ""
+
+
+def payments_sheet_read(*, text: str, season: Season, options: SheetOptions | None = None) -> Sheet:
+    options = options or SheetOptions()
+    answers = dict(options.methods)
+    rows, problems, ignored = _read_csv(text, kind="payments", required=PAYMENT_REQUIRED)
+    notices: list[str] = []
+    days = _dates_read(rows, "date", problems, notices)
     seats = {
         m.person.key: m for m in Membership.objects.filter(season=season).select_related("person", "season")
     }
-    closed = closed_months()
+    by_name: dict[str, list[Membership]] = {}
+    for held in seats.values():
+        by_name.setdefault(name_compare_form(held.person.first_name, held.person.last_name), []).append(held)
+    recorded = payments_recorded(membership_ids=[m.pk for m in seats.values()]) if seats else Counter()
+    closed, today = closed_months(), club_today()
+    in_file: dict[PaymentKey, int] = {}
+    asks: dict[str, list[int]] = {}
+    words: dict[str, str] = {}
     for row in rows:
         v = row.values
-        if v.get("member") not in seats:
-            row.errors.append(f"member {v.get('member')!r} holds no seat in {season}.")
-        day = _date(row, "date")
+        seat, why = _seat_find(v.get("member", ""), seats=seats, by_name=by_name)
+        if seat is None:
+            row.errors.append(why or f"member {v.get('member')!r} holds no seat in {season}.")
+        day = days.get(row.line)
+        if not v.get("date"):
+            row.errors.append("date is missing.")
         if day and not season.start <= day <= season.end:
             row.errors.append(f"date {day} is outside {season}.")
+        amount = None
         try:
             amount = parse_money(v.get("amount", ""))
             if amount <= 0:
@@ -199,31 +636,80 @@ def payments_sheet_read(*, text: str, season: Season) -> Sheet:
                 row.errors.append(f"amount must be less than {PAYMENT_LIMIT:,}.")
         except ValueError as exc:
             row.errors.append(str(exc) + ".")
+        word = v["method_word"] = " ".join(v.get("method", "").split())
+        method = method_read(word=word, answers=answers)
+        if not word:
+            row.errors.append("method is missing: cash or check.")
+        elif method is None:
+            row.ask = word
+            asks.setdefault(word, []).append(row.line)
+        if word and method_word_form(word) not in METHOD_WORDS:
+            words.setdefault(method_word_form(word), word)
+        file_reference = " ".join(v.get("reference", "").split())
+        reference = v["reference"] = method_reference(word=word, reference=file_reference)
         _lengths(row, Payment, ("reference",))
-        if v.get("method", "").lower() not in ("cash", "check"):
-            row.errors.append(f"method {v.get('method')!r} must be cash or check.")
-        if not row.errors and day is not None:
+        if row.errors or seat is None or day is None or amount is None or method is None:
+            continue
+        v["member"], v["method"] = seat.person.key, method
+        same = payment_key(membership_id=seat.pk, date=day, amount=amount, method=method, reference=reference)
+        if same in in_file:
+            row.warnings.append(f"Same member, date, amount, method and reference as line {in_file[same]}.")
+        in_file.setdefault(same, row.line)
+        # A row matching a recorded payment (by the file's reference, or the one it is booked with) is not
+        # booked again unless ticked; two identical rows match two recorded payments (SPEC §16.10).
+        for ref in dict.fromkeys((reference, file_reference)):
+            key = payment_key(membership_id=seat.pk, date=day, amount=amount, method=method, reference=ref)
+            if recorded[key] > 0:
+                recorded[key] -= 1
+                row.recorded = True
+                row.book = row.line in options.record
+                break
+        if row.book:
             # The rules a payment recorded by hand follows (season limit, not after today, no closed month).
             problem = payment_line_problem(
-                line=PaymentLine(
-                    membership=seats[v["member"]],
-                    date=day,
-                    amount=amount,
-                    method=v["method"].lower(),
-                ),
+                line=PaymentLine(membership=seat, date=day, amount=amount, method=method),
                 closed=closed,
+                today=today,
             )
             if problem:
                 row.errors.append(problem)
-        if not row.errors:
-            row.action = f"Payment of {v['amount']} from {v['member']} on {v['date']}"
-    return Sheet(kind="payments", rows=rows, errors=problems)
+                continue
+        what = f"payment of {amount} from {seat.person.key} on {day} ({method}{' ' + reference if reference else ''})"
+        if row.recorded and not row.book:
+            row.action = f"Nothing: already recorded ({what}); tick to record it again"
+        elif row.recorded:
+            row.action = f"Record again: {what}"
+        else:
+            row.action = what[0].upper() + what[1:]
+    if asks:
+        notices.append(
+            "Choose how to book each payment method the app does not know ("
+            + ", ".join(f"{w!r} on {len(lines)} row(s)" for w, lines in asks.items())
+            + "): cash (the cash box) or check (the checking account)."
+        )
+    if any(r.recorded for r in rows):
+        notices.append(
+            f"{sum(1 for r in rows if r.recorded)} row(s) match a payment recorded already (member, date, amount, "
+            "method and reference) and are not booked again unless ticked."
+        )
+    return Sheet(
+        kind="payments",
+        rows=rows,
+        errors=problems,
+        notices=notices,
+        ignored=ignored,
+        asks=asks,
+        options=options,
+        choices=sorted((word, form, answers.get(form, "")) for form, word in words.items()),
+    )
 
 
 @transaction.atomic
-def members_sheet_write(*, text: str, season: Season, actor: Actor) -> int:
+def members_sheet_write(
+    *, text: str, season: Season, actor: Actor, options: SheetOptions | None = None
+) -> int:
     """Every row or none, checked again as in the preview; written in bulk (thousands of rows in seconds)."""
-    sheet = members_sheet_read(text=text, season=season)
+    sheet = members_sheet_read(text=text, season=season, options=options)
     if not sheet.ok:
         raise NcpcError(f"Nothing was imported: the file has {sheet.error_count} problem(s).")
     lines = [
@@ -236,6 +722,7 @@ def members_sheet_write(*, text: str, season: Season, actor: Actor) -> int:
             email=row.values.get("email", ""),
             phone=row.values.get("phone", ""),
             address=row.values.get("address", ""),
+            sponsor=row.values.get("sponsor", ""),
         )
         for row in sheet.rows
     ]
@@ -243,11 +730,14 @@ def members_sheet_write(*, text: str, season: Season, actor: Actor) -> int:
 
 
 @transaction.atomic
-def payments_sheet_write(*, text: str, season: Season, actor: Actor) -> int:
-    """Every row or none, checked again as in the preview; written in bulk (thousands of rows in seconds)."""
-    sheet = payments_sheet_read(text=text, season=season)
+def payments_sheet_write(
+    *, text: str, season: Season, actor: Actor, options: SheetOptions | None = None
+) -> int:
+    """Every row to book or none, checked again as in the preview; payments recorded already are left out
+    unless ticked; written in bulk (thousands of rows in seconds)."""
+    sheet = payments_sheet_read(text=text, season=season, options=options)
     if not sheet.ok:
-        raise NcpcError(f"Nothing was imported: the file has {sheet.error_count} problem(s).")
+        raise NcpcError(f"Nothing was imported: the file has {sheet.error_count} problem(s) or question(s).")
     seats = {
         m.person.key: m for m in Membership.objects.filter(season=season).select_related("person", "season")
     }
@@ -256,11 +746,12 @@ def payments_sheet_write(*, text: str, season: Season, actor: Actor) -> int:
             membership=seats[row.values["member"]],
             date=dt.date.fromisoformat(row.values["date"]),
             amount=parse_money(row.values["amount"]),
-            method=row.values["method"].lower(),
+            method=row.values["method"],
             reference=row.values.get("reference", ""),
             line=row.line,
         )
         for row in sheet.rows
+        if row.book
     ]
     return len(payments_record_many(lines=lines, actor=actor, source="a payments spreadsheet"))
 
@@ -286,10 +777,39 @@ def sheet_upload_keep(*, kind: str, season: Season, text: str, actor: Actor) -> 
     )
 
 
+def sheet_options(
+    *, tidy: bool = False, methods: dict[str, str] | None = None, record: Collection[int] = ()
+) -> SheetOptions:
+    """The officer's choices as the preview's form sends them: method answers other than cash or check, and
+    lines that are not numbers, are dropped."""
+    return SheetOptions(
+        tidy=tidy,
+        methods=tuple(
+            sorted((method_word_form(w), m) for w, m in (methods or {}).items() if m in ("cash", "check"))
+        ),
+        record=frozenset(record),
+    )
+
+
+def sheet_upload_kept(*, token: str, kinds: Collection[str], actor: Actor) -> tuple[SheetImport, Season]:
+    """A previewed file not yet confirmed, for the preview again with the officer's choices."""
+    user = actor_signed_in(actor)
+    upload = SheetImport.objects.filter(
+        token=token, created_by=user, status=SheetImport.Status.PREVIEWED
+    ).first()
+    season = Season.objects.filter(name=upload.season_name).first() if upload else None
+    if upload is None or upload.kind not in kinds or season is None:
+        raise NcpcError("That preview is no longer kept: upload the file again.")
+    return upload, season
+
+
 @transaction.atomic
-def sheet_confirm(*, token: str, kinds: Collection[str], actor: Actor) -> SheetConfirmed:
-    """Import a previewed file once. The upload's row is locked first: a second confirmation (double click,
-    two tabs, a retry) waits for the first and then finds it imported, and gets the first one's result."""
+def sheet_confirm(
+    *, token: str, kinds: Collection[str], actor: Actor, options: SheetOptions | None = None
+) -> SheetConfirmed:
+    """Import a previewed file once, with the choices made at its preview. The upload's row is locked first: a
+    second confirmation (double click, two tabs, a retry) waits for the first and then finds it imported, and
+    gets the first one's result."""
     user = actor_signed_in(actor)
     upload = SheetImport.objects.select_for_update().filter(token=token, created_by=user).first()
     if upload is None or upload.kind not in kinds:
@@ -299,7 +819,7 @@ def sheet_confirm(*, token: str, kinds: Collection[str], actor: Actor) -> SheetC
     season = Season.objects.filter(name=upload.season_name).first()
     if season is None:
         raise NcpcError("That season no longer exists.")
-    upload.rows = WRITERS[upload.kind](text=upload.text, season=season, actor=actor)
+    upload.rows = WRITERS[upload.kind](text=upload.text, season=season, actor=actor, options=options)
     upload.status = SheetImport.Status.IMPORTED
     upload.imported_at = timezone.now()
     upload.text = ""  # written now: the rows are in the database
