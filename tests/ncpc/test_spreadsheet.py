@@ -197,10 +197,9 @@ def test_a_payment_reference_longer_than_the_field_is_named_not_a_500(season, me
     ]
 
 
-def test_a_5000_row_payments_spreadsheet_previews_and_imports_in_under_10_seconds(client, treasurer, season):
-    """Issue 18's done-when: bulk writes in one transaction (bench/import_sheets.py times the same)."""
-    import time
-
+def test_a_5000_row_payments_spreadsheet_previews_and_imports_every_row(client, treasurer, season):
+    """Issue 18: bulk writes in one transaction. Its speed (under 10 seconds) is measured by
+    bench/import_sheets.py, not here: a timed test fails on a busy machine and passes a slow change on a fast one."""
     from tests.factories import MembershipFactory
     from tests.ncpc.sheets import payments_csv
 
@@ -208,22 +207,16 @@ def test_a_5000_row_payments_spreadsheet_previews_and_imports_in_under_10_second
     text = payments_csv(keys=keys, rows=5000, start=season.start)
     text += "nobody,2026-08-20,10.00,cash,\n"
     client.force_login(treasurer)
-    started = time.monotonic()
     refused = upload(client, "payments", text)
     assert "member &#x27;nobody&#x27; holds no seat in 2026-27." in refused.content.decode()
     assert "Line" in refused.content.decode() and "<td>5002</td>" in refused.content.decode()
     preview = upload(client, "payments", text.rsplit("nobody", 1)[0])
     confirm(client, preview)
-    took = time.monotonic() - started
     assert Payment.objects.count() == 5000
-    assert took < 10, f"took {took:.1f} s"
 
 
-def test_a_5000_row_members_spreadsheet_previews_and_imports_in_under_10_seconds(
-    client, vice_president, season
-):
-    import time
-
+def test_a_5000_row_members_spreadsheet_previews_and_imports_every_row(client, vice_president, season):
+    """Timed by bench/import_sheets.py (under 10 seconds), like the payments."""
     from events.services.seasons import season_create
     from tests.ncpc.sheets import members_csv
 
@@ -231,14 +224,11 @@ def test_a_5000_row_members_spreadsheet_previews_and_imports_in_under_10_seconds
     big.max_members = 5001  # the bylaws allow 20: a season with room, only to time the writing
     big.save()
     client.force_login(vice_president)
-    started = time.monotonic()
     preview = upload(client, "members", members_csv(rows=5000), season=big.name)
     assert "New person and seat imp00000" in preview.content.decode()
     confirm(client, preview)
-    took = time.monotonic() - started
     assert Membership.objects.filter(season=big).count() == 5000
     assert Person.objects.get(key="imp04999").email == "imp04999@example.org"
-    assert took < 10, f"took {took:.1f} s"
 
 
 def test_spec_15_6_a_payments_sheet_follows_the_rules_of_a_payment_recorded_by_hand(db, season, today):
