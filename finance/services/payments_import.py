@@ -10,7 +10,12 @@ from django.db import transaction
 
 from events.services.attendance import attendance_after_payment
 from finance.models import Account, ClosedMonth, Entry, Payment, Transaction
-from finance.services.ledger import accounts_ensure, closed_month_problem
+from finance.services.ledger import (
+    accounts_ensure,
+    books_start_day,
+    books_start_problem,
+    closed_month_problem,
+)
 from finance.services.payments import METHOD_ACCOUNT, PaymentError
 from members.models import Membership
 from ncpc.core.audit import Actor, actor_user, audit_record, audit_record_many
@@ -52,7 +57,11 @@ def payment_line_problem(*, line: PaymentLine, closed: set[dt.date] | None = Non
         return f"The date must fall in {season} ({season.start:%b %-d, %Y} – {season.end:%b %-d, %Y})."
     if line.date > club_today():
         return "The date cannot be after today."
-    # The ledger's rule (``month_open_check``): nothing in or before a closed month (SPEC §16.1).
+    # The ledger's rules: nothing before the books start (``books_start_check``, SPEC §16.6), nothing in or
+    # before a closed month (``month_open_check``, SPEC §16.1).
+    before_start = books_start_problem(day=line.date, start=books_start_day())
+    if before_start:
+        return before_start
     return closed_month_problem(day=line.date, closed=closed if closed is not None else closed_months())
 
 
