@@ -40,10 +40,17 @@ def closed_months() -> set[dt.date]:
     return set(ClosedMonth.objects.values_list("month", flat=True))
 
 
-def payment_line_problem(*, line: PaymentLine, closed: set[dt.date] | None = None) -> str | None:
+# ``payment_line_problem(start=…)`` not given: the books' start day is read for the line.
+_READ = object()
+
+
+def payment_line_problem(
+    *, line: PaymentLine, closed: set[dt.date] | None = None, start: dt.date | None | object = _READ
+) -> str | None:
     """What ``payment_record`` would refuse in this payment, or None: the amount (positive, in cents, not above
-    the season's limit), the method, a date in the season, not after today and not in or before a closed
-    month (SPEC §15.6, §16.1). ``closed``: ``closed_months()``, when the caller checks many lines."""
+    the season's limit), the method, a date in the season, not after today, not before the books start and
+    not in or before a closed month (SPEC §15.6, §16.1, §16.6). ``closed``: ``closed_months()``, and ``start``:
+    ``books_start_day()``, when the caller checks many lines."""
     if line.amount is None or line.amount <= 0 or quantize(line.amount) != line.amount:
         return "A payment is a positive amount in cents."
     if line.method not in METHOD_ACCOUNT:
@@ -59,7 +66,10 @@ def payment_line_problem(*, line: PaymentLine, closed: set[dt.date] | None = Non
         return "The date cannot be after today."
     # The ledger's rules: nothing before the books start (``books_start_check``, SPEC §16.6), nothing in or
     # before a closed month (``month_open_check``, SPEC §16.1).
-    before_start = books_start_problem(day=line.date, start=books_start_day())
+    books_from = books_start_day() if start is _READ else start
+    before_start = books_start_problem(
+        day=line.date, start=books_from if isinstance(books_from, dt.date) else None
+    )
     if before_start:
         return before_start
     return closed_month_problem(day=line.date, closed=closed if closed is not None else closed_months())
@@ -70,9 +80,9 @@ def payments_record_many(*, lines: Sequence[PaymentLine], actor: Actor, source: 
     """Record every payment or none: each a ledger transaction (cash box or checking against dues received),
     a payment and an audit row, as ``payment_record`` writes them; then each member's seats at open events
     are checked again once (a payment may restore good standing). ``source`` names the file in the audit."""
-    closed = closed_months()
+    closed, start = closed_months(), books_start_day()
     for line in lines:
-        problem = payment_line_problem(line=line, closed=closed)
+        problem = payment_line_problem(line=line, closed=closed, start=start)
         if problem:
             raise PaymentError(f"Line {line.line}: {problem}")
     if not lines:

@@ -26,6 +26,7 @@ from django.utils import timezone
 from events.models import Season
 from events.selectors import season_rules
 from finance.models import Payment
+from finance.services.ledger import books_start_day
 from finance.services.payments_import import (
     PaymentLine,
     closed_months,
@@ -183,7 +184,7 @@ def payments_sheet_read(*, text: str, season: Season) -> Sheet:
     seats = {
         m.person.key: m for m in Membership.objects.filter(season=season).select_related("person", "season")
     }
-    closed = closed_months()
+    closed, start = closed_months(), books_start_day()
     for row in rows:
         v = row.values
         if v.get("member") not in seats:
@@ -212,6 +213,7 @@ def payments_sheet_read(*, text: str, season: Season) -> Sheet:
                     method=v["method"].lower(),
                 ),
                 closed=closed,
+                start=start,
             )
             if problem:
                 row.errors.append(problem)
