@@ -35,6 +35,8 @@ from ncpc.core.money import money_display, quantize
 from ncpc.core.results import Booked
 
 NOTE_MAX = 200
+# The earliest statement date: the first month the monthly reports show (``finance.views.report``).
+EARLIEST = dt.date(2000, 1, 1)
 
 
 class OpeningBalanceError(LedgerError):
@@ -137,6 +139,11 @@ def opening_balance_check(*, code: str, day: dt.date, amount: Decimal | None, no
     if len(note.strip()) > NOTE_MAX:
         raise OpeningBalanceError(f"The note is longer than {NOTE_MAX} characters.", field="note")
     date_not_future_check(day=day)
+    if day < EARLIEST:
+        raise OpeningBalanceError(
+            f"The statement's date must be {EARLIEST:%b %-d, %Y} or later (the reports start there).",
+            field="date",
+        )
     account = accounts_ensure()[code]
     standing = opening_balance_standing(account=account)
     if standing is not None:

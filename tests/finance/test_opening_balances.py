@@ -399,3 +399,39 @@ def test_the_vice_president_may_not(client, vice_president):
 def test_the_finance_tabs_link_the_page(client, treasurer):
     client.force_login(treasurer)
     assert URL in client.get("/finance/ledger/").content.decode()
+
+
+def test_change_on_the_confirmation_goes_back_to_the_filled_form_and_books_nothing(client, treasurer):
+    client.force_login(treasurer)
+    key = once()
+    back = client.post(URL, _form(Account.CASH, "320.00", key=key, edit="1"))
+    text = back.content.decode()
+    assert back.status_code == 200 and 'value="320.00"' in text and key in text
+    assert "Book this opening balance?" not in text
+    assert not OpeningBalance.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("account", "²"),
+        ("account", "\x00"),
+        ("cash_box-amount", "1e400"),
+        ("cash_box-amount", "NaN"),
+        ("cash_box-amount", "-0.01"),
+        ("cash_box-amount", "9" * 30),
+        ("cash_box-date", "2026-02-30"),
+        ("cash_box-date", "0001-01-01"),
+        ("cash_box-note", "x" * 201),
+        ("cash_box-once", "not-a-key"),
+        ("cash_box-confirm", "😀"),
+    ],
+)
+def test_odd_input_on_the_page_is_refused_and_books_nothing(client, treasurer, field, value):
+    client.force_login(treasurer)
+    data = _form(Account.CASH, "320.00", **{"cash_box-confirm": "1"})
+    data[field] = value
+    response = client.post(URL, data)
+    assert response.status_code in (200, 302, 400)
+    if field != "cash_box-confirm":
+        assert not OpeningBalance.objects.exists()
