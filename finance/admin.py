@@ -11,6 +11,7 @@ from finance.models import (
     DuesReminder,
     Entry,
     LateFeeWaiver,
+    OpeningBalance,
     Payment,
     Transaction,
     WsopResult,
@@ -38,6 +39,12 @@ class EntryAdmin(ReadOnlyAdmin):
     list_display = ("transaction", "account", "amount", "membership", "memo")
     list_filter = ("account",)
     list_select_related = ("transaction", "account", "membership__person")
+
+
+@admin.register(OpeningBalance)
+class OpeningBalanceAdmin(ReadOnlyAdmin):
+    list_display = ("account", "date", "amount", "note", "transaction", "recorded_by", "corrected_on")
+    list_select_related = ("account", "transaction", "recorded_by")
 
 
 @admin.register(Payment)

@@ -9,6 +9,7 @@ from finance.models import Payment
 from finance.services.checks import FROM_ACCOUNTS, TO_ACCOUNTS
 from finance.services.escrow import WINNINGS_LIMIT
 from finance.services.ledger import STANDARD_ACCOUNTS, TRANSFER_CODES
+from finance.services.opening import NOTE_MAX
 from members.models import Membership, Person
 from ncpc.core.clock import club_today
 from ncpc.core.forms import BooksOnceForm, MoneyField, form_field
@@ -190,3 +191,26 @@ class WsopResultForm(BooksOnceForm):
             form_field(self, name, forms.ModelChoiceField).queryset = qs.filter(
                 pk__in=[pk for pk, s in statuses.items() if s in allowed]
             )
+
+
+class OpeningBalanceForm(BooksOnceForm):
+    """What one asset account held when the club's books start (SPEC §16.6); built with the account's code as
+    its prefix (one form per account on the page). ``confirm``: the second step, after the officer saw it."""
+
+    date = forms.DateField(
+        widget=DATE,
+        label="Statement date",
+        help_text="The date of the bank statement (or of the cash count) the balance is read from.",
+    )
+    amount = MoneyField(minimum=Decimal("0.00"), label="Balance on that day")
+    note = forms.CharField(
+        max_length=NOTE_MAX, required=False, help_text="Optional, e.g. the statement's number or who counted."
+    )
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, season=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        limit_from(self, season)
+
+    def clean_date(self):
+        return not_after_today(self.cleaned_data["date"])

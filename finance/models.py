@@ -106,6 +106,54 @@ class Entry(models.Model):
         return f"{self.account}: {self.amount}"
 
 
+class OpeningBalance(models.Model):
+    """What an asset account held on the day the club's books start in the app (SPEC §16.6), from the bank
+    statement (or the cash counted) of that day, posted against Opening balances (``transaction``; none for a
+    balance of zero, which moves nothing). One standing per account; a correction reverses it with a reason
+    (``reversal``, ``corrected_on``), after which a new one may be recorded. The earliest date of any of them
+    is the day the books start: nothing is dated before it."""
+
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="+")
+    date = models.DateField(help_text="The statement's date.")
+    amount = MoneyField()
+    note = models.CharField(max_length=200, blank=True)
+    transaction = models.OneToOneField(
+        Transaction, null=True, blank=True, on_delete=models.PROTECT, related_name="opening_balance"
+    )
+    # The one-time key of the form that recorded it (``ncpc.core.forms.BooksOnceForm``): a replay finds it.
+    form_key = models.CharField(max_length=32, null=True, blank=True, unique=True, editable=False)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    corrected_on = models.DateField(null=True, blank=True)
+    correction_reason = models.TextField(blank=True)
+    corrected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    reversal = models.OneToOneField(
+        Transaction, null=True, blank=True, on_delete=models.PROTECT, related_name="opening_balance_reversed"
+    )
+
+    class Meta:
+        ordering = ("date", "pk")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["account"],
+                condition=Q(corrected_on__isnull=True),
+                name="finance_openingbalance_one_per_account",
+            ),
+            models.CheckConstraint(condition=Q(amount__gte=0), name="finance_openingbalance_not_negative"),
+            models.CheckConstraint(
+                condition=Q(corrected_on__isnull=True) | ~Q(correction_reason=""),
+                name="finance_openingbalance_correction_has_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Opening balance of {self.account}: {self.amount} on {self.date}"
+
+
 class Payment(models.Model):
     """A member's payment of dues and fees, as the treasurer recorded it (posted to the ledger)."""
 

@@ -28,7 +28,16 @@ from events.placings import Placing
 from events.rules import SeasonRules
 from events.selectors import season_events, season_for_date, season_rules
 from events.services.event_fund import WsopAllocation, WsopTableMissing, wsop_allocation
-from finance.models import Account, ClosedMonth, Disbursement, Entry, LateFeeWaiver, Payment, Transaction
+from finance.models import (
+    Account,
+    ClosedMonth,
+    Disbursement,
+    Entry,
+    LateFeeWaiver,
+    OpeningBalance,
+    Payment,
+    Transaction,
+)
 from finance.services.categories import (
     CATEGORIES,
     CREDIT,
@@ -706,7 +715,8 @@ def _month_sums(
     nothing was ever posted to has none: its sums are None). Each row also carries two facts of the report
     that are not the account's (the same on every row, worked out once by the server): ``closed_pk``, the
     month's closing if the month was closed, and ``escrow_moved_on``, the date of the live transaction posted
-    under ``escrow_prefix`` (the season's escrow move, ``posted_under_key``)."""
+    under ``escrow_prefix`` (the season's escrow move, ``posted_under_key``), and ``books_start_on``, the day
+    the books start (the first opening balance, ``ledger.books_start_day``)."""
     in_month = Q(entries__transaction__date__gte=start, entries__transaction__date__lte=end)
     closing = ClosedMonth.objects.filter(month=start).order_by("pk").values("pk")[:1]
     escrow_move = (
@@ -726,7 +736,36 @@ def _month_sums(
         entry_count=Count("entries"),
         closed_pk=Subquery(closing),
         escrow_moved_on=Subquery(escrow_move),
+        books_start_on=Subquery(OpeningBalance.objects.order_by("date", "pk").values("date")[:1]),
     ).order_by("pk")
+
+
+def _opening_balances_in_month(
+    *, start: dt.date, end: dt.date, books_start: dt.date | None
+) -> dict[int, tuple[Decimal, Decimal]]:
+    """In the month the books start (``books_start``: the first opening balance's date, SPEC §16.6), the sums
+    the recorded opening balances and their corrections (reversals) of that month put into and took out of
+    each account: the report shows them as the month's opening rather than as receipts and payments. Empty
+    (and nothing read) for any other month: a correction made later is that month's money out, and its
+    replacement money in."""
+    if books_start is None or not start <= books_start <= end:
+        return {}
+    sums: dict[int, tuple[Decimal, Decimal]] = {}
+    for row in (
+        Entry.objects.filter(
+            Q(transaction__opening_balance__isnull=False)
+            | Q(transaction__opening_balance_reversed__isnull=False),
+            transaction__date__gte=start,
+            transaction__date__lte=end,
+        )
+        .values("account_id")
+        .annotate(
+            into=Sum("amount", filter=Q(amount__gt=0)),
+            out=Sum("amount", filter=Q(amount__lt=0)),
+        )
+    ):
+        sums[row["account_id"]] = (quantize(row["into"]), quantize(row["out"]))
+    return sums
 
 
 # An escrow key no transaction has: a month no season covers has no escrow move to show.
@@ -750,11 +789,17 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     )
     accounts = accounts_standard(saved)
     rows: list[AccountMonth] = []
+    opened = _opening_balances_in_month(
+        start=start, end=end, books_start=saved[0].books_start_on if saved else None
+    )
     for code in ASSET_CODES:
         account = accounts[code]
         opening, receipts, payments = (
             quantize(getattr(account, k, None)) for k in ("opening", "receipts", "payments")
         )
+        # The books' first month: its opening balances (SPEC §16.6) are the month's opening, not money in.
+        into, out = opened.get(account.pk, (ZERO, ZERO)) if account.pk is not None else (ZERO, ZERO)
+        opening, receipts, payments = opening + into + out, receipts - into, payments - out
         rows.append(AccountMonth(account, opening, receipts, -payments, opening + receipts + payments))
     ledger_sums = [
         (a, quantize(a.month_sum), quantize(a.season_sum))
@@ -771,7 +816,8 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
         memberships = season_memberships(season=season)
         dues_accounts = season_dues_accounts(season=season, rules=rules, memberships=memberships)
         for dues in dues_accounts:
-            if dues.holders[0].joined_on > as_of:
+            joined = dues.holders[0].joined_on
+            if joined is not None and joined > as_of:
                 # Admitted after the month: not in its report (a closed month's report never changes, §16.1).
                 continue
             status = dues.status(on=as_of)
@@ -915,3 +961,45 @@ def event_door_list(*, event: Event) -> list[DoorRow]:
             suspended = account.suspended(membership_id=holder.pk, on=event.date)
             rows.append(DoorRow(membership=holder, amount=amount, suspended=suspended))
     return rows
+
+
+# --- opening balances (SPEC §16.6) ---
+
+
+@dataclass(frozen=True)
+class OpeningBalanceRow:
+    """An asset account with its recorded opening balance (None: not recorded yet) and the corrected ones."""
+
+    account: Account
+    recorded: OpeningBalance | None
+    corrected: list[OpeningBalance]
+
+
+def opening_balance_rows() -> list[OpeningBalanceRow]:
+    """Every asset account (cash box, club checking, WSOP escrow, in the books' order) with its opening
+    balance: one read, and nothing created (an account nothing was posted to is an unsaved stand-in)."""
+    accounts = accounts_standard()
+    balances = list(
+        OpeningBalance.objects.select_related("account", "recorded_by", "corrected_by").order_by(
+            "recorded_at", "pk"
+        )
+    )
+    rows = []
+    for account in sorted((accounts[c] for c in ASSET_CODES), key=attrgetter("position")):
+        own = [b for b in balances if b.account.code == account.code]
+        rows.append(
+            OpeningBalanceRow(
+                account=account,
+                recorded=next((b for b in own if b.corrected_on is None), None),
+                corrected=[b for b in own if b.corrected_on is not None],
+            )
+        )
+    return rows
+
+
+def opening_balances_done() -> bool:
+    """Whether every asset account has its opening balance recorded (the set-up checklist's step)."""
+    recorded = set(
+        OpeningBalance.objects.filter(corrected_on__isnull=True).values_list("account__code", flat=True)
+    )
+    return recorded >= set(ASSET_CODES)

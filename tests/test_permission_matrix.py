@@ -202,6 +202,9 @@ PAGES: dict[str, Page] = {
     "finance:ledger": Page(only(PRES, TREAS)),
     "finance:transaction": Page(only(PRES, TREAS), lambda o: {"pk": o["transaction"]}),
     "finance:transfer": Page(only(PRES, TREAS)),
+    # Opening balances (SPEC §16.6): the Treasurer, and the President as for every money form.
+    "finance:opening_balances": Page(only(PRES, TREAS)),
+    "finance:opening_balance_correct": Page(only(PRES, TREAS), lambda o: {"pk": o["opening_balance"]}),
     "finance:payouts": Page(only(PRES, TREAS)),
     "finance:payout_post": Page(**post_only(PRES, TREAS), kwargs=lambda o: {"event_id": o["event_id"]}),
     "finance:wsop": Page(club()),
@@ -271,7 +274,7 @@ def club_data(db, today):
 
     from events.ical import calendar_token
     from events.models import Season, Venue
-    from finance.models import Payment, Transaction
+    from finance.models import Account, OpeningBalance, Payment, Transaction
     from finance.services.checks import disbursement_create
     from members.models import (
         Ballot,
@@ -303,6 +306,13 @@ def club_data(db, today):
         signers=(Person.objects.get(key="rick"), Person.objects.get(key="tom")),
         actor=tom,
     ).record
+    # An opening balance of the escrow (zero: it posts nothing), dated the day the demo's books start.
+    opening = OpeningBalance.objects.create(
+        account=Account.objects.get(code=Account.ESCROW),
+        date=Transaction.objects.order_by("date").values_list("date", flat=True).first(),
+        amount=Decimal("0.00"),
+        recorded_by=tom,
+    )
     qualified = next(r for r in season_standings(season=season).rows if r.wsop == "qualified")
     decline = wsop_decline_record(season=season, membership=qualified.membership, actor=tom)
     return {
@@ -325,6 +335,7 @@ def club_data(db, today):
         "event_id": season.events.get(number=4).pk,
         "check": check.pk,
         "decline": decline.pk,
+        "opening_balance": opening.pk,
     }
 
 

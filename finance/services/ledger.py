@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Sum
+from django.db.models import Min, Sum
 
 from events.models import Season
-from finance.models import Account, ClosedMonth, Entry, Transaction
+from finance.models import Account, ClosedMonth, Entry, OpeningBalance, Transaction
 from ncpc.core.audit import Actor, actor_signed_in, actor_user, audit_record
 from ncpc.core.clock import club_today
 from ncpc.core.errors import ConcurrentChange, NcpcError
@@ -34,6 +34,10 @@ class AlreadyReversed(LedgerError):
 
 class MonthClosed(LedgerError):
     pass
+
+
+class BeforeBooksStart(LedgerError):
+    """SPEC §16.6: nothing is dated before the day the club's books start (the first opening balance)."""
 
 
 class Overdrawn(LedgerError):
@@ -168,9 +172,34 @@ def month_open_check(*, day: dt.date) -> None:
 
 def books_start() -> dt.date | None:
     """The first day of the month the club's books start: the month of the earliest ledger transaction (the
-    opening balances, once recorded, or the first payment); None while nothing was ever posted."""
+    opening balances, once recorded, since nothing is dated before them (``books_start_day``), or the first
+    payment); None while nothing was ever posted."""
     first = Transaction.objects.order_by("date").values_list("date", flat=True).first()
     return month_first(first) if first is not None else None
+
+
+def books_start_day() -> dt.date | None:
+    """The day the club's books start in the app (SPEC §16.6): the earliest date of the opening balances the
+    Treasurer recorded (corrected ones included, so a correction never moves it later); None while none was."""
+    return OpeningBalance.objects.aggregate(first=Min("date"))["first"]
+
+
+def books_start_problem(*, day: dt.date, start: dt.date | None) -> str | None:
+    """Why nothing can be dated ``day`` given the books' start day (SPEC §16.6), or None. Pure."""
+    if start is None or day >= start:
+        return None
+    return (
+        f"The club's books start on {start:%b %-d, %Y} (the first opening balance): nothing can be dated "
+        f"before it, so not {day:%b %-d, %Y}."
+    )
+
+
+def books_start_check(*, day: dt.date) -> None:
+    """SPEC §16.6: no posting dated before the day the books start (every posting but an opening balance,
+    whose own command decides whether it may move that day earlier)."""
+    problem = books_start_problem(day=day, start=books_start_day())
+    if problem is not None:
+        raise BeforeBooksStart(problem, field="date")
 
 
 def months_open_before(*, day: dt.date) -> list[dt.date]:
@@ -318,6 +347,8 @@ def transaction_post(
     entries_balance(lines=lines)
     if not restoring:
         month_open_check(day=date)
+        if kind != Transaction.Kind.OPENING:
+            books_start_check(day=date)
         if kind in OVERDRAW_GUARDED:
             asset_overdraw_check(day=date, lines=lines, what=_OVERDRAW_WHAT[kind])
     accounts = accounts_ensure()
@@ -364,11 +395,15 @@ def transaction_post(
 
 
 @transaction.atomic
-def transaction_reverse(*, txn: Transaction, date: dt.date, reason: str, actor: Actor) -> Transaction:
+def transaction_reverse(
+    *, txn: Transaction, date: dt.date, reason: str, actor: Actor, opening_correction: bool = False
+) -> Transaction:
     """Post the mirror image of ``txn``; both stay in the books. A transaction is reversed at most once.
 
     The officers' pages date a reversal today (SPEC §15.6), so it shows in the month it happens. A reversal
     may not take money out of the WSOP escrow or put it into an expense (undoing the escrow move needs a check).
+    A recorded opening balance is reversed only by its correction (``opening_correction``, from
+    ``finance.services.opening``), which may take its money out of the escrow: it was never there.
     """
     reason = (reason or "").strip()
     if not reason:
@@ -380,11 +415,16 @@ def transaction_reverse(*, txn: Transaction, date: dt.date, reason: str, actor: 
         raise LedgerError("A reversal cannot itself be reversed; post a new transaction instead.")
     if date < txn.date:
         raise LedgerError("A reversal cannot be dated before the transaction it reverses.", field="date")
+    if not opening_correction and OpeningBalance.objects.filter(transaction=txn).exists():
+        raise LedgerError(
+            f"Transaction #{txn.pk} is an opening balance: correct it on the opening balances page (a reversal "
+            "with a reason there, after which the right balance can be recorded)."
+        )
     lines = [
         EntryLine(account_code=e.account.code, amount=-e.amount, membership_id=e.membership_id, memo=e.memo)
         for e in txn.entries.select_related("account")
     ]
-    refusal = movement_refusal(lines=lines)
+    refusal = None if opening_correction else movement_refusal(lines=lines)
     if refusal is not None:
         raise NotTheTreasurersAlone(refusal)
     return transaction_post(

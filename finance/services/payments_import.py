@@ -12,7 +12,12 @@ from django.db import transaction
 
 from events.services.attendance import attendance_after_payment
 from finance.models import Account, ClosedMonth, Entry, Payment, Transaction
-from finance.services.ledger import accounts_ensure, closed_month_problem
+from finance.services.ledger import (
+    accounts_ensure,
+    books_start_day,
+    books_start_problem,
+    closed_month_problem,
+)
 from finance.services.payments import METHOD_ACCOUNT, PaymentError
 from members.models import Membership
 from ncpc.core.audit import Actor, actor_user, audit_record, audit_record_many
@@ -122,13 +127,21 @@ def closed_months() -> set[dt.date]:
     return set(ClosedMonth.objects.values_list("month", flat=True))
 
 
+# ``payment_line_problem(start=…)`` not given: the books' start day is read for the line.
+_READ = object()
+
+
 def payment_line_problem(
-    *, line: PaymentLine, closed: set[dt.date] | None = None, today: dt.date | None = None
+    *,
+    line: PaymentLine,
+    closed: set[dt.date] | None = None,
+    today: dt.date | None = None,
+    start: dt.date | None | object = _READ,
 ) -> str | None:
     """What ``payment_record`` would refuse in this payment, or None: the amount (positive, in cents, not above
-    the season's limit), the method, a date in the season, not after today and not in or before a closed
-    month (SPEC §15.6, §16.1). ``closed``: ``closed_months()`` and ``today``: ``club_today()``, when the caller
-    checks many lines."""
+    the season's limit), the method, a date in the season, not after today, not before the books start and
+    not in or before a closed month (SPEC §15.6, §16.1, §16.6). ``closed``: ``closed_months()``, ``today``:
+    ``club_today()`` and ``start``: ``books_start_day()``, when the caller checks many lines."""
     if line.amount is None or line.amount <= 0 or quantize(line.amount) != line.amount:
         return "A payment is a positive amount in cents."
     if line.method not in METHOD_ACCOUNT:
@@ -142,7 +155,14 @@ def payment_line_problem(
         return f"The date must fall in {season} ({season.start:%b %-d, %Y} – {season.end:%b %-d, %Y})."
     if line.date > (today or club_today()):
         return "The date cannot be after today."
-    # The ledger's rule (``month_open_check``): nothing in or before a closed month (SPEC §16.1).
+    # The ledger's rules: nothing before the books start (``books_start_check``, SPEC §16.6), nothing in or
+    # before a closed month (``month_open_check``, SPEC §16.1).
+    books_from = books_start_day() if start is _READ else start
+    before_start = books_start_problem(
+        day=line.date, start=books_from if isinstance(books_from, dt.date) else None
+    )
+    if before_start:
+        return before_start
     return closed_month_problem(day=line.date, closed=closed if closed is not None else closed_months())
 
 
@@ -151,9 +171,9 @@ def payments_record_many(*, lines: Sequence[PaymentLine], actor: Actor, source: 
     """Record every payment or none: each a ledger transaction (cash box or checking against dues received),
     a payment and an audit row, as ``payment_record`` writes them; then each member's seats at open events
     are checked again once (a payment may restore good standing). ``source`` names the file in the audit."""
-    closed = closed_months()
+    closed, start = closed_months(), books_start_day()
     for line in lines:
-        problem = payment_line_problem(line=line, closed=closed)
+        problem = payment_line_problem(line=line, closed=closed, start=start)
         if problem:
             raise PaymentError(f"Line {line.line}: {problem}")
     if not lines:
@@ -172,6 +192,12 @@ def payments_record_many(*, lines: Sequence[PaymentLine], actor: Actor, source: 
         ],
         batch_size=BATCH,
     )
+    # Again after the INSERT, as transaction_post does: a month closed since the check above is seen now.
+    closed_now = closed_months()
+    for line in lines:
+        problem = closed_month_problem(day=line.date, closed=closed_now)
+        if problem:
+            raise PaymentError(f"Line {line.line}: {problem}")
     entries = []
     for line, txn in zip(lines, txns, strict=True):
         entries.append(

@@ -37,6 +37,7 @@ from openpyxl.utils.exceptions import InvalidFileException
 from events.models import Season
 from events.selectors import season_rules
 from finance.models import Payment
+from finance.services.ledger import books_start_day
 from finance.services.payments_import import (
     METHOD_WORDS,
     PaymentKey,
@@ -613,7 +614,7 @@ def payments_sheet_read(*, text: str, season: Season, options: SheetOptions | No
     for held in seats.values():
         by_name.setdefault(name_compare_form(held.person.first_name, held.person.last_name), []).append(held)
     recorded = payments_recorded(membership_ids=[m.pk for m in seats.values()]) if seats else Counter()
-    closed, today = closed_months(), club_today()
+    closed, today, start = closed_months(), club_today(), books_start_day()
     in_file: dict[PaymentKey, int] = {}
     asks: dict[str, list[int]] = {}
     words: dict[str, str] = {}
@@ -670,6 +671,7 @@ def payments_sheet_read(*, text: str, season: Season, options: SheetOptions | No
                 line=PaymentLine(membership=seat, date=day, amount=amount, method=method),
                 closed=closed,
                 today=today,
+                start=start,
             )
             if problem:
                 row.errors.append(problem)
