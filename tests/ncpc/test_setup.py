@@ -175,3 +175,18 @@ def test_from_the_second_season_on_the_checklist_leaves_the_home_page(client, to
     assert Season.objects.count() == 2
     assert "Set up the club" not in client.get("/").content.decode()
     assert client.get(reverse("setup")).status_code == 200
+
+
+def test_the_opening_balances_step_is_done_once_every_asset_account_has_one(db, today):
+    """A zero balance counts (it is recorded, and posts nothing): a club with no WSOP escrow yet is done."""
+    import datetime as dt
+    from decimal import Decimal
+
+    from finance.services.opening import opening_balance_record
+
+    assert "opening" in {step.slug for step in setup_steps()}
+    opening_balance_record(code="cash_box", date=dt.date(2026, 7, 31), amount=Decimal("320.00"), actor=None)
+    opening_balance_record(code="checking", date=dt.date(2026, 7, 31), amount=Decimal("3650.00"), actor=None)
+    assert not done("opening")
+    opening_balance_record(code="wsop_escrow", date=dt.date(2026, 7, 31), amount=Decimal("0.00"), actor=None)
+    assert done("opening")

@@ -19,7 +19,7 @@ from django.utils import timezone
 from events.models import Season, Venue
 from events.selectors import current_season
 from events.services.rules_edit import season_frozen_by
-from finance.models import Transaction
+from finance.selectors import opening_balances_done
 from members.models import Membership, OfficerTerm, RulesSignature
 from members.services.invitations import InvitationState, invitation_rows
 from ncpc.core.audit import Actor, audit_record
@@ -136,7 +136,8 @@ def _signatures_done(facts: Facts) -> bool:
 
 
 def _opening_done(facts: Facts) -> bool:
-    return Transaction.objects.filter(kind=Transaction.Kind.OPENING).exists()
+    # Every asset account's balance recorded (a zero balance is recorded and posts nothing).
+    return opening_balances_done()
 
 
 def _invitations_done(facts: Facts) -> bool:
