@@ -11,7 +11,7 @@ from finance.services.escrow import WINNINGS_LIMIT
 from finance.services.ledger import STANDARD_ACCOUNTS, TRANSFER_CODES
 from members.models import Membership, Person
 from ncpc.core.clock import club_today
-from ncpc.core.forms import BooksOnceForm, MoneyField, form_field
+from ncpc.core.forms import BooksOnceForm, ClubReferencesForm, MoneyField, form_field
 from ncpc.core.money import money_str
 
 DATE = forms.DateInput(attrs={"type": "date"})
@@ -140,7 +140,7 @@ class TransferForm(BooksOnceForm):
         return not_after_today(self.cleaned_data["date"])
 
 
-class CheckForm(BooksOnceForm):
+class CheckForm(ClubReferencesForm, BooksOnceForm):
     date = forms.DateField(widget=DATE, initial=club_today)
     check_number = forms.CharField(max_length=20)
     payee = forms.CharField(max_length=120)
@@ -171,7 +171,7 @@ class CheckForm(BooksOnceForm):
         return data
 
 
-class WsopResultForm(BooksOnceForm):
+class WsopResultForm(ClubReferencesForm, BooksOnceForm):
     representative = MemberNameField(queryset=Membership.objects.none())
     gross = MoneyField(minimum=Decimal("0.00"), limit=WINNINGS_LIMIT)
     tips = MoneyField(minimum=Decimal("0.00"), limit=WINNINGS_LIMIT, initial=Decimal("0.00"))
