@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
-from icalendar import Alarm, Calendar, Timezone
+from icalendar import Alarm, Calendar, Component, Timezone
 from icalendar import Event as CalendarEvent
 
 from ncpc.core.identity import club_identity, club_zone
@@ -52,7 +52,7 @@ def event_uid(*, season: str, number: int) -> str:
     return f"ncpc-{season}-{number}@{UID_DOMAIN}"
 
 
-def _vtimezone(zone_name: str) -> Timezone:
+def _vtimezone(zone_name: str) -> Component:
     if zone_name == NEW_YORK:
         return Timezone.from_ical(VTIMEZONE)
     return Timezone.from_tzid(zone_name)

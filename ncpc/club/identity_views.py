@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 
+from ncpc.core.forms import form_field
 from ncpc.core.identity import (
     REFERENCES,
     IdentityValues,
@@ -38,7 +39,9 @@ class ClubIdentityForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["time_zone"].choices = [(z, z) for z in sorted(zoneinfo.available_timezones())]
+        form_field(self, "time_zone", forms.ChoiceField).choices = [
+            (z, z) for z in sorted(zoneinfo.available_timezones())
+        ]
         for key, about in REFERENCES.items():
             self.fields[_field_name(key)] = forms.CharField(
                 label=about,
