@@ -259,6 +259,9 @@ def test_renamed_no_page_mail_pdf_sheet_feed_or_app_names_the_demo_club(club_dat
             found = _demo_found(_text(response))
             if found:
                 wrong.append(f"{name} as {role}: {found}")
+            title = re.search(r"<title>(.*?)</title>", _text(response), re.S)
+            if title and "ECC" not in title.group(1) and "Eastside Card Club" not in title.group(1):
+                wrong.append(f"{name} as {role}: the title {title.group(1)!r} names no club")
     files = [("finance:report", {"year": 2026, "month": 11}, {"format": f}) for f in ("pdf", "xlsx")]
     files += [
         ("finance:report", {"year": 2026, "month": 11}, {"format": "csv", "table": key})
