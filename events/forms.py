@@ -4,7 +4,8 @@ from django.forms import inlineformset_factory
 from events import hooks
 from events.models import BlindLevel, DuesInstallment, PayoutRow, Season, Venue, WsopRow
 from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
-from ncpc.core.forms import MoneyField, form_field
+from ncpc.core.forms import ClubReferencesForm, MoneyField, form_field
+from ncpc.core.identity import club_identity
 
 # The season's rules that are amounts of money: typed like every amount in the app (``ncpc.core.forms.MoneyField``).
 MONEY_RULES = (
@@ -71,7 +72,7 @@ class ScheduleField(_JsonAsText):
         return pairs
 
 
-class SeasonRulesForm(forms.ModelForm):
+class SeasonRulesForm(ClubReferencesForm, forms.ModelForm):
     """Every scalar rule of the season; labels and help texts are the ``Season`` fields' own."""
 
     class Meta:
@@ -192,7 +193,7 @@ class VenueForm(forms.Form):
     active = forms.BooleanField(required=False, initial=True, label="In use")
 
 
-class EventMoveForm(forms.Form):
+class EventMoveForm(ClubReferencesForm, forms.Form):
     date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label="New date")
     reason = forms.CharField(max_length=200, required=False, help_text="e.g. host unavailable (§4.4.1)")
     vote = forms.TypedChoiceField(
@@ -211,7 +212,7 @@ class EventMoveForm(forms.Form):
         ]
 
 
-class EventAnnounceForm(forms.Form):
+class EventAnnounceForm(ClubReferencesForm, forms.Form):
     venue = forms.ModelChoiceField(queryset=Venue.objects.none(), empty_label=None)
     confirm_late = forms.BooleanField(
         required=False, label="Announce late anyway (less notice than the bylaws ask)"
@@ -219,11 +220,13 @@ class EventAnnounceForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-
+        self.fields[
+            "confirm_late"
+        ].label = f"Announce late anyway (less notice than {club_identity().rule_book} ask)"
         form_field(self, "venue", forms.ModelChoiceField).queryset = Venue.objects.filter(active=True)
 
 
-class SubstituteForm(forms.Form):
+class SubstituteForm(ClubReferencesForm, forms.Form):
     name = forms.CharField(max_length=120, required=False, label="Substitute's name")
     not_professional = forms.BooleanField(required=False, label="Not a professional gambler (§5.3.1)")
     prize_to = forms.ChoiceField(

@@ -1,25 +1,29 @@
 """The season's schedule as iCalendar (RFC 5545), built with the ``icalendar`` library: it escapes every
 text (a venue address with a line break, even a lone carriage return, stays one value) and folds the lines.
 
-Times are local to the club (America/New_York) with a VTIMEZONE block, so phones show 7 PM whatever their
+Times are local to the club (its time zone, ``ncpc.core.identity``) with a VTIMEZONE block, so phones show 7 PM whatever their
 own time zone. Each event's UID depends only on the season and the event number, never on the address the
 feed was fetched from, so a calendar that subscribes under two names shows each event once. Each event
 carries a reminder (VALARM) the day before.
 """
 
 import datetime as dt
-import zoneinfo
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
-from icalendar import Alarm, Calendar, Timezone
+from icalendar import Alarm, Calendar, Component, Timezone
 from icalendar import Event as CalendarEvent
 
+from ncpc.core.identity import club_identity, club_zone
+
 EVENT_HOURS = 5  # a tournament night: 19:00 to about midnight (only for the calendar entry's length)
-CLUB_TZ = "America/New_York"
-UID_DOMAIN = "ncpc.club-app"  # fixed: a UID must not change with the host name the feed is fetched under
+# Fixed: a UID must change neither with the host name the feed is fetched under nor with the club's name (it
+# names the app's entries, it is not shown).
+UID_DOMAIN = "ncpc.club-app"
+# The default zone's block as it always was; another zone's is made by icalendar from the system's zone data.
+NEW_YORK = "America/New_York"
 
 VTIMEZONE = "\r\n".join(
     (
@@ -48,21 +52,29 @@ def event_uid(*, season: str, number: int) -> str:
     return f"ncpc-{season}-{number}@{UID_DOMAIN}"
 
 
+def _vtimezone(zone_name: str) -> Component:
+    if zone_name == NEW_YORK:
+        return Timezone.from_ical(VTIMEZONE)
+    return Timezone.from_tzid(zone_name)
+
+
 def calendar_text(*, events: Iterable[Any], name: str, url_for: Callable[[Any], str] | None = None) -> str:
     """VCALENDAR with one VEVENT per event. ``url_for(event)`` gives the event page's absolute URL."""
-    zone = zoneinfo.ZoneInfo(CLUB_TZ)
+    identity = club_identity()
+    zone = club_zone()
     stamp = timezone.now().astimezone(dt.UTC).replace(microsecond=0)
     cal = Calendar()
+    # The software's identifier (not shown), like the UIDs.
     cal.add("prodid", "-//NCPC//Club app//EN")
     cal.add("version", "2.0")
     cal.add("calscale", "GREGORIAN")
     cal.add("method", "PUBLISH")
     cal.add("x-wr-calname", name)
-    cal.add("x-wr-timezone", CLUB_TZ)
-    cal.add_component(Timezone.from_ical(VTIMEZONE))
+    cal.add("x-wr-timezone", zone.key)
+    cal.add_component(_vtimezone(zone.key))
     for event in events:
         start = dt.datetime.combine(event.date, event.starts_at, tzinfo=zone)
-        summary = f"NCPC event {event.number} ({event.season})"
+        summary = f"{identity.short_name} event {event.number} ({event.season})"
         item = CalendarEvent()
         item.add("uid", event_uid(season=event.season.name, number=event.number))
         item.add("dtstamp", stamp)

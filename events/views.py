@@ -14,6 +14,7 @@ from events.services.rules_edit import night_under_way, season_frozen_by, season
 from events.services.schedule import schedule_words
 from events.templatetags import events_tags
 from ncpc.core.errors import NcpcError
+from ncpc.core.identity import reference_rewrite
 from ncpc.core.permissions import Action, require, user_can
 
 
@@ -66,13 +67,13 @@ def rules_read_only(request, season):
             "rules": rules,
             "numbers": [
                 (
-                    Season.rule_label(name),
+                    reference_rewrite(Season.rule_label(name)),
                     _rule_value(name, getattr(rules, name)),
-                    Season.rule_help_text(name),
+                    reference_rewrite(Season.rule_help_text(name)),
                 )
                 for name in SeasonRules.SCALAR_FIELDS
             ],
-            "titles": {name: Season.rule_label(name) for name in SeasonRules.TABLE_FIELDS},
+            "titles": {name: reference_rewrite(Season.rule_label(name)) for name in SeasonRules.TABLE_FIELDS},
             "blinds": _numbered_levels(rules.blind_structure),
             "frozen_by": season_frozen_by(season=season),
         },
@@ -127,7 +128,8 @@ def rules(request, season):
             "seasons": Season.objects.all(),
             "form": form,
             "formsets": [
-                (prefix, Season.rule_label(table), formsets[prefix]) for prefix, table, _cls in FORMSETS
+                (prefix, reference_rewrite(Season.rule_label(table)), formsets[prefix])
+                for prefix, table, _cls in FORMSETS
             ],
             "problems": rules_problems(
                 rules=season_rules(season), seats_held=hooks.seats_held(season=season)

@@ -13,10 +13,11 @@ from events.services import rsvp as rsvp_services
 from events.view_helpers import event_view
 from ncpc.core.clock import club_today
 from ncpc.core.feedback import command_run
+from ncpc.core.forms import ClubReferencesForm
 from ncpc.core.permissions import Action, require, user_can, user_person
 
 
-class RsvpForm(forms.Form):
+class RsvpForm(ClubReferencesForm, forms.Form):
     answer = forms.ChoiceField(choices=Rsvp.Answer.choices)
     substitute_name = forms.CharField(max_length=120, required=False, label="Substitute's name")
     prize_to = forms.ChoiceField(

@@ -22,6 +22,7 @@ from ncpc.core.cache import computed
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 from ncpc.core.feedback import command_run
+from ncpc.core.identity import club_file_prefix, club_identity
 from ncpc.core.permissions import Action, club_page, require, user_can
 
 
@@ -139,8 +140,8 @@ def season_ics(request, season):
     return _ics_response(
         request,
         events=selectors.season_events(season=season),
-        name=f"NCPC {season}",
-        filename=f"ncpc-{season}.ics",
+        name=f"{club_identity().short_name} {season}",
+        filename=f"{club_file_prefix()}-{season}.ics",
     )
 
 
@@ -165,7 +166,12 @@ def calendar_feed(request, user_id, token):
         if current
         else Event.objects.none()
     )
-    return _ics_response(request, events=events, name="NCPC events", filename="ncpc.ics")
+    return _ics_response(
+        request,
+        events=events,
+        name=f"{club_identity().short_name} events",
+        filename=f"{club_file_prefix()}.ics",
+    )
 
 
 @require_POST

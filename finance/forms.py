@@ -12,7 +12,7 @@ from finance.services.ledger import STANDARD_ACCOUNTS, TRANSFER_CODES
 from finance.services.opening import NOTE_MAX
 from members.models import Membership, Person
 from ncpc.core.clock import club_today
-from ncpc.core.forms import BooksOnceForm, MoneyField, form_field
+from ncpc.core.forms import BooksOnceForm, ClubReferencesForm, MoneyField, form_field
 from ncpc.core.money import money_str
 
 DATE = forms.DateInput(attrs={"type": "date"})
@@ -141,7 +141,7 @@ class TransferForm(BooksOnceForm):
         return not_after_today(self.cleaned_data["date"])
 
 
-class CheckForm(BooksOnceForm):
+class CheckForm(ClubReferencesForm, BooksOnceForm):
     date = forms.DateField(widget=DATE, initial=club_today)
     check_number = forms.CharField(max_length=20)
     payee = forms.CharField(max_length=120)
@@ -172,7 +172,7 @@ class CheckForm(BooksOnceForm):
         return data
 
 
-class WsopResultForm(BooksOnceForm):
+class WsopResultForm(ClubReferencesForm, BooksOnceForm):
     representative = MemberNameField(queryset=Membership.objects.none())
     gross = MoneyField(minimum=Decimal("0.00"), limit=WINNINGS_LIMIT)
     tips = MoneyField(minimum=Decimal("0.00"), limit=WINNINGS_LIMIT, initial=Decimal("0.00"))

@@ -19,6 +19,7 @@ from finance.selectors import (
 )
 from ncpc.core.downloads import Table, csv_response, xlsx_response
 from ncpc.core.errors import NcpcError
+from ncpc.core.identity import club_file_prefix, reference_rewrite
 from ncpc.core.money import credit_display
 from ncpc.core.money import money_display as money
 from ncpc.core.pdf import ClubPDF
@@ -48,7 +49,7 @@ def csv_tables(*, full: bool) -> list[tuple[str, str]]:
 
 
 def _name(report: MonthlyReport) -> str:
-    return f"ncpc-treasurer-{report.year}-{report.month:02d}"
+    return f"{club_file_prefix()}-treasurer-{report.year}-{report.month:02d}"
 
 
 def _accounts(report: MonthlyReport) -> Table:
@@ -250,7 +251,9 @@ def report_pdf(
                 ]
                 for r in report.departed
             ]
-            pdf.heading("Members who left (no credit: what they paid stays the club's, §2.12)")
+            pdf.heading(
+                reference_rewrite("Members who left (no credit: what they paid stays the club's, §2.12)")
+            )
             pdf.grid(
                 ["Member", "Left", "Paid", "Unpaid", "Kept by the club"],
                 rows,

@@ -74,6 +74,7 @@ from members.models import Membership, Person, Suspension
 from members.selectors import season_memberships
 from members.services.seat_terms import seat_held_at, seat_left_on
 from ncpc.core.cache import computed
+from ncpc.core.identity import reference_rewrite
 from ncpc.core.money import ZERO, quantize
 
 
@@ -681,7 +682,9 @@ def _report_categories(
     month = category_totals(amounts, start=start, end=end)
     season = category_totals(amounts, start=season_start, end=end)
     income = [
-        CategoryRow(CATEGORY_LABELS[c], quantize(month.get(c, ZERO)), quantize(season.get(c, ZERO)))
+        CategoryRow(
+            reference_rewrite(CATEGORY_LABELS[c]), quantize(month.get(c, ZERO)), quantize(season.get(c, ZERO))
+        )
         for c in (*CATEGORIES, FORFEITED)
         if month.get(c) or season.get(c) or c not in (CREDIT, FORFEITED)
     ]

@@ -44,6 +44,7 @@ from members.services.votes import vote_record
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 from ncpc.core.feedback import error_show
+from ncpc.core.identity import reference_rewrite
 from ncpc.core.permissions import VICE_PRESIDENT, Action, require, user_can, user_offices, user_person
 
 
@@ -128,7 +129,7 @@ def ballot_detail(request, pk):
         change = question.rule_change
         item = {"question": question, "voted": question.pk in voted, "change": change}
         if change and change.rule_field and rules is not None:
-            item["rule_label"] = RULE_LABELS.get(change.rule_field, change.rule_field)
+            item["rule_label"] = reference_rewrite(RULE_LABELS.get(change.rule_field, change.rule_field))
             item["rule_now"] = rule_value_now(rules=rules, field=change.rule_field, value=change.new_value)
             item["rule_new"] = rule_value_text(field=change.rule_field, value=change.new_value)
         items.append(item)

@@ -94,6 +94,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "axes.middleware.AxesMiddleware",
     "ncpc.core.cache.DataVersionMiddleware",
+    # After the data version: the club's identity is read under it.
+    "ncpc.core.identity.ClubTimeZoneMiddleware",
 ]
 
 AUTHENTICATION_BACKENDS = [
@@ -114,7 +116,10 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "ncpc.club.context_processors.navigation",
+                "ncpc.core.identity.club_context",
             ],
+            # {% rule_ref "2.12" %}: the club's references to its rule book, on every page without a load.
+            "builtins": ["ncpc.core.templatetags.club_identity"],
         },
     },
 ]
@@ -160,6 +165,7 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en-us"
+# The default only: each request uses the club's own time zone (ncpc.core.identity, the club identity page).
 TIME_ZONE = "America/New_York"
 USE_I18N = True
 USE_TZ = True

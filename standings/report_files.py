@@ -5,13 +5,14 @@ import datetime as dt
 from django.http import HttpResponse
 
 from ncpc.core.downloads import Table, csv_response
+from ncpc.core.identity import club_file_prefix
 from ncpc.core.pdf import ClubPDF
 from standings.badges import WSOP_BADGES
 from standings.selectors import SeasonStandings
 
 
 def _name(standings: SeasonStandings, *, year: int, month: int) -> str:
-    return f"ncpc-points-{standings.season.name}-{year:04d}-{month:02d}"
+    return f"{club_file_prefix()}-points-{standings.season.name}-{year:04d}-{month:02d}"
 
 
 def _wsop(status: str) -> str:

@@ -69,6 +69,8 @@ PAGES: dict[str, Page] = {
     "pwa_manifest": Page(everyone(), post=everyone(405)),
     "reports": Page(club()),
     "about": Page(club()),
+    # The club's name, time zone and rule book references (SPEC §16.7): the President.
+    "club_identity": Page(only(PRES)),
     "audit": Page(only(*OFFICERS)),
     "mail_deliveries": Page(only(*OFFICERS)),
     "mail_send_again": Page(**post_only(*OFFICERS), kwargs=lambda o: {"delivery_id": 1}),

@@ -23,33 +23,34 @@ pytestmark = pytest.mark.django_db
 
 TARGET = 15
 
-# Every logged-in page starts with: session, user, and one query for permissions, the navigation and "who is
-# this" (the user's person, offices held and seat held today, members.selectors.login_standing) = 3 queries.
+# Every logged-in page starts with: the club's identity (its time zone, for the whole request; none when the
+# cache is warm), session, user, and one query for permissions, the navigation and "who is this" (the user's
+# person, offices held and seat held today, members.selectors.login_standing) = 4 queries.
 # The counts are exact, so that a read added or saved shows here (and the comment says which).
 PAGES = [
-    # about: the 3 above + the current season, its rules (the page shows them) = 5 (the benchmark's
-    # logged-in floor is /reports/, the 3 alone).
-    ("/about/", 5),
-    # home: 3 + current season, its events, memberships (with their people), rules (four tables in one
+    # about: the 4 above + the current season, its rules (the page shows them) = 6 (the benchmark's
+    # logged-in floor is /reports/, the 4 alone).
+    ("/about/", 6),
+    # home: 4 + current season, its events, memberships (with their people), rules (four tables in one
     # query), open ballots, My dues (the seat's payments with reversals, waivers and suspensions in one
     # query), the standings panel (the season's places, tie-breaks with WSOP declines in one query), the
-    # member's answer for the next event (who's coming, with the substitutes and exemption left) = 12.
-    ("/", 12),
-    # standings: 3 + seasons (the menu), rules, events, places, memberships, tie-breaks with declines = 9.
-    ("/standings/2026-27/", 9),
-    # schedule: 3 + seasons (the menu), the season's events with their venues = 5.
-    ("/events/2026-27/", 5),
-    # event 4: 3 + the event with its season, rules (payout table), its seats with placings, the
-    # memberships (the roster, for the payout row) = 7.
-    ("/events/2026-27/4/", 7),
-    # monthly report: 3 + season, every account's sums (the month, the season to date, whether the month is
+    # member's answer for the next event (who's coming, with the substitutes and exemption left) = 13.
+    ("/", 13),
+    # standings: 4 + seasons (the menu), rules, events, places, memberships, tie-breaks with declines = 10.
+    ("/standings/2026-27/", 10),
+    # schedule: 4 + seasons (the menu), the season's events with their venues = 6.
+    ("/events/2026-27/", 6),
+    # event 4: 4 + the event with its season, rules (payout table), its seats with placings, the
+    # memberships (the roster, for the payout row) = 8.
+    ("/events/2026-27/4/", 8),
+    # monthly report: 4 + season, every account's sums (the month, the season to date, whether the month is
     # closed, the escrow move; one grouped query), rules, memberships, the season's payments, waivers,
-    # suspensions and event dates (one query) = 8.
-    ("/finance/reports/2026/11/", 8),
-    # JSON report: 3 + season, rules, events, memberships, placings (with people and prizes, for the
+    # suspensions and event dates (one query) = 9.
+    ("/finance/reports/2026/11/", 9),
+    # JSON report: 4 + season, rules, events, memberships, placings (with people and prizes, for the
     # payouts; the standings take their places from them), tie-breaks with declines, the season's money (one
-    # query), WSOP results (with their people; the splits use the rules and memberships above) = 11.
-    ("/api/v1/seasons/2026-27/report", 11),
+    # query), WSOP results (with their people; the splits use the rules and memberships above) = 12.
+    ("/api/v1/seasons/2026-27/report", 12),
 ]
 
 assert all(most <= TARGET for _url, most in PAGES)
@@ -119,10 +120,10 @@ def finished_season_file(*, wsop_results: list[str]) -> dict:
     return data
 
 
-# The JSON report of a finished season: 3 + season, rules, events, memberships, placings, tie-breaks with
-# declines, the season's money, the WSOP results with their representatives and who declined = 11, however
+# The JSON report of a finished season: 4 + season, rules, events, memberships, placings, tie-breaks with
+# declines, the season's money, the WSOP results with their representatives and who declined = 12, however
 # many results were recorded (each split uses the season's rules and memberships read once).
-JSON_REPORT = 11
+JSON_REPORT = 12
 
 
 @pytest.mark.parametrize("results", [[], ["m04"], ["m02", "m03", "m04"]], ids=["none", "one", "three"])

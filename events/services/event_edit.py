@@ -11,6 +11,7 @@ from events.selectors import season_rules
 from ncpc.core.audit import Actor, audit_record
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
+from ncpc.core.identity import club_identity
 
 
 @transaction.atomic
@@ -104,8 +105,8 @@ def event_announce(
     late = announcement_is_late(event_date=locked.date, announced_on=day, days_ahead=days)
     if late and not confirm_late:
         raise AnnouncementLate(
-            f"Event {locked.number} is on {locked.date:%b %-d, %Y}, less than {days} days from now: the bylaws "
-            f"want {days} days' notice (§4.6). Tick the confirmation to announce it late anyway.",
+            f"Event {locked.number} is on {locked.date:%b %-d, %Y}, less than {days} days from now: "
+            f"{club_identity().rule_book} want {days} days' notice (§4.6). Tick the confirmation to announce it late anyway.",
             field="confirm_late",
         )
     locked.venue = venue

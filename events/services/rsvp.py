@@ -40,6 +40,7 @@ from events.services.locking import event_bump, event_lock
 from ncpc.core.audit import Actor, actor_user, audit_record
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
+from ncpc.core.identity import club_identity
 from ncpc.core.mail import Mail, mail_queue, site_link
 from ncpc.core.models import MailDelivery
 
@@ -398,9 +399,12 @@ def _event_reminders_send(*, event: Event, on: dt.date, actor: Actor) -> int:
                 "season": locked.season,
                 "choices": Answer.labels,
                 "link": link,
+                "club": club_identity(),
             },
         )
-        subject = f"NCPC event {locked.number} on {locked.date:%a %b %-d}: are you coming?"
+        subject = (
+            f"{club_identity().short_name} event {locked.number} on {locked.date:%a %b %-d}: are you coming?"
+        )
         messages.append(Mail(to=person.email, subject=subject, body=body))
         to.append(person.email)
     if not messages:

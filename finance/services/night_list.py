@@ -7,13 +7,13 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Reminder:
     text: str
-    section: str  # the bylaws section it comes from
+    section: str  # the rule it comes from: a key of ncpc.core.identity.REFERENCES
 
 
 # The bylaws' words, shown as they are: reminders, not amounts the app computes (the decks are bought and the
 # winner's cash is set by the officers; neither is a number any rule module reads).
-NEW_DECKS = Reminder(text="Buy cards: 4 new decks for this event", section="§3.6.9")
-ANNUAL_WINNER = Reminder(text="Bring the cash for the annual club winner", section="§3.6.5")
+NEW_DECKS = Reminder(text="Buy cards: 4 new decks for this event", section="3.6.9")
+ANNUAL_WINNER = Reminder(text="Bring the cash for the annual club winner", section="3.6.5")
 
 
 def event_reminders(*, event_number: int, last_event_number: int) -> list[Reminder]:

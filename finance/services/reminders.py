@@ -23,6 +23,7 @@ from finance.services.dues import StatementLine
 from finance.services.forecast import DuesOutlook
 from members.models import Membership
 from ncpc.core.audit import Actor, actor_user, audit_record
+from ncpc.core.identity import club_identity
 from ncpc.core.mail import Mail, mail_queue, site_link
 from ncpc.core.models import MailDelivery
 from ncpc.core.money import credit_display, money_display
@@ -52,11 +53,13 @@ def statement_text(*, lines: Sequence[StatementLine]) -> list[tuple[dt.date, str
     ]
 
 
-def reminder_subject(*, outlook: DuesOutlook) -> str:
+def reminder_subject(*, outlook: DuesOutlook, club_short_name: str) -> str:
     """Pure: the e-mail's subject, money written the one way pages write it."""
     if outlook.next_event is None:
         raise ValueError("a dues reminder needs an event ahead")
-    return f"NCPC dues: pay {money_display(outlook.to_play)} to play on {outlook.next_event:%b %-d}"
+    return (
+        f"{club_short_name} dues: pay {money_display(outlook.to_play)} to play on {outlook.next_event:%b %-d}"
+    )
 
 
 @dataclass(frozen=True)
@@ -154,6 +157,7 @@ def dues_reminders_send(
                 "outlook": outlook,
                 "lines": statement_text(lines=item.account.statement(on=on)),
                 "link": site_link(reverse("finance:statement", kwargs={"membership_id": item.membership.pk})),
+                "club": club_identity(),
             },
         )
         reminder = DuesReminder.objects.create(
@@ -169,7 +173,13 @@ def dues_reminders_send(
         )
         mail_queue(
             kind=MailDelivery.Kind.DUES_REMINDER,
-            messages=[Mail(to=item.email, subject=reminder_subject(outlook=outlook), body=body)],
+            messages=[
+                Mail(
+                    to=item.email,
+                    subject=reminder_subject(outlook=outlook, club_short_name=club_identity().short_name),
+                    body=body,
+                )
+            ],
             reference=f"reminder:{reminder.pk}",
         )
         sent.append(reminder)

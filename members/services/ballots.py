@@ -30,6 +30,7 @@ from members.services.rule_changes import rule_changes_send_on, rule_value_clean
 from members.services.votes import vote_record
 from ncpc.core.audit import Actor, actor_user, audit_record
 from ncpc.core.errors import NcpcError
+from ncpc.core.identity import club_identity
 from ncpc.core.mail import Mail, mail_queue, site_link
 from ncpc.core.models import MailDelivery
 
@@ -169,10 +170,16 @@ def _ballot_open_mail(*, ballot: Ballot, questions: list[BallotQuestion]) -> Non
     messages = [
         Mail(
             to=m.person.email,
-            subject=f"NCPC vote open: {ballot.title}",
+            subject=f"{club_identity().short_name} vote open: {ballot.title}",
             body=render_to_string(
                 "members/email/ballot_open.txt",
-                {"person": m.person, "ballot": ballot, "questions": questions, "link": link},
+                {
+                    "person": m.person,
+                    "ballot": ballot,
+                    "questions": questions,
+                    "link": link,
+                    "club": club_identity(),
+                },
             ),
         )
         for m in voters

@@ -22,6 +22,7 @@ OFFICER_NAVIGATION = (
     ("Spreadsheet import", "imports", (Action.MANAGE_MEMBERS, Action.RECORD_PAYMENTS)),
     ("Audit trail", "audit", Action.VIEW_AUDIT),
     ("Mail deliveries", "mail_deliveries", Action.VIEW_AUDIT),
+    ("Club identity", "club_identity", Action.EDIT_CLUB_IDENTITY),
 )
 
 

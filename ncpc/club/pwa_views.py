@@ -16,6 +16,8 @@ from django.template import loader
 from django.templatetags.static import static
 from django.views.decorators.http import require_GET
 
+from ncpc.core.identity import club_identity
+
 # Every file a night page needs (the base layout's and the night's own). A file not there yet is left out.
 PRECACHE = (
     "vendor/bootstrap/bootstrap.min.css",
@@ -89,9 +91,10 @@ def manifest(request):
     start = request.GET.get("start", "/")
     if not re.match(NIGHT_PAGES, start):
         start = "/"
+    short_name = club_identity().short_name
     body = {
-        "name": "NCPC tournament night",
-        "short_name": "NCPC night",
+        "name": f"{short_name} tournament night",
+        "short_name": f"{short_name} night",
         "description": "The club's tournament night: clock, seats and busts, also when the Wi-Fi drops.",
         "start_url": start,
         "scope": "/",

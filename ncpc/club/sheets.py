@@ -19,6 +19,7 @@ from finance.selectors import event_payout_lines, payout_member_names, payout_pa
 from finance.services.payouts import payout_amounts
 from members.selectors import roster_for_event
 from ncpc.core.errors import NcpcError
+from ncpc.core.identity import club_file_prefix, reference_paren
 from ncpc.core.money import money_display as money
 from ncpc.core.pdf import ClubPDF
 from ncpc.core.permissions import Action, require
@@ -185,9 +186,9 @@ def event_sheet_pdf(*, event: Event, printed: dt.datetime) -> HttpResponse:
     else:
         rows = [[str(p.place), money(p.amount), p.paid_to] for p in sheet.prizes]
         rows.append(["Total", money(sheet.total), ""])
-        pdf.note(f"{sheet.members} members on the roster on the event's date (§6.2).")
+        pdf.note(f"{sheet.members} members on the roster on the event's date{reference_paren('6.2')}.")
         pdf.grid(["Place", "Prize", "Paid to"], rows, widths=(16, 28, 80), right=(1,), bold_last=True)
-    return pdf.response(name=f"ncpc-event-sheet-{event.season.name}-{event.number}")
+    return pdf.response(name=f"{club_file_prefix()}-event-sheet-{event.season.name}-{event.number}")
 
 
 def _event(season: str, number: int) -> Event:

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from members import views as members_views
-from ncpc.club import import_views, mail_views, pwa_views, setup_views, sheets, views
+from ncpc.club import identity_views, import_views, mail_views, pwa_views, setup_views, sheets, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -12,6 +12,7 @@ urlpatterns = [
     path("manifest.webmanifest", pwa_views.manifest, name="pwa_manifest"),
     path("reports/", views.reports, name="reports"),
     path("about/", views.about, name="about"),
+    path("club/", identity_views.club_identity_page, name="club_identity"),
     path("imports/", import_views.imports, name="imports"),
     path("audit/", views.audit, name="audit"),
     # Starting a club in the app (SPEC §16.8): the set-up checklist.

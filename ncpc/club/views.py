@@ -6,7 +6,7 @@ from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.paginator import Paginator
 from django.core.validators import MaxLengthValidator
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.http import HttpResponse, HttpResponseServerError
 from django.shortcuts import render
 from django.template import loader
@@ -20,6 +20,7 @@ from events.services.schedule import schedule_words
 from ncpc.club.home import home_page, night_to_run
 from ncpc.club.services.setup import setup_checklist_for_home
 from ncpc.core.forms import form_field
+from ncpc.core.identity import club_identity, reference_rewrite
 from ncpc.core.models import AuditEntry
 from ncpc.core.permissions import Action, require, user_can, user_person
 
@@ -93,7 +94,7 @@ def reports(request):
             url = reverse(name)
         except NoReverseMatch:
             continue
-        entries.append({"title": title, "description": description, "url": url})
+        entries.append({"title": title, "description": reference_rewrite(description), "url": url})
     return render(request, "reports.html", {"reports": entries})
 
 
@@ -131,6 +132,9 @@ def error_404(request, exception=None):
 
 
 def error_500(request):
-    # No context processors here: the error may be the database itself.
-
-    return HttpResponseServerError(loader.get_template("errors/500.html").render())
+    # No context processors here: the error may be the database itself (then the page names no club).
+    try:
+        club = club_identity()
+    except DatabaseError:
+        club = None
+    return HttpResponseServerError(loader.get_template("errors/500.html").render({"club": club}))

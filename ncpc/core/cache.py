@@ -39,6 +39,9 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 _version: contextvars.ContextVar[str | None] = contextvars.ContextVar("ncpc_data_version", default=None)
+_request_values: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar(
+    "ncpc_request_values", default=None
+)
 
 
 def data_version() -> str:
@@ -89,6 +92,20 @@ def data_version_watch(model_classes: Iterable[type[models.Model]]) -> None:
 def data_version_forget() -> None:
     """Read the version again next time (a new request began, or this one just changed something)."""
     _version.set(None)
+    _request_values.set(None)
+
+
+def request_memo(key: str, compute: Callable[[], R]) -> R:
+    """``compute()``, once until the data version is next forgotten (the rest of the request, or until this
+    request changes something): for a value many parts of a page ask for, like the club's identity."""
+    values = _request_values.get()
+    if values is None:
+        values = {}
+        _request_values.set(values)
+    if key not in values:
+        values[key] = compute()
+    value: R = values[key]
+    return value
 
 
 class _Memo:

@@ -1,5 +1,9 @@
 """The one family of domain errors. Views turn these into a message for the user, never a 500."""
 
+from django.db import DatabaseError
+
+from ncpc.core.identity import reference_rewrite
+
 
 class NcpcError(Exception):
     """A rule of the club (or of the app) was broken by what the user asked for.
@@ -13,7 +17,12 @@ class NcpcError(Exception):
         self.field = field
 
     def __str__(self) -> str:
-        return self.message
+        # The message names rules as the app's rule book numbers them ("§2.17"); the club's own numbers are
+        # shown, or none (SPEC §16.7). Read when shown, not when raised: a message may be made anywhere.
+        try:
+            return reference_rewrite(self.message)
+        except DatabaseError:  # the transaction is broken, say: the words as written
+            return self.message
 
 
 class RulesError(NcpcError):

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from django import forms
 from django.core.exceptions import ValidationError
 
+from ncpc.core.identity import reference_rewrite
 from ncpc.core.money import DEFAULT_MONEY_LIMIT, money_str, parse_money
 
 _KEY = re.compile(r"^[0-9a-f]{32}$")
@@ -122,3 +123,21 @@ def form_field(form: forms.BaseForm, name: str, kind: type[FieldT]) -> FieldT:
     if not isinstance(field, kind):
         raise TypeError(f"{type(form).__name__}.{name} is a {type(field).__name__}, not a {kind.__name__}")
     return field
+
+
+class ClubReferencesForm(forms.BaseForm):
+    """Labels, help texts and errors that name a rule (written "§2.12") show the club's own reference, or none
+    (SPEC §16.7; ``ncpc.core.identity.reference_rewrite``). Put it first among a form's bases."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            if field.label:
+                field.label = reference_rewrite(str(field.label))
+            if field.help_text:
+                field.help_text = reference_rewrite(str(field.help_text))
+
+    def add_error(self, field: str | None, error: Any) -> None:
+        if isinstance(error, str):
+            error = reference_rewrite(error)
+        super().add_error(field, error)

@@ -1,4 +1,7 @@
+import zoneinfo
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 
 
@@ -133,3 +136,44 @@ class SheetImport(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} sheet for {self.season_name} ({self.get_status_display()})"
+
+
+def time_zone_validate(value: str) -> None:
+    """An IANA time zone name the system knows, like America/New_York."""
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(f"{value!r} is not a time zone name like America/New_York or Europe/London.")
+
+
+class ClubIdentity(models.Model):
+    """One row (id 1): what the club is called, where its clock is, what its rule book is called, and how the
+    rule book numbers the rules the pages mention (SPEC §16.7). Read through ``ncpc.core.identity``; before
+    anyone saves it, the defaults below are the club's (the site as it was before this was data)."""
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    name = models.CharField("club's name", max_length=100, default="Northern Cincinnati Poker Club")
+    short_name = models.CharField(
+        "short name", max_length=20, default="NCPC", help_text="In the navigation, e-mails and the night app."
+    )
+    time_zone = models.CharField(
+        "time zone",
+        max_length=64,
+        default="America/New_York",
+        validators=[time_zone_validate],
+        help_text="Where the club meets: every date and time is shown and counted in it.",
+    )
+    rule_book = models.CharField(
+        "rule book's name",
+        max_length=60,
+        default="the bylaws",
+        help_text="As a sentence names it, like “the bylaws” or “the house rules”.",
+    )
+    # Reference key (ncpc.core.identity.REFERENCES) → the text shown for it, like "§2.12"; a key not here
+    # shows its default, an empty text shows none.
+    references = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        verbose_name_plural = "club identity"
+        constraints = [models.CheckConstraint(condition=models.Q(id=1), name="ncpc_clubidentity_one_row")]
+
+    def __str__(self) -> str:
+        return self.name

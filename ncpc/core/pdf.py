@@ -12,8 +12,8 @@ from fpdf import FPDF
 from fpdf.fonts import FontFace
 
 from ncpc.core.downloads import filename
+from ncpc.core.identity import club_identity
 
-CLUB_NAME = "Northern Cincinnati Poker Club"
 _FONT_DIR = Path(settings.BASE_DIR) / "static" / "vendor" / "dejavu"
 _FAMILY = "DejaVu"
 
@@ -24,19 +24,20 @@ class ClubPDF(FPDF):
     def __init__(self, *, title: str, printed: dt.datetime, landscape: bool = False) -> None:
         super().__init__(orientation="L" if landscape else "P", unit="mm", format="Letter")
         self.report_title = title
+        self.club_name = club_identity().name
         self.printed = printed
         self.add_font(_FAMILY, "", str(_FONT_DIR / "DejaVuSansCondensed.ttf"))
         self.add_font(_FAMILY, "B", str(_FONT_DIR / "DejaVuSansCondensed-Bold.ttf"))
         self.set_margins(12, 12, 12)
         self.set_auto_page_break(auto=True, margin=14)
-        self.set_title(f"{CLUB_NAME}: {title}")
-        self.set_author(CLUB_NAME)
-        self.set_creator(CLUB_NAME)
+        self.set_title(f"{self.club_name}: {title}")
+        self.set_author(self.club_name)
+        self.set_creator(self.club_name)
         self.add_page()
 
     def header(self) -> None:
         self.set_font(_FAMILY, "B", 11)
-        self.cell(0, 6, CLUB_NAME, new_x="LMARGIN", new_y="NEXT")
+        self.cell(0, 6, self.club_name, new_x="LMARGIN", new_y="NEXT")
         self.set_font(_FAMILY, "", 10)
         self.cell(0, 5, self.report_title, new_x="LMARGIN", new_y="NEXT")
         self.ln(2)

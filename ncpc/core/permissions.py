@@ -56,6 +56,7 @@ class Action(enum.StrEnum):
     MANAGE_BALLOTS = "manage_ballots"
     MANAGE_ELECTIONS = "manage_elections"
     RECORD_RULINGS = "record_rulings"
+    EDIT_CLUB_IDENTITY = "edit_club_identity"  # SPEC §16.7: name, time zone, rule book
 
 
 MEMBER_ACTIONS = {Action.VIEW_CLUB, Action.VOTE}
@@ -77,7 +78,7 @@ OFFICE_ACTIONS: dict[str, set[Action]] = {
     },
 }
 OFFICE_ACTIONS[PRESIDENT] = (
-    {Action.MANAGE_BALLOTS, Action.MANAGE_ELECTIONS, Action.RECORD_RULINGS}
+    {Action.MANAGE_BALLOTS, Action.MANAGE_ELECTIONS, Action.RECORD_RULINGS, Action.EDIT_CLUB_IDENTITY}
     | OFFICE_ACTIONS[VICE_PRESIDENT]
     | OFFICE_ACTIONS[TREASURER]
 ) - {Action.WAIVE_LATE_FEES}

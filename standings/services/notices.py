@@ -12,6 +12,7 @@ from events.models import Event
 from finance import selectors as finance_selectors
 from members import selectors as member_selectors
 from ncpc.core.errors import NcpcError
+from ncpc.core.identity import club_identity
 from ncpc.core.mail import Mail, mail_queue, site_link
 from ncpc.core.models import MailDelivery
 from standings.models import ResultsNotice
@@ -74,7 +75,7 @@ def _results_messages(*, event: Event, corrected: bool) -> list[Mail]:
         }
         for p in placings
     ]
-    subject = f"NCPC {'corrected ' if corrected else ''}results: event {event.number} of {season} ({event.date:%b %-d})"
+    subject = f"{club_identity().short_name} {'corrected ' if corrected else ''}results: event {event.number} of {season} ({event.date:%b %-d})"
     messages = []
     link = site_link(reverse("standings:current"))
     for membership in roster:
@@ -91,6 +92,7 @@ def _results_messages(*, event: Event, corrected: bool) -> list[Mail]:
                 "mine": standings.row_for(membership.pk),
                 "corrected": corrected,
                 "link": link,
+                "club": club_identity(),
             },
         )
         messages.append(Mail(to=membership.person.email, subject=subject, body=body))

@@ -192,6 +192,7 @@ def test_every_season_rule_has_its_own_label_and_help_text_on_the_season():
         assert RULE_TABLES[name].label and RULE_TABLES[name].help_text
 
 
+@pytest.mark.django_db  # the form shows the club's references to its rule book (SPEC §16.7)
 def test_a_rule_is_labelled_the_same_on_the_rules_form_the_ballot_and_the_model():
     form = SeasonRulesForm()
     choices = dict(AcceptForm().fields["rule_field"].choices)

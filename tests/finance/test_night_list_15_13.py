@@ -13,7 +13,7 @@ WINNER = "Bring the cash for the annual club winner (§3.6.5)"
 
 @pytest.mark.parametrize("number", range(1, 11))
 def test_spec_15_13_every_event_reminds_of_four_new_decks_and_the_last_one_of_the_winners_cash(number):
-    texts = [f"{r.text} ({r.section})" for r in event_reminders(event_number=number, last_event_number=10)]
+    texts = [f"{r.text} (§{r.section})" for r in event_reminders(event_number=number, last_event_number=10)]
     assert texts == ([DECKS, WINNER] if number == 10 else [DECKS])
 
 

@@ -6,6 +6,7 @@ import datetime as dt
 from django.core.management.base import BaseCommand, CommandError
 
 from events.services.rsvp import rsvp_reminders_send
+from ncpc.core.identity import club_time_zone_activate
 
 
 class Command(BaseCommand):
@@ -17,6 +18,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, on, **options):
+        club_time_zone_activate()  # the club's today and the times in the e-mails
         day = None
         if on:
             try:

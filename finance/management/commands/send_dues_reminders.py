@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from events.selectors import season_for_date
 from finance.services.reminders import dues_reminders_send
 from ncpc.core.clock import club_today
+from ncpc.core.identity import club_time_zone_activate
 
 
 class Command(BaseCommand):
@@ -20,6 +21,7 @@ class Command(BaseCommand):
         parser.add_argument("--date", dest="on", help="The day to send for (YYYY-MM-DD); default today.")
 
     def handle(self, *args, on=None, **options):
+        club_time_zone_activate()  # the club's today and the times in the e-mails
         day = club_today()
         if on:
             try:

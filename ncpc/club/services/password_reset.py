@@ -10,6 +10,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from ncpc.core.identity import club_identity
 from ncpc.core.mail import Mail, mail_queue
 from ncpc.core.models import MailDelivery, PasswordResetRequest
 
@@ -28,6 +29,7 @@ class QueuedPasswordResetForm(PasswordResetForm):
         to_email: str,
         html_email_template_name: str | None = None,
     ) -> None:
+        context = {**context, "club": club_identity()}
         subject = "".join(render_to_string(subject_template_name, context).splitlines())
         body = render_to_string(email_template_name, context)
         mail_queue(

@@ -1,0 +1,106 @@
+"""The club identity page (SPEC §16.7): the President sets the club's name, short name, time zone, the rule
+book's name and how the rule book numbers the rules the pages mention."""
+
+import zoneinfo
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+
+from ncpc.core.forms import form_field
+from ncpc.core.identity import (
+    REFERENCES,
+    IdentityValues,
+    club_identity,
+    club_identity_update,
+    reference_default,
+    reference_text,
+)
+from ncpc.core.models import ClubIdentity
+from ncpc.core.permissions import Action, require
+
+
+def _field_name(key: str) -> str:
+    return "ref_" + key.replace(".", "_")
+
+
+class ClubIdentityForm(forms.Form):
+    name = forms.CharField(label="Club's name", max_length=100)
+    short_name = forms.CharField(
+        label="Short name", max_length=20, help_text=ClubIdentity._meta.get_field("short_name").help_text
+    )
+    time_zone = forms.ChoiceField(
+        label="Time zone", help_text=ClubIdentity._meta.get_field("time_zone").help_text
+    )
+    rule_book = forms.CharField(
+        label="Rule book's name", max_length=60, help_text=ClubIdentity._meta.get_field("rule_book").help_text
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        form_field(self, "time_zone", forms.ChoiceField).choices = [
+            (z, z) for z in sorted(zoneinfo.available_timezones())
+        ]
+        for key, about in REFERENCES.items():
+            self.fields[_field_name(key)] = forms.CharField(
+                label=about,
+                max_length=30,
+                required=False,
+                help_text=f"Default {reference_default(key)}; empty shows none.",
+            )
+
+    def clean_name(self):
+        return self._not_blank("name")
+
+    def clean_short_name(self):
+        return self._not_blank("short_name")
+
+    def clean_rule_book(self):
+        return self._not_blank("rule_book")
+
+    def _not_blank(self, field: str) -> str:
+        value = self.cleaned_data[field].strip()
+        if not value:
+            raise ValidationError("This cannot be only spaces.")
+        return value
+
+    def reference_fields(self):
+        return [self[_field_name(key)] for key in REFERENCES]
+
+    def values(self) -> IdentityValues:
+        data = self.cleaned_data
+        return IdentityValues(
+            name=data["name"],
+            short_name=data["short_name"],
+            time_zone=data["time_zone"],
+            rule_book=data["rule_book"],
+            references={key: data[_field_name(key)] for key in REFERENCES},
+        )
+
+
+def _initial() -> dict[str, str]:
+    identity = club_identity()
+    initial = {
+        "name": identity.name,
+        "short_name": identity.short_name,
+        "time_zone": identity.time_zone,
+        "rule_book": identity.rule_book,
+    }
+    initial |= {_field_name(key): reference_text(key) for key in REFERENCES}
+    return initial
+
+
+@require(Action.EDIT_CLUB_IDENTITY)
+def club_identity_page(request):
+    form = ClubIdentityForm(request.POST or None, initial=_initial())
+    if request.method == "POST" and form.is_valid():
+        try:
+            club_identity_update(values=form.values(), actor=request.user)
+        except ValidationError as exc:
+            for field, errors in exc.message_dict.items():
+                form.add_error(field if field in form.fields else None, errors)
+        else:
+            messages.success(request, "Saved the club's identity: every page shows it from now on.")
+            return redirect("club_identity")
+    return render(request, "club_identity.html", {"form": form})
