@@ -26,6 +26,7 @@ from members.models import Invitation, Person
 from members.services.logins import login_create
 from ncpc.core.audit import Actor, actor_user, audit_record, audit_record_many
 from ncpc.core.errors import NcpcError
+from ncpc.core.identity import club_identity
 from ncpc.core.mail import Mail, email_problem, mail_queue, site_link
 from ncpc.core.models import MailDelivery
 
@@ -127,6 +128,7 @@ def invitations_send(
     signed = _signature(sender)
     sent: list[Invitation] = []
     skipped: list[str] = []
+    club = club_identity()
     for person in locked:
         if problem := _invite_problem(person):
             skipped.append(f"{person}: {problem}")
@@ -143,11 +145,17 @@ def invitations_send(
         link = site_link(reverse("members:invitation_accept", kwargs={"token": token}))
         body = render_to_string(
             "members/email/invitation.txt",
-            {"person": person, "link": link, "expires_at": invitation.expires_at, "signed": signed},
+            {
+                "person": person,
+                "link": link,
+                "expires_at": invitation.expires_at,
+                "signed": signed,
+                "club": club,
+            },
         )
         mail_queue(
             kind=MailDelivery.Kind.PASSWORD_RESET,
-            messages=[Mail(to=person.email, subject="Your invitation to the club's site", body=body)],
+            messages=[Mail(to=person.email, subject=f"Your invitation to the {club.name} site", body=body)],
             reference=f"invitation:{invitation.pk}",
         )
         sent.append(invitation)
