@@ -135,10 +135,10 @@ def invitation_accept_view(request, token):
     cannot be used shows why, never an error page."""
     now = timezone.now()
     invitation = invitation_for_token(token=token)
-    if problem := invitation_problem(invitation=invitation, now=now):
+    problem = invitation_problem(invitation=invitation, now=now)
+    if problem or invitation is None:
         status = 404 if invitation is None else 410
         return render(request, "members/invitation_invalid.html", {"problem": problem}, status=status)
-    assert invitation is not None
     person: Person = invitation.person
     form = InvitationAcceptForm(request.POST or None, initial={"username": person.key})
     if request.method == "POST" and form.is_valid():
@@ -150,7 +150,8 @@ def invitation_accept_view(request, token):
                 now=now,
             )
         except NcpcError as exc:
-            field = {"username": "username", "password": "password1"}.get(exc.field or "")
+            # The form's field names, not passwords.
+            field = {"username": "username", "password": "password1"}.get(exc.field or "")  # nosec B105
             form.add_error(field, str(exc))
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")

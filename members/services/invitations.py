@@ -218,9 +218,9 @@ def invitation_accept(*, token: str, username: str, password: str, now: dt.datet
         .filter(token_hash=token_digest(token))
         .first()
     )
-    if problem := invitation_problem(invitation=invitation, now=now):
-        raise NcpcError(problem)
-    assert invitation is not None  # invitation_problem names a missing one
+    problem = invitation_problem(invitation=invitation, now=now)
+    if problem or invitation is None:  # invitation_problem names a missing one
+        raise NcpcError(problem or "This invitation link is not known.")
     user = login_create(person=invitation.person, username=username, password=password)
     invitation.used_at = now
     invitation.save(update_fields=["used_at"])

@@ -15,7 +15,8 @@ from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 from ncpc.core.mail import email_problem, site_link
 
-PASSWORD_VARIABLE = "NCPC_START_PASSWORD"
+# The environment variable's name, not a password.
+PASSWORD_VARIABLE = "NCPC_START_PASSWORD"  # noqa: S105  # nosec B105
 
 
 class Command(BaseCommand):
