@@ -1,7 +1,5 @@
 """The one family of domain errors. Views turn these into a message for the user, never a 500."""
 
-from django.db import DatabaseError
-
 from ncpc.core.identity import reference_rewrite
 
 
@@ -21,7 +19,9 @@ class NcpcError(Exception):
         # shown, or none (SPEC §16.7). Read when shown, not when raised: a message may be made anywhere.
         try:
             return reference_rewrite(self.message)
-        except DatabaseError:  # the transaction is broken, say: the words as written
+        except (
+            Exception
+        ):  # the club's references cannot be read (a broken transaction, no database): as written
             return self.message
 
 

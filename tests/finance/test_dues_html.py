@@ -4,6 +4,7 @@ import datetime as dt
 import re
 from decimal import Decimal
 
+import pytest
 from django.template.loader import render_to_string
 
 from finance.services.dues import DuesStatus
@@ -46,6 +47,7 @@ def test_paid_up_before_the_next_event():
     assert '<ul class="list-unstyled mb-0 outlook">' in html
 
 
+@pytest.mark.django_db  # the late fee's rule reference is the club's (its identity)
 def test_owing_to_play_with_dues_falling_due_and_a_late_fee_ahead():
     html = outlook_html(
         _outlook(

@@ -105,6 +105,8 @@ def _the_club_season():
     return season_import(data=club_season_file(), replace=True)
 
 
+# Emptied with flush (TRUNCATE): on PostgreSQL not inside the test's transaction, whose deferred checks are pending.
+@pytest.mark.django_db(transaction=True)
 def test_a_season_with_the_clubs_own_rules_comes_back_from_its_file_into_an_empty_database(monkeypatch):
     season = _the_club_season()
     before = season_report(season=season, as_of=END)
