@@ -19,6 +19,7 @@ from events.models import BlindLevel, Season
 from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
 from events.services.rules_edit import SETTINGS_FIELDS, season_rules_problems
 from members.services.admission import age_on
+from members.services.people import KEY_FORM
 from members.services.seat_terms import seat_held_at
 from ncpc.core.errors import NcpcError
 from ncpc.core.mail import email_problem
@@ -26,7 +27,7 @@ from ncpc.core.money import parse_money
 
 FORMAT = "ncpc-season/1"
 STATUSES = ("absent", "chips_removed", "not_in_good_standing")
-KEY_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+KEY_RE = KEY_FORM  # a person's handle, as members.services.people checks it
 SEASON_RE = re.compile(r"^(\d{4})-(\d{2})$")
 
 
