@@ -44,7 +44,6 @@ from finance.services.categories import (
     FORFEITED,
     CategoryAmount,
     category_totals,
-    credit_forfeited,
     payment_categories,
 )
 from finance.services.dues import (
@@ -92,6 +91,9 @@ class DuesAccount:
     receipts: tuple["_PaymentRow", ...] = ()
     # The day each holder who left the seat left it (``members.services.seat_terms.seat_left_on``, SPEC §16.2).
     left_on: dict[int, dt.date] = field(default_factory=dict)
+    # A seat whose last holder left: the season's installments after its last event, which it would have owed
+    # had they stayed (a payment made before they left was split against them: ``payment_categories``).
+    forgone: tuple[Charge, ...] = ()
 
     def suspended(self, *, membership_id: int, on: dt.date) -> bool:
         """Is that holder under a suspension on that date (SPEC §2, both ends included)?"""
@@ -349,6 +351,11 @@ def _account_build(
         waivers=waivers,
         shared=shared,
     )
+    forgone: tuple[Charge, ...] = ()
+    if terms.last_event is not None and terms.first_event <= 1 and terms.last_event in dates:
+        cutoff = dates[terms.last_event]
+        season_part = shared or season_charges(rules=rules, event_dates=dates, season_end=season.end)
+        forgone = tuple(c for c in season_part.installments if c.date > cutoff)
     suspensions = {h.pk: money.suspensions[h.pk] for h in holders if h.pk in money.suspensions}
     left_on: dict[int, dt.date] = {}
     for h in holders:
@@ -369,6 +376,7 @@ def _account_build(
         suspensions=suspensions,
         receipts=tuple(payments),
         left_on=left_on,
+        forgone=forgone,
     )
 
 
@@ -673,12 +681,13 @@ def _report_categories(
         included = ZERO
         if rules is not None and account.terms.first_event <= 1:
             included = rules.admin_fee
-        paid_for = payment_categories(
-            charges=account.charges, payments=account.payments, admin_fee_in_first_dues=included
+        amounts += payment_categories(
+            charges=account.charges,
+            payments=account.payments,
+            admin_fee_in_first_dues=included,
+            forgone=account.forgone,
+            left_on=account.ended_on,
         )
-        if account.ended_on is not None:
-            paid_for += credit_forfeited(paid_for, left_on=account.ended_on)
-        amounts += paid_for
     month = category_totals(amounts, start=start, end=end)
     season = category_totals(amounts, start=season_start, end=end)
     income = [

@@ -7,8 +7,11 @@ How a payment is split (docs/decisions.md, "Income by category"):
   ahead); whatever is left is a credit on the account;
 - a reversal takes back what the latest payments settled, newest first, on the reversal's date;
 - a late fee that was waived is not a charge here, whatever the date of the waiver;
-- a member who leaves the seat (SPEC §16.2) forfeits the credit: on the day they left it moves from "paid
-  ahead" to "forfeited" (§2.12), the club's income (``credit_forfeited``).
+- a payment is split against the charges as they stood on its day: a member who later leaves the seat
+  (SPEC §16.2) had, on that day, the season's later installments ahead, so money paid ahead for them counts
+  as dues then, and a closed month's categories never change when someone leaves afterwards;
+- on the day a member leaves, what they had paid for installments after that day and their credit move to
+  "forfeited" (§2.12), the club's income (``payment_categories``' ``left_on``).
 """
 
 import datetime as dt
@@ -36,12 +39,22 @@ class CategoryAmount(NamedTuple):
 
 
 def payment_categories(
-    *, charges: Sequence[Charge], payments: Sequence[MoneyIn], admin_fee_in_first_dues: Decimal = ZERO
+    *,
+    charges: Sequence[Charge],
+    payments: Sequence[MoneyIn],
+    admin_fee_in_first_dues: Decimal = ZERO,
+    forgone: Sequence[Charge] = (),
+    left_on: dt.date | None = None,
 ) -> list[CategoryAmount]:
     """Each payment's (and reversal's) money by category, in date order.
 
     ``admin_fee_in_first_dues``: the part of the first dues installment that is the admin fee (a founding
-    member's event-1 installment includes it)."""
+    member's event-1 installment includes it). ``left_on``: the day the seat's last holder left it (SPEC
+    §16.2), and ``forgone``: the installments after it that the seat would have owed had they stayed. Money
+    paid before that day settles them as it did then; on that day, what settled them and any credit move to
+    ``FORFEITED``."""
+    if left_on is not None:
+        charges = [*charges, *(c for c in forgone if c.date > left_on)]
     waived = ZERO
     for charge in charges:
         if charge.kind == WAIVER:
@@ -78,8 +91,12 @@ def payment_categories(
     settled: list[tuple[int, str, Decimal]] = []
     # Every part before ``first`` is paid; a reversal that opens one again moves it back.
     first, count = 0, len(owed)
+    departed = left_on is None
     for money in sorted(payments, key=attrgetter("date")):
         day, amount = money.date, money.amount
+        if not departed and left_on is not None and day > left_on:
+            departed = True
+            _forfeit(settled, result, dates=dates, left_on=left_on)
         if amount >= ZERO:
             left = amount
             while first < count and owed[first] <= ZERO:
@@ -92,6 +109,9 @@ def payment_categories(
                 still = owed[index]
                 if still <= ZERO or (kinds[index] == LATE_FEE and dates[index] > day):
                     continue
+                if left_on is not None and day > left_on and dates[index] > left_on:
+                    break  # after leaving, no installment of the seat is ahead
+
                 take = left if left < still else still
                 owed[index] = still - take
                 left -= take
@@ -114,16 +134,33 @@ def payment_categories(
                 result.append(CategoryAmount(day, category, -give))
             if back > ZERO:  # more reversed than was ever paid: would be a bug elsewhere; keep the sums whole
                 result.append(CategoryAmount(day, CREDIT, -back))
+    if not departed and left_on is not None:
+        _forfeit(settled, result, dates=dates, left_on=left_on)
     return result
 
 
-def credit_forfeited(amounts: Sequence[CategoryAmount], *, left_on: dt.date) -> list[CategoryAmount]:
-    """A departed member's credit on the day they left, moved from "paid ahead" to "forfeited" (§2.12): the two
-    amounts to add to their ``payment_categories`` (none when they had no credit). The total is unchanged."""
-    credit = sum((a.amount for a in amounts if a.category == CREDIT and a.date <= left_on), ZERO)
-    if credit <= ZERO:
-        return []
-    return [CategoryAmount(left_on, CREDIT, -credit), CategoryAmount(left_on, FORFEITED, credit)]
+def _forfeit(
+    settled: list[tuple[int, str, Decimal]],
+    result: list[CategoryAmount],
+    *,
+    dates: Sequence[dt.date],
+    left_on: dt.date,
+) -> None:
+    """On the day the seat's last holder left: what they had paid ahead (installments dated after that day, and
+    any credit) moves from its category to ``FORFEITED``, in ``result``; ``settled`` then says so, so that a
+    later reversal takes it back from there. The total is unchanged."""
+    moved: dict[str, Decimal] = {}
+    for position, (index, category, took) in enumerate(settled):
+        if index < 0 or dates[index] > left_on:
+            moved[category] = moved.get(category, ZERO) + took
+            settled[position] = (-1, FORFEITED, took)
+    total = ZERO
+    for category, amount in moved.items():
+        if category != FORFEITED and amount:
+            result.append(CategoryAmount(left_on, category, -amount))
+            total += amount
+    if total:
+        result.append(CategoryAmount(left_on, FORFEITED, total))
 
 
 def category_totals(amounts: Sequence[CategoryAmount], *, start: dt.date, end: dt.date) -> dict[str, Decimal]:

@@ -25,7 +25,7 @@ from finance.selectors import (
     monthly_report,
     season_dues_accounts,
 )
-from finance.services.categories import CREDIT, FORFEITED, CategoryAmount, credit_forfeited
+from finance.services.categories import CREDIT, FORFEITED, CategoryAmount, payment_categories
 from finance.services.door import door_payment_record
 from finance.services.dues import Charge, MoneyIn, account_in_good_standing
 from finance.services.ledger import account_balance, account_get
@@ -127,18 +127,49 @@ def test_the_day_a_seat_was_left_is_the_recorded_day_else_the_day_after_its_last
     )
 
 
-def test_a_departed_members_credit_becomes_forfeited_income_on_the_day_they_left_and_the_total_stays():
-    amounts = [
-        CategoryAmount(dt.date(2026, 8, 22), "dues", D("410.00")),
-        CategoryAmount(dt.date(2026, 8, 22), CREDIT, D("50.00")),
-    ]
-    moved = credit_forfeited(amounts, left_on=NOV_29)
-    assert moved == [
-        CategoryAmount(NOV_29, CREDIT, D("-50.00")),
+def test_what_a_departed_member_paid_ahead_becomes_forfeited_income_on_the_day_they_left_and_the_total_stays():
+    # $460 on Aug 22 against $410 charged by then and a $100 installment on Dec 12: on Aug 22 the $50 beyond
+    # the charges paid ahead for that installment (dues). Ann left on Nov 29, before it: on that day the $50
+    # moves to forfeited; August's split stays as it was.
+    aug_22, dec_12 = dt.date(2026, 8, 22), dt.date(2026, 12, 12)
+    charges = [Charge(aug_22, "dues", D("410.00"), "Dues")]
+    forgone = [Charge(dec_12, "dues", D("100.00"), "Dues for event 5")]
+    payments = [MoneyIn(aug_22, D("460.00"))]
+    split = payment_categories(charges=charges, payments=payments, forgone=forgone, left_on=NOV_29)
+    assert split == [
+        CategoryAmount(aug_22, "dues", D("410.00")),
+        CategoryAmount(aug_22, "dues", D("50.00")),
+        CategoryAmount(NOV_29, "dues", D("-50.00")),
         CategoryAmount(NOV_29, FORFEITED, D("50.00")),
     ]
-    assert sum(a.amount for a in amounts + moved) == D("460.00")
-    assert credit_forfeited([amounts[0]], left_on=NOV_29) == []
+    # Paid beyond the whole season: the credit is forfeited with the installment.
+    more = payment_categories(
+        charges=charges, payments=[MoneyIn(aug_22, D("600.00"))], forgone=forgone, left_on=NOV_29
+    )
+    assert more[-3:] == [
+        CategoryAmount(NOV_29, "dues", D("-100.00")),
+        CategoryAmount(NOV_29, CREDIT, D("-90.00")),
+        CategoryAmount(NOV_29, FORFEITED, D("190.00")),
+    ]
+    assert sum(a.amount for a in more) == D("600.00")
+    # Nothing paid ahead: nothing forfeited.
+    exact = payment_categories(
+        charges=charges, payments=[MoneyIn(aug_22, D("410.00"))], forgone=forgone, left_on=NOV_29
+    )
+    assert exact == [CategoryAmount(aug_22, "dues", D("410.00"))]
+
+
+def test_a_reversal_after_the_member_left_takes_back_forfeited_money_first():
+    aug_22, dec_3 = dt.date(2026, 8, 22), dt.date(2026, 12, 3)
+    charges = [Charge(aug_22, "dues", D("410.00"), "Dues")]
+    forgone = [Charge(dt.date(2026, 12, 12), "dues", D("100.00"), "Dues for event 5")]
+    payments = [MoneyIn(aug_22, D("460.00")), MoneyIn(dec_3, D("-460.00"))]
+    split = payment_categories(charges=charges, payments=payments, forgone=forgone, left_on=NOV_29)
+    assert split[-2:] == [
+        CategoryAmount(dec_3, FORFEITED, D("-50.00")),
+        CategoryAmount(dec_3, "dues", D("-410.00")),
+    ]
+    assert sum(a.amount for a in split) == D("0.00")
 
 
 # --- each way of leaving ---------------------------------------------------------------------------------
@@ -259,10 +290,29 @@ def test_the_monthly_report_lists_a_departed_member_apart_with_no_credit_and_the
     assert account_balance(account=account_get(Account.DUES)) == D("-5560.00")  # 10 × $510 + $460
     income = {r.label: (r.month, r.season) for r in report.income}
     assert income["Forfeited by members who left (§2.12)"] == (D("50.00"), D("50.00"))
-    assert income["Paid ahead (credit on account)"] == (D("-50.00"), D("0.00"))
+    # The $50 she paid on Aug 22 paid ahead for the Dec 12 installment (dues, then); on Nov 29 it moves out
+    # of dues: 10 × $500 + Ann's $400 (each $510 or $410 less the $10 admin fee) remain dues.
+    assert income["Dues"] == (D("-50.00"), D("5400.00"))
+    assert income["Admin fees"] == (D("0.00"), D("110.00"))
+    assert "Paid ahead (credit on account)" not in income
     assert report.income_total.season == D("5560.00")
     october = monthly_report(year=2026, month=10, today=NOV_29)
     assert [r.name for r in october.departed] == []
+
+
+@pytest.mark.parametrize("how", ("removed", "withdrew"))
+def test_a_member_leaving_does_not_change_an_earlier_months_income_by_category(how, club, season):
+    """Found by the club year on PostgreSQL: a member withdrawing in December turned August's dues into
+    "paid ahead" money, changing a closed month's report. August splits Ann's $460 as it stood that day."""
+
+    def august():
+        report = monthly_report(year=2026, month=8, today=NOV_29)
+        return [(r.label, r.month, r.season) for r in report.income]
+
+    before = august()
+    leave(how, club=club, season=season)
+    assert august() == before
+    assert ("Dues", D("5450.00"), D("5450.00")) in before  # 10 × $500 + Ann's $460 − $10 admin fee
 
 
 def test_the_report_page_shows_the_departed_member_in_their_own_table(club, season, client, treasurer):
