@@ -626,6 +626,11 @@ class NightChange(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     resolved_at = models.DateTimeField(null=True, blank=True)
+    # A change that follows a parked one of the same device and depends on it (a move after a parked bust,
+    # §16.13) is parked with it: it is kept only once that one is settled.
+    parked_with = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="parked_after"
+    )
 
     class Meta:
         ordering = ("event", "happened_at", "device", "sequence", "pk")
@@ -639,6 +644,24 @@ class NightChange(models.Model):
         return (
             f"{self.get_action_display()} #{self.sequence} from {self.device} at {self.event}: {self.status}"
         )
+
+
+class NightDevice(models.Model):
+    """An officer's device that sends offline changes, and the login that first used its id (§16.13): another
+    login sending under that id is refused (and audited), so one officer's numbers can never make another's
+    changes look like duplicates."""
+
+    device = models.CharField(max_length=64, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    first_used_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("first_used_at", "pk")
+
+    def __str__(self) -> str:
+        return f"Device {self.device} of {self.user or 'a removed login'}"
 
 
 class Rsvp(models.Model):
