@@ -730,4 +730,5 @@ def change_json(*, change: NightChange) -> dict[str, Any]:
         "status": change.status,
         "message": change.message,
         "recorded_by": change.recorded_by.get_username() if change.recorded_by else "",
+        "parked_with": change.parked_with_id,
     }

@@ -127,6 +127,7 @@ def test_the_issues_night_maxs_bust_and_the_pause_apply_anns_bust_and_kims_move_
     assert Night.objects.get(event=event).paused_at == T0 + dt.timedelta(minutes=10)
     parked = NightChange.objects.get(sequence=3)
     assert parked.parked_with == NightChange.objects.get(sequence=1)
+    assert night_sync.change_json(change=parked)["parked_with"] == parked.parked_with_id
     assert [night_sync.change_describe(change=r) for r in night_sync.changes_open(event=event)] == [
         "Bust: C Player",
         f"Move: {kim.player_name} to table 1 seat {to}",
