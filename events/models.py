@@ -588,9 +588,9 @@ class NightSeat(models.Model):
 class NightChange(models.Model):
     """A change an officer's device recorded while it could not reach the server (issue 20), sent later in a
     batch to ``night/sync/``. One row per (device, sequence), whatever happened to it, so a resend never
-    records twice. A change is applied only when the part of the night it touches (results, seats, clock)
-    is as the device last saw it, apart from the device's own changes; otherwise it waits here as a conflict
-    for the Vice President to resolve (keep mine, keep theirs, drop) — never merged silently."""
+    records twice. A change that another screen overtook meanwhile (the same player or seat, or the clock:
+    SPEC §16.13), or that follows such a change (``parked_with``), waits here as a conflict for the Vice
+    President to resolve (keep mine, keep theirs, drop) — never merged silently."""
 
     class Action(models.TextChoices):
         BUST = "bust", "bust"
