@@ -588,9 +588,9 @@ class NightSeat(models.Model):
 class NightChange(models.Model):
     """A change an officer's device recorded while it could not reach the server (issue 20), sent later in a
     batch to ``night/sync/``. One row per (device, sequence), whatever happened to it, so a resend never
-    records twice. A change is applied only when the part of the night it touches (results, seats, clock)
-    is as the device last saw it, apart from the device's own changes; otherwise it waits here as a conflict
-    for the Vice President to resolve (keep mine, keep theirs, drop) — never merged silently."""
+    records twice. A change that another screen overtook meanwhile (the same player or seat, or the clock:
+    SPEC §16.13), or that follows such a change (``parked_with``), waits here as a conflict for the Vice
+    President to resolve (keep mine, keep theirs, drop) — never merged silently."""
 
     class Action(models.TextChoices):
         BUST = "bust", "bust"
@@ -626,6 +626,11 @@ class NightChange(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     resolved_at = models.DateTimeField(null=True, blank=True)
+    # A change that follows a parked one of the same device and depends on it (a move after a parked bust,
+    # §16.13) is parked with it: it is kept only once that one is settled.
+    parked_with = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="parked_after"
+    )
 
     class Meta:
         ordering = ("event", "happened_at", "device", "sequence", "pk")
@@ -639,6 +644,24 @@ class NightChange(models.Model):
         return (
             f"{self.get_action_display()} #{self.sequence} from {self.device} at {self.event}: {self.status}"
         )
+
+
+class NightDevice(models.Model):
+    """An officer's device that sends offline changes, and the login that first used its id (§16.13): another
+    login sending under that id is refused (and audited), so one officer's numbers can never make another's
+    changes look like duplicates."""
+
+    device = models.CharField(max_length=64, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    first_used_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("first_used_at", "pk")
+
+    def __str__(self) -> str:
+        return f"Device {self.device} of {self.user or 'a removed login'}"
 
 
 class Rsvp(models.Model):

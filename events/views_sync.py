@@ -1,7 +1,6 @@
 """The offline queue of the night (issue 20): a device sends the changes it recorded offline, officers see the
 conflicts and settle them. Thin views over ``events.services.night_sync``; the sync answers JSON only."""
 
-import json
 from dataclasses import dataclass
 
 from django.contrib import messages
@@ -15,6 +14,7 @@ from events.models import NightChange
 from events.services import night_clock, night_sync
 from events.view_helpers import event_view
 from ncpc.core.errors import NcpcError
+from ncpc.core.jsonread import JsonReadError, json_read
 from ncpc.core.permissions import Action, require
 
 
@@ -49,12 +49,14 @@ def night_sync_view(request, event):
             {"error": "Send the changes as JSON (Content-Type: application/json)."}, status=400
         )
     try:
-        data = json.loads(request.body or b"null")
-    except (ValueError, UnicodeDecodeError):
-        return JsonResponse({"error": "The body is not JSON."}, status=400)
+        data = json_read(request.body or b"null", what="The body")
+    except JsonReadError as exc:
+        return JsonResponse({"error": str(exc)}, status=400)
     try:
         device, changes = night_sync.changes_parse(data=data, now=timezone.now())
         outcomes = night_sync.changes_sync(event=event, device=device, changes=changes, actor=request.user)
+    except night_sync.DeviceNotYours as exc:
+        return JsonResponse({"error": str(exc)}, status=403)
     except NcpcError as exc:
         return JsonResponse({"error": str(exc)}, status=400)
     return JsonResponse(

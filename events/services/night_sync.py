@@ -9,10 +9,23 @@ The rules:
   happened the first time and never records twice.
 - Changes are applied in the order of their sequence numbers, whatever the order of the batch; a change whose
   predecessor from the same device has not arrived yet is held (not stored; the device sends it again).
-- A change is applied only when the part of the night it touches (the results for a bust or an undo, the
-  seating for a move, the clock for a clock change) is as the device last saw it, apart from the device's own
-  changes applied since. Otherwise another officer changed it meanwhile: the change is stored as a
-  *conflict* and waits for the Vice President (keep mine, keep theirs, drop); it is never merged silently.
+- A change conflicts only with what another screen did meanwhile to the same player or seat (or the clock,
+  for a clock change), SPEC §16.13. When the part of the night it touches (the results for a bust or an undo,
+  the seating for a move, the clock for a clock change) is as the device last saw it, apart from the device's
+  own changes applied since, nothing can conflict. Otherwise: a bust conflicts when one of its players was
+  recorded out on another screen; a move when its player was moved, seated again or put out, or its seat
+  taken, on another screen (the seating changes since the version the device saw are read from the audit
+  rows of the seating commands); an undo (it names no player: "the last bust") and a clock change conflict
+  with any such change. A conflict is stored and waits for the Vice President (keep mine, keep theirs,
+  drop); it is never merged silently.
+- A change that follows a parked one of the same device and depends on it is parked with it
+  (``parked_with``): a move after a parked bust or undo (balancing follows the busts), an undo after a parked
+  bust or undo (it may be that one's undo), a change of a player after a parked change of the same player, a
+  clock change after a parked clock change. It can be kept only once that one is settled.
+- A device id belongs to the login that first used it (``NightDevice``); another login sending under it is
+  refused and audited. Unknown actions and malformed fields are refused when the batch is read (nothing is
+  stored), and a device with ``OPEN_CAP`` changes waiting at an event has the rest held until some are
+  settled, so junk cannot grow the conflicts page.
 - When the night is as the device saw it, the change goes through the same registry of actions, with the same
   checks, as online (``events.services.night_actions``); a change it refuses is stored as *refused*, with its
   message, and waits to be dropped (or kept, once fixed).
@@ -29,11 +42,13 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from events.models import Attendance, Event, Night, NightChange
+from events.models import Attendance, Event, Night, NightChange, NightDevice, NightSeat
 from events.services import night_actions
+from events.services.night import SEATED_STATUSES
 from events.services.night_actions import player_ids
 from ncpc.core.audit import Actor, actor_user, audit_record
-from ncpc.core.errors import NcpcError
+from ncpc.core.errors import NcpcError, NotAllowed
+from ncpc.core.models import AuditEntry
 
 # The part of the night each action checks (``NightAction.area``) and the parts its command moves the version of
 # (``moves_of``: an undo also moves the seating — the player back in is reseated, the table moves after the bust
@@ -42,11 +57,36 @@ from ncpc.core.errors import NcpcError
 AREAS = night_actions.AREAS
 CHOICES = ("mine", "theirs", "drop")
 MAX_BATCH = 500
+# Changes of one device waiting at one event (conflicts and refusals): past this the rest are held.
+OPEN_CAP = 50
 DEVICE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# The fields each kind of change may carry (anything else is dropped when read), and the clock's changes.
+FIELDS = {
+    "bust": ("players", "chips"),
+    "undo": ("hand",),
+    "move": ("player", "to_table", "to_seat"),
+    "clock": ("clock",),
+}
+CLOCK_CHANGES = ("start", "pause", "resume", "skip", "back")
+# The audit actions of the commands that move the seating version (one row each): what another screen did.
+SEAT_ACTIONS = (
+    "night.draw",
+    "night.redraw",
+    "night.button",
+    "night.seat_add",
+    "night.move",
+    "night.final_table",
+    "results.undo",
+)
+EVERYONE = -1  # a seating change that may have moved anyone (a draw, the final table, an undo)
 
 
 class SyncError(NcpcError):
     """The batch itself cannot be read (no device, a change without a number or a time, …)."""
+
+
+class DeviceNotYours(NotAllowed):
+    """The device id was first used by another login."""
 
 
 @dataclass(frozen=True)
@@ -126,12 +166,24 @@ def changes_parse(*, data: Any, now: dt.datetime) -> tuple[str, list[OfflineChan
             if isinstance(seen_raw, Mapping)
             else {}
         )
-        payload = {k: v for k, v in item.items() if k not in ("sequence", "happened_at", "action", "seen")}
+        happened_at = _when(item.get("happened_at"), now=now)
+        action = item.get("action")
+        if (
+            not isinstance(action, str)
+            or night_actions.offline_action(action) is None
+            or action not in FIELDS
+        ):
+            shown = repr(action)[:40] if action is not None else "none"
+            raise SyncError(
+                f"Change #{sequence} is of an unknown kind ({shown}): a device sends bust, undo, move or clock."
+            )
+        payload = {k: item[k] for k in FIELDS[action] if k in item}
+        _fields_check(action=action, payload=payload, sequence=sequence)
         changes.append(
             OfflineChange(
                 sequence=sequence,
-                happened_at=_when(item.get("happened_at"), now=now),
-                action=str(item.get("action", ""))[:8],
+                happened_at=happened_at,
+                action=action,
                 payload=payload,
                 seen=seen,
             )
@@ -139,6 +191,39 @@ def changes_parse(*, data: Any, now: dt.datetime) -> tuple[str, list[OfflineChan
     if len({c.sequence for c in changes}) != len(changes):
         raise SyncError("A sequence number appears twice in the batch.")
     return device, sorted(changes, key=lambda c: c.sequence)
+
+
+def _is_int(value: Any) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        return False
+    try:
+        return abs(int(value)) <= night_actions.INT_LIMIT
+    except ValueError:
+        return False
+
+
+def _fields_check(*, action: str, payload: Mapping[str, Any], sequence: int) -> None:
+    """The fields a kind of change needs, in the shape the console sends them (checked before anything is
+    stored; the command's own checks still run when it is applied)."""
+    where = f"Change #{sequence} ({action})"
+    if action == "bust":
+        players = payload.get("players")
+        if not isinstance(players, list) or not 1 <= len(players) <= 20:
+            raise SyncError(f"{where} must name its players as a list of 1 to 20.")
+        if any(not _is_int(p) for p in players):
+            raise SyncError(f"{where} names a player that is not a number.")
+        chips = payload.get("chips")
+        if chips is not None and (not isinstance(chips, Mapping) or len(chips) > 20):
+            raise SyncError(f"{where} has chip counts that cannot be read.")
+    elif action == "move":
+        for key in ("player", "to_table", "to_seat"):
+            if not _is_int(payload.get(key)):
+                raise SyncError(f"{where} needs {key.replace('_', ' ')} as a number.")
+    elif action == "clock":
+        if payload.get("clock") not in CLOCK_CHANGES:
+            raise SyncError(f"{where} must be one of {', '.join(CLOCK_CHANGES)}.")
+    elif action == "undo" and "hand" in payload and not _is_int(payload["hand"]):
+        raise SyncError(f"{where} names a hand that is not a number.")
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -188,24 +273,165 @@ def _apply(
     ).message
 
 
-def _conflict_message(*, event: Event, change: OfflineChange, area: str) -> str:
-    if change.action == NightChange.Action.BUST:
-        try:
-            ids = player_ids(change.payload)
-        except NcpcError:
-            ids = []
-        out = list(
-            Attendance.objects.filter(event=event, pk__in=ids, elimination__isnull=False).select_related(
-                "membership__person"
-            )
+def _out_elsewhere(*, event: Event, device: str, ids: Sequence[int]) -> list[str]:
+    """The players among ``ids`` who are out now by another screen's record (not by this device's own
+    applied busts: a second bust of the same player on one device is refused by the online checks)."""
+    out = list(
+        Attendance.objects.filter(event=event, pk__in=ids, elimination__isnull=False).select_related(
+            "membership__person"
         )
-        if out:
+    )
+    if not out:
+        return []
+    own: set[int] = set()
+    for payload in NightChange.objects.filter(
+        event=event, device=device, action=NightChange.Action.BUST, status=NightChange.Status.APPLIED
+    ).values_list("payload", flat=True):
+        try:
+            own.update(player_ids(payload or {}))
+        except NcpcError:
+            continue
+    return [a.player_name for a in out if a.pk not in own]
+
+
+def _seating_by_others(*, event: Event, device: str, seen: int, now: int) -> tuple[set[int], set[tuple]]:
+    """The players and seats another screen's seating changes touched since the device saw version ``seen``.
+
+    Each command that moves the seating version writes one audit row (``SEAT_ACTIONS``), so the newest
+    ``now - seen`` of them are the changes since; the device's own applied moves and undos among them are
+    left out. A draw, the final table or an undo may have moved anyone: ``EVERYONE`` is in the players."""
+    rows = list(
+        AuditEntry.objects.filter(
+            target_type=Event._meta.label_lower, target_id=str(event.pk), action__in=SEAT_ACTIONS
+        )
+        .order_by("-pk")
+        .values_list("action", "data")[: max(now - seen, 0)]
+    )
+    own_moves: list[tuple[int, list[int]]] = []
+    own_undos = 0
+    for action, payload, seen_ in NightChange.objects.filter(
+        event=event, device=device, status=NightChange.Status.APPLIED, action__in=("move", "undo")
+    ).values_list("action", "payload", "seen"):
+        if not isinstance(seen_, dict) or seen_.get("seats") != seen:
+            continue
+        if action == "undo":
+            own_undos += 1
+        elif isinstance(payload, dict):
+            try:
+                own_moves.append(
+                    (int(payload["player"]), [int(payload["to_table"]), int(payload["to_seat"])])
+                )
+            except (KeyError, TypeError, ValueError):
+                continue
+    players: set[int] = set()
+    seats: set[tuple] = set()
+    for action, data in rows:
+        data = data if isinstance(data, dict) else {}
+        if action == "night.move":
+            mine = (data.get("attendance"), data.get("to"))
+            if mine in own_moves:
+                own_moves.remove(mine)  # type: ignore[arg-type]
+                continue
+            players.add(data.get("attendance") or 0)
+            seats.update(tuple(data.get(k) or ()) for k in ("from", "to"))
+        elif action == "results.undo" and own_undos:
+            own_undos -= 1
+        elif action in ("night.draw", "night.redraw", "night.final_table", "results.undo"):
+            players.add(EVERYONE)
+        # night.button moves no one; night.seat_add seats a newcomer (a seat it took is checked as taken)
+    return players, seats
+
+
+def _conflict(*, event: Event, device: str, change: OfflineChange, area: str, own: int) -> str:
+    """Why the change conflicts with another screen's change meanwhile, or "" when nothing it touches was
+    touched elsewhere (SPEC §16.13)."""
+    versions = night_versions(event=event)
+    moved = versions[area] != change.seen[area] + own
+    if change.action == NightChange.Action.BUST:
+        ids = player_ids(change.payload)
+        names = _out_elsewhere(event=event, device=device, ids=ids) if moved else []
+        if names:
             return (
-                ", ".join(a.player_name for a in out)
+                ", ".join(names)
                 + " was recorded out on another screen meanwhile; this device recorded it too."
             )
-    what = {"results": "results", "seats": "seating", "clock": "clock"}[area]
-    return f"The {what} changed on another screen while this device was offline."
+        return ""
+    if change.action == NightChange.Action.MOVE:
+        player = int(change.payload["player"])
+        target = (int(change.payload["to_table"]), int(change.payload["to_seat"]))
+        # A bust on another screen does not move the seating version: the player out is checked whatever.
+        names = _out_elsewhere(event=event, device=device, ids=[player])
+        if names:
+            return f"{names[0]} was recorded out on another screen meanwhile: this device moved them."
+        if not moved:
+            return ""
+        players, seats = _seating_by_others(
+            event=event, device=device, seen=change.seen[area], now=versions[area]
+        )
+        if EVERYONE in players:
+            return "The seats were drawn again or changed by an undo on another screen meanwhile."
+        if player in players:
+            name = _name(event=event, attendance_id=player)
+            return f"{name} was moved on another screen meanwhile."
+        if target in seats or _seat_taken(event=event, target=target, player=player):
+            return f"Table {target[0]} seat {target[1]} changed on another screen meanwhile."
+        return ""
+    if not moved:
+        return ""
+    if change.action == NightChange.Action.UNDO:
+        return (
+            "The results changed on another screen while this device was offline: an undo takes back the "
+            "last bust, which may no longer be the one this device saw."
+        )
+    return "The clock changed on another screen while this device was offline."
+
+
+def _name(*, event: Event, attendance_id: int) -> str:
+    row = (
+        Attendance.objects.filter(event=event, pk=attendance_id).select_related("membership__person").first()
+    )
+    return row.player_name if row else f"player #{attendance_id}"
+
+
+def _seat_taken(*, event: Event, target: tuple[int, int], player: int) -> bool:
+    return (
+        NightSeat.objects.filter(
+            table__event=event,
+            table__number=target[0],
+            seat=target[1],
+            attendance__status__in=SEATED_STATUSES,
+            attendance__elimination__isnull=True,
+        )
+        .exclude(attendance_id=player)
+        .exists()
+    )
+
+
+def _players_of(change: OfflineChange | NightChange) -> set[int]:
+    payload = change.payload or {}
+    try:
+        return set(player_ids(payload))
+    except NcpcError:
+        return set()
+
+
+def _depends_on(*, change: OfflineChange, parked: NightChange) -> bool:
+    """Whether ``change`` follows from ``parked``, an earlier change of the same device that waits."""
+    results = (NightChange.Action.BUST, NightChange.Action.UNDO)
+    if change.action == NightChange.Action.CLOCK:
+        return parked.action == NightChange.Action.CLOCK
+    if parked.action == NightChange.Action.CLOCK:
+        return False
+    if change.action in (NightChange.Action.MOVE, NightChange.Action.UNDO) and parked.action in results:
+        return True  # balancing follows the busts; an undo may be that bust's undo
+    if parked.action == NightChange.Action.UNDO:
+        return True  # the undo put someone back in: what follows may rest on it
+    if _players_of(change) & _players_of(parked):
+        return True
+    if change.action == parked.action == NightChange.Action.MOVE:
+        p, c = parked.payload or {}, change.payload
+        return (p.get("to_table"), p.get("to_seat")) == (c.get("to_table"), c.get("to_seat"))
+    return False
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -213,6 +439,28 @@ def _conflict_message(*, event: Event, change: OfflineChange, area: str) -> str:
 
 
 @transaction.atomic
+def device_claim(*, device: str, actor: Actor, event: Event) -> str:
+    """The device id for the actor: the first login to use it owns it. Returns "" when the actor may send
+    under it, otherwise the refusal — written to the audit log here, so it is kept though nothing else is."""
+    user = actor_user(actor)
+    if user is None:
+        return ""  # the system (the demo night, tests)
+    row, _ = NightDevice.objects.select_for_update().get_or_create(device=device, defaults={"user": user})
+    if row.user_id == user.pk:
+        return ""
+    audit_record(
+        actor=actor,
+        action="night.sync_device_refused",
+        target=event,
+        summary=f"Offline changes refused at {event}: device {device} belongs to another login",
+        data={"device": device, "owner": row.user_id},
+    )
+    return (
+        "This device id belongs to another officer's login, so its changes were not taken. Sign in as that "
+        "officer to send them, or ask the Vice President to enter them."
+    )
+
+
 def changes_sync(
     *,
     event: Event,
@@ -220,7 +468,22 @@ def changes_sync(
     changes: Sequence[OfflineChange],
     actor: Actor,
 ) -> list[ChangeOutcome]:
-    """Apply a device's offline changes in order; store each with its outcome (see the module's rules)."""
+    """Apply a device's offline changes in order; store each with its outcome (see the module's rules).
+    Raises ``DeviceNotYours`` when the device id was first used by another login (the refusal is audited)."""
+    refusal = device_claim(device=device, actor=actor, event=event)
+    if refusal:
+        raise DeviceNotYours(refusal)
+    return _changes_apply(event=event, device=device, changes=changes, actor=actor)
+
+
+@transaction.atomic
+def _changes_apply(
+    *,
+    event: Event,
+    device: str,
+    changes: Sequence[OfflineChange],
+    actor: Actor,
+) -> list[ChangeOutcome]:
     # One sync at a time per event: the batch is checked against versions no other sync is moving.
     locked = Event.objects.select_for_update().get(pk=event.pk)
     ordered = sorted(changes, key=lambda c: c.sequence)
@@ -229,6 +492,11 @@ def changes_sync(
         for c in NightChange.objects.filter(device=device, sequence__in=[c.sequence for c in ordered])
     }
     last = NightChange.objects.filter(device=device).aggregate(m=Max("sequence"))["m"] or 0
+    waiting = list(
+        NightChange.objects.filter(event=locked, device=device, status__in=NightChange.OPEN).order_by(
+            "sequence"
+        )
+    )
     outcomes: list[ChangeOutcome] = []
     stored: list[NightChange] = []
     for change in ordered:
@@ -255,6 +523,16 @@ def changes_sync(
                     )
                 )
             continue
+        if len(waiting) >= OPEN_CAP:
+            outcomes.append(
+                ChangeOutcome(
+                    sequence=change.sequence,
+                    status="held",
+                    message=f"{OPEN_CAP} changes of this device wait on the conflicts page: the Vice "
+                    "President settles or drops them, then the rest are sent.",
+                )
+            )
+            continue
         if change.sequence != last + 1:
             outcomes.append(
                 ChangeOutcome(
@@ -264,9 +542,11 @@ def changes_sync(
                 )
             )
             continue
-        row = _sync_one(event=locked, device=device, change=change, actor=actor)
+        row = _sync_one(event=locked, device=device, change=change, actor=actor, waiting=waiting)
         last = change.sequence
         stored.append(row)
+        if row.status in NightChange.OPEN:
+            waiting.append(row)
         outcomes.append(
             ChangeOutcome(sequence=change.sequence, status=row.status, message=row.message, change_id=row.pk)
         )
@@ -283,23 +563,34 @@ def changes_sync(
     return outcomes
 
 
-def _sync_one(*, event: Event, device: str, change: OfflineChange, actor: Actor) -> NightChange:
+def _sync_one(
+    *, event: Event, device: str, change: OfflineChange, actor: Actor, waiting: Sequence[NightChange]
+) -> NightChange:
     status, message = NightChange.Status.APPLIED, ""
     spec = night_actions.offline_action(change.action)
-    area = spec.area if spec is not None else None
-    if area is None:
-        status, message = NightChange.Status.REFUSED, f"Unknown kind of change: {change.action!r}."
+    area = spec.area if spec is not None else ""
+    parent = next(
+        (
+            w
+            for w in reversed(waiting)
+            if w.status == NightChange.Status.CONFLICT and _depends_on(change=change, parked=w)
+        ),
+        None,
+    )
+    if parent is not None:
+        status = NightChange.Status.CONFLICT
+        message = (
+            f"Follows “{change_describe(change=parent)}” (#{parent.sequence}), which waits too: "
+            "it is parked with it."
+        )
     elif area not in change.seen:
         status = NightChange.Status.CONFLICT
         message = "The device did not say which version of the night it last saw."
     else:
-        versions = night_versions(event=event)
-        expected = change.seen[area] + _own_applied(
-            event=event, device=device, area=area, seen=change.seen[area]
-        )
-        if versions[area] != expected:
+        own = _own_applied(event=event, device=device, area=area, seen=change.seen[area])
+        message = _conflict(event=event, device=device, change=change, area=area, own=own)
+        if message:
             status = NightChange.Status.CONFLICT
-            message = _conflict_message(event=event, change=change, area=area)
         else:
             try:
                 with transaction.atomic():
@@ -307,7 +598,7 @@ def _sync_one(*, event: Event, device: str, change: OfflineChange, actor: Actor)
                         event=event,
                         action=change.action,
                         payload=change.payload,
-                        versions=versions,
+                        versions=night_versions(event=event),
                         actor=actor,
                         when=change.happened_at,
                     )
@@ -318,12 +609,13 @@ def _sync_one(*, event: Event, device: str, change: OfflineChange, actor: Actor)
         device=device,
         sequence=change.sequence,
         happened_at=change.happened_at,
-        action=change.action if area else "",
+        action=change.action,
         payload=change.payload,
         seen=change.seen,
         status=status,
         message=message[:300],
         recorded_by=actor_user(actor),
+        parked_with=parent,
     )
 
 
@@ -343,6 +635,13 @@ def change_resolve(
         raise NcpcError(f"That change is settled already ({row.get_status_display()}).")
     now = now or timezone.now()
     summary = change_describe(change=row)
+    if choice == "mine" and row.parked_with_id is not None:
+        parent = NightChange.objects.filter(pk=row.parked_with_id, status__in=NightChange.OPEN).first()
+        if parent is not None:
+            raise NcpcError(
+                f"This change follows “{change_describe(change=parent)}”, which still waits: settle that one "
+                "first (or keep theirs or drop this one)."
+            )
     if choice == "mine":
         versions = night_versions(event=event)
         try:
@@ -381,7 +680,7 @@ def changes_open(*, event: Event) -> list[NightChange]:
     """Conflicts and refused changes waiting for the Vice President, in the order they happened."""
     return list(
         NightChange.objects.filter(event=event, status__in=NightChange.OPEN)
-        .select_related("recorded_by")
+        .select_related("recorded_by", "parked_with")
         .order_by("happened_at", "device", "sequence", "pk")
     )
 
@@ -431,4 +730,5 @@ def change_json(*, change: NightChange) -> dict[str, Any]:
         "status": change.status,
         "message": change.message,
         "recorded_by": change.recorded_by.get_username() if change.recorded_by else "",
+        "parked_with": change.parked_with_id,
     }

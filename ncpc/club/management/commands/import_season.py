@@ -1,12 +1,13 @@
 """python manage.py import_season FILE [--replace] — all or nothing (SPEC §13)."""
 
-import json
+import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
 from ncpc.club.services.season_file import SeasonFileError
 from ncpc.club.services.season_import import season_import
 from ncpc.core.errors import NcpcError
+from ncpc.core.jsonread import JsonReadError, json_read
 
 
 class Command(BaseCommand):
@@ -19,16 +20,15 @@ class Command(BaseCommand):
     def handle(self, *args, file, replace, **options):
         try:
             if file == "-":
-                import sys
-
-                data = json.load(sys.stdin)
+                raw = getattr(sys.stdin, "buffer", sys.stdin).read()
             else:
-                with open(file, encoding="utf-8") as handle:
-                    data = json.load(handle)
+                with open(file, "rb") as handle:
+                    raw = handle.read()
+            data = json_read(raw, what=f"The season file {file}")
         except OSError as exc:
             raise CommandError(f"Cannot read {file}: {exc.strerror}.") from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise CommandError(f"{file} is not valid JSON: {exc}.") from None
+        except JsonReadError as exc:
+            raise CommandError(str(exc)) from None
         try:
             season = season_import(data=data, replace=replace)
         except SeasonFileError as exc:
