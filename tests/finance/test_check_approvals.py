@@ -110,6 +110,7 @@ def test_the_other_officers_are_emailed_a_link_to_the_check(
     assert "1 of 3 has so far (Ned Stark)." in body
     assert "Amount: $5,000.00\n" in body
     assert "Signed by: Ned Stark and Pia Park\n" in body
+    assert body.endswith("If something about it is not right, tell the treasurer before you approve.\n")
     assert f"open the check on the club site: https://ncpc.example/finance/checks/#check-{check.pk}\n" in body
     rows = MailDelivery.objects.filter(kind=MailDelivery.Kind.CHECK_APPROVAL)
     assert {(r.to, r.reference, r.status) for r in rows} == {
