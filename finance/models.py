@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models import Q
 
 from ncpc.core.fields import MoneyField
+from ncpc.core.money import money_display
 
 
 class Account(models.Model):
@@ -247,7 +248,7 @@ class Disbursement(models.Model):
 
     def __str__(self) -> str:
         number = f" #{self.check_number}" if self.check_number else ""
-        return f"Check{number} to {self.payee} for {self.amount}"
+        return f"Check{number} to {self.payee} for {money_display(self.amount)}"
 
 
 class DisbursementApproval(models.Model):

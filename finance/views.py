@@ -43,7 +43,13 @@ from finance.selectors import (
     payout_member_names,
     season_dues_accounts,
 )
-from finance.services.checks import approvals_needed, disbursement_approve, disbursement_create
+from finance.services.checks import (
+    approval_requests_sent,
+    approvals_left_text,
+    approvals_needed,
+    disbursement_approve,
+    disbursement_create,
+)
 from finance.services.door import door_payment_record
 from finance.services.dues import LATE_FEE
 from finance.services.escrow import (
@@ -520,7 +526,7 @@ def transfer(request):
             if booked.replayed:
                 messages.info(request, f"Already recorded: #{txn.pk} (this form was sent before).")
             else:
-                messages.success(request, f"Posted #{txn.pk}.")
+                messages.success(request, f"Posted #{txn.pk}: {money_display(data['amount'])}.")
             return redirect("finance:transaction", pk=txn.pk)
     return render(request, "finance/transfer.html", {"form": form})
 
@@ -780,6 +786,7 @@ def checks(request):
                     signers=(data["signer_1"], data["signer_2"]),
                     actor=request.user,
                     once=data["once"],
+                    on=today,
                 )
             except NcpcError as exc:
                 error_show(request, exc, form=form)
@@ -788,20 +795,43 @@ def checks(request):
                 if booked.replayed:
                     messages.info(request, f"Already recorded: {check} (this form was sent before).")
                 else:
-                    needed = approvals_needed(on=check.date)
-                    messages.success(
-                        request, f"{check} written; it is issued once {needed} officers approve it."
-                    )
+                    messages.success(request, _check_written_text(check=check))
                 return redirect("finance:checks")
-    items = Disbursement.objects.select_related(
-        "from_account", "to_account", "signer_1", "signer_2", "transaction"
-    ).prefetch_related("approvals__officer")
+    items = list(
+        Disbursement.objects.select_related(
+            "from_account", "to_account", "signer_1", "signer_2", "transaction"
+        ).prefetch_related("approvals__officer")
+    )
     person = user_person(request.user)
+    approved_by_me = {
+        c.pk
+        for c in items
+        if person is not None and any(a.officer_id == person.pk for a in c.approvals.all())
+    }
     return render(
         request,
         "finance/checks.html",
-        {"form": form, "checks": items, "me": person, "needed": approvals_needed(on=today)},
+        {
+            "form": form,
+            "checks": items,
+            "me": person,
+            "approved_by_me": approved_by_me,
+            "needed": approvals_needed(on=today),
+        },
     )
+
+
+def _check_written_text(*, check: Disbursement) -> str:
+    needed = approvals_needed(on=check.date)
+    approved = check.approvals.count()
+    asked = approval_requests_sent(check=check)
+    text = f"{check} written"
+    if approved:
+        text += f" with your approval ({approved} of {needed})"
+    text += f"; it is issued once {approvals_left_text(approved=approved, needed=needed)}."
+    if asked:
+        text += f" {asked} officer{'s were' if asked != 1 else ' was'} e-mailed a link to approve it."
+    return text
 
 
 @require_POST
@@ -821,7 +851,10 @@ def check_approve(request, pk):
         elif approvals == before:
             messages.info(request, "Your approval of this check is recorded already.")
         else:
-            messages.success(request, f"Approved ({approvals} of {needed}); {needed - approvals} more to go.")
+            left = approvals_left_text(approved=approvals, needed=needed)
+            messages.success(
+                request, f"You approved {check} ({approvals} of {needed}); it is issued once {left}."
+            )
     return redirect("finance:checks")
 
 

@@ -141,7 +141,7 @@ def ballot_detail(request, pk):
         "results": ballot_results(ballot=ballot, questions=questions) if show_results else [],
         "can_run": can_run,
         "turnout": ballot_turnout(ballot=ballot) if can_run else None,
-        "members": current_member_count(season=ballot.season),
+        "members": ballot_services.ballot_electorate(ballot=ballot),
     }
     days = election_services.election_days(season=ballot.season)
     context["days"] = days

@@ -4,6 +4,7 @@ All rule logic is in ``standings.services``; this module gathers the data (placi
 ``events.selectors.event_placings``, rosters through ``members.selectors``) and calls the calculators.
 """
 
+import copy
 import datetime as dt
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from finance import selectors as finance_selectors
 from members import selectors as member_selectors
 from members.models import Membership, Person
 from members.services.late_joiners import join_terms, wsop_eligibility_kept
-from members.services.seat_terms import seat_held_at
+from members.services.seat_terms import seat_held_at, seat_left_on
 from ncpc.core.cache import computed
 from ncpc.core.errors import NcpcError
 from standings.models import TieBreakEntry, WsopDecline
@@ -111,6 +112,28 @@ def roster_from(memberships: Iterable[Membership], event_number: int) -> list[Me
     return [m for m in memberships if seat_held_at(seat=m, event_number=event_number)]
 
 
+def seats_as_of(
+    *, memberships: Iterable[Membership], on: dt.date, events: Iterable[Event], season_start: dt.date
+) -> list[Membership]:
+    """The memberships as they stood on ``on``: a member who left the seat after that day (a removal in
+    December, read on the October report) still holds it there; the others as they are. A report of a past
+    day says who was eligible then, not what happened after it. The rows are copies: nothing is saved."""
+    dates = {e.number: e.date for e in events}
+    seats = []
+    for m in memberships:
+        left = seat_left_on(
+            left_on=m.left_on,
+            left_after_event=m.left_after_event,
+            event_dates=dates,
+            season_start=season_start,
+        )
+        if left is not None and left > on:
+            m = copy.copy(m)
+            m.left_after_event, m.left_on, m.how_left = None, None, ""
+        seats.append(m)
+    return seats
+
+
 def _tie_breaks_and_declines(*, season_id: int) -> QuerySet[Any]:
     """The season's tie-break entries and WSOP declines in one query: (tie-break id, recorded at, position,
     points tied on, membership id), a decline with no tie-break id."""
@@ -158,14 +181,16 @@ def season_standings(
     memberships: list[Membership] | None = None,
     placings: dict[int, list[Placing]] | None = None,
 ) -> SeasonStandings:
-    """The standings after the season's final events (those dated ≤ ``through`` when given).
+    """The standings after the season's final events (those dated ≤ ``through`` when given, with the roster
+    as it stood on that day: ``seats_as_of``).
 
     Queries: the season's events, rules and memberships (with their declines), unless the caller passes them,
     the tie-breaks, and one query for the places of all counted events (``season_places``: the points need
     no more of them), unless the caller has read their placings (``season_placings`` of the same events).
     """
     rules = rules or event_selectors.season_rules(season)
-    events = counted_events(season=season, through=through, events=events)
+    season_events = events if events is not None else event_selectors.season_events(season=season)
+    events = counted_events(season=season, through=through, events=season_events)
     if placings is None:
         by_event = event_selectors.season_places(events=events)
     else:
@@ -173,6 +198,11 @@ def season_standings(
     places = [EventPlaces(number=e.number, places=by_event.get(e.pk, {})) for e in events]
     if memberships is None:
         memberships = member_selectors.season_memberships(season=season)
+    if through is not None:
+        # The standings after a past day: eligibility and the WSOP seats as the roster stood that day.
+        memberships = seats_as_of(
+            memberships=memberships, on=through, events=season_events, season_start=season.start
+        )
     by_id = {m.pk: m for m in sorted(memberships, key=lambda m: m.pk)}
     totals: dict[int, MemberTotal] = season_totals(
         points_table=rules.points_table, events=places, membership_ids=by_id

@@ -7,6 +7,8 @@ import datetime as dt
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
 
 from events.models import Season
 from finance.models import Account, Disbursement, DisbursementApproval, Transaction
@@ -21,9 +23,14 @@ from finance.services.ledger import (
     transaction_post,
 )
 from members.models import Person
-from members.selectors import offices_held
+from members.selectors import officer_holders, offices_held
 from ncpc.core.audit import Actor, actor_signed_in, audit_record
+from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError, NotAllowed
+from ncpc.core.identity import club_identity
+from ncpc.core.mail import Mail, mail_queue, site_link
+from ncpc.core.models import MailDelivery
+from ncpc.core.money import money_display
 from ncpc.core.permissions import user_person
 from ncpc.core.results import Booked
 
@@ -76,9 +83,16 @@ def disbursement_create(
     signers: tuple[Person, Person],
     actor: Actor,
     once: str | None = None,
+    on: dt.date | None = None,
 ) -> Booked[Disbursement]:
     """Write a check (pending until approved). ``signers``: the two officers who sign it (§4.7), in office on
-    its date. ``once``: the form's one-time key; the same form sent again returns the first check, ``replayed``."""
+    its date. ``once``: the form's one-time key; the same form sent again returns the first check, ``replayed``.
+
+    A writer who is an officer in office on ``on`` (the day it is written, today when not given) approves it by
+    writing it (SPEC §15.6: the quorum is of different officers, the writer one of them). Every other officer
+    in office then gets an e-mail asking them to approve it, with a link to the checks page (queued: sent
+    after this commits, so a mail server that is down refuses nothing here)."""
+    on = on or club_today()
     if once:
         existing = disbursement_by_form(once=once)
         if existing is not None:
@@ -144,7 +158,71 @@ def disbursement_create(
             ) from None
         return Booked(existing, replayed=True)
     audit_record(actor=actor, action="finance.check.create", summary=f"{check} ({memo})", target=check)
+    writer = user_person(actor)
+    offices = sorted(offices_held(person=writer, on=on)) if writer is not None else []
+    if offices:
+        # The quorum is never below three (``approvals_needed``): the writer's approval alone never issues it.
+        DisbursementApproval.objects.create(
+            disbursement=check, officer=writer, office=offices[0], user=actor_signed_in(actor)
+        )
+        audit_record(
+            actor=actor,
+            action="finance.check.approve",
+            summary=f"Approved {check} by writing it",
+            target=check,
+        )
+    check_approval_request(check=check, on=on)
     return Booked(check)
+
+
+def check_link(*, check: Disbursement) -> str:
+    """The address of the check on the checks page, for an e-mail."""
+    return site_link(f"{reverse('finance:checks')}#check-{check.pk}")
+
+
+def check_approval_request(*, check: Disbursement, on: dt.date) -> list[MailDelivery]:
+    """Queue one e-mail to each officer in office on ``on`` who has not approved ``check``: what the check is,
+    how many approvals it has and needs, and a link to approve it. Officers without an address are skipped."""
+    approved = set(check.approvals.values_list("officer_id", flat=True))
+    needed = approvals_needed(on=check.date)
+    club = club_identity()
+    asked = {p.pk: p for p in officer_holders(on=on).values() if p.pk not in approved and p.email}
+    mails = [
+        Mail(
+            to=person.email,
+            subject=f"{club.short_name} check to approve: {check}",
+            body=render_to_string(
+                "finance/email/check_approval.txt",
+                {
+                    "person": person,
+                    "check": check,
+                    "amount": money_display(check.amount),
+                    "approvers": [a.officer.full_name for a in check.approvals.select_related("officer")],
+                    "approved": len(approved),
+                    "needed": needed,
+                    "link": check_link(check=check),
+                    "club": club,
+                },
+            ),
+        )
+        for person in sorted(asked.values(), key=lambda p: p.pk)
+    ]
+    if not mails:
+        return []
+    return mail_queue(kind=MailDelivery.Kind.CHECK_APPROVAL, messages=mails, reference=f"check:{check.pk}")
+
+
+def approval_requests_sent(*, check: Disbursement) -> int:
+    """How many officers were e-mailed to approve ``check``."""
+    return MailDelivery.objects.filter(
+        kind=MailDelivery.Kind.CHECK_APPROVAL, reference=f"check:{check.pk}"
+    ).count()
+
+
+def approvals_left_text(*, approved: int, needed: int) -> str:
+    """Pure: what a check still needs, as the checks page says it: "2 more officers approve it"."""
+    left = max(needed - approved, 0)
+    return f"{left} more officer approves it" if left == 1 else f"{left} more officers approve it"
 
 
 @transaction.atomic

@@ -16,7 +16,7 @@ from finance.models import Account, ClosedMonth, Entry, OpeningBalance, Transact
 from ncpc.core.audit import Actor, actor_signed_in, actor_user, audit_record
 from ncpc.core.clock import club_today
 from ncpc.core.errors import ConcurrentChange, NcpcError
-from ncpc.core.money import DEFAULT_MONEY_LIMIT, ZERO, money_display, money_str, quantize
+from ncpc.core.money import DEFAULT_MONEY_LIMIT, ZERO, money_display, quantize
 from ncpc.core.results import Booked
 
 
@@ -289,7 +289,7 @@ def amount_check(*, amount: Decimal | None, day: dt.date, what: str = "The amoun
     limit = money_limit_on(day=day)
     if amount > limit:
         raise LedgerError(
-            f"${money_str(amount)} is more than the club's limit of ${money_str(limit)} for one amount.",
+            f"{money_display(amount)} is more than the club's limit of {money_display(limit)} for one amount.",
             field="amount",
         )
     return amount

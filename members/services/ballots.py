@@ -262,6 +262,19 @@ def _members_eligible(*, ballot: Ballot) -> int:
     return max(current_member_count(season=ballot.season), most or 0)
 
 
+def ballot_electorate(*, ballot: Ballot) -> int:
+    """The members a ballot's turnout is counted against, on every line of its page: once closed, the members
+    when it closed (``members_eligible``, the same number its majority and its result's turnout use), so a
+    member leaving afterwards changes neither; while it is open, the same rule on today's seats (seats held
+    now, never fewer than the members who voted on one question)."""
+    if (
+        ballot.status in (Ballot.Status.CLOSED, Ballot.Status.PUBLISHED)
+        and ballot.members_eligible is not None
+    ):
+        return ballot.members_eligible
+    return _members_eligible(ballot=ballot)
+
+
 @transaction.atomic
 def ballot_close(*, ballot: Ballot, on: dt.date, actor: Actor = None) -> Ballot:
     """Close the voting and count: elections get their winners (or ties); each rule change gets a recorded

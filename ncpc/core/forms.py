@@ -14,7 +14,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from ncpc.core.identity import reference_rewrite
-from ncpc.core.money import DEFAULT_MONEY_LIMIT, money_str, parse_money
+from ncpc.core.money import DEFAULT_MONEY_LIMIT, money_display, money_str, parse_money
 
 _KEY = re.compile(r"^[0-9a-f]{32}$")
 
@@ -70,11 +70,11 @@ class MoneyField(forms.CharField):
             if self.minimum == Decimal("0.01"):
                 raise ValidationError("The amount must be at least $0.01.", code="min_value")
             raise ValidationError(
-                f"The amount cannot be less than ${money_str(self.minimum)}.", code="min_value"
+                f"The amount cannot be less than {money_display(self.minimum)}.", code="min_value"
             )
         if value > self.limit:
             raise ValidationError(
-                f"${money_str(value)} is more than the club's limit of ${money_str(self.limit)} for one "
+                f"{money_display(value)} is more than the club's limit of {money_display(self.limit)} for one "
                 "amount (a rule of the season).",
                 code="max_value",
             )

@@ -68,6 +68,7 @@ class MailDelivery(models.Model):
         DUES_REMINDER = "dues_reminder", "dues reminder"
         BALLOT = "ballot", "ballot"
         RSVP_REMINDER = "rsvp_reminder", "who's coming reminder"
+        CHECK_APPROVAL = "check_approval", "check to approve"
 
     class Status(models.TextChoices):
         QUEUED = "queued", "waiting to be sent"

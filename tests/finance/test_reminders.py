@@ -190,3 +190,22 @@ def test_the_reminders_page_shows_who_would_get_one_and_sends_now_once(client, s
     assert "Nothing to send" in again.content.decode()
     assert DuesReminder.objects.count() == 4
     assert set(DuesReminder.objects.values_list("sent_by", flat=True)) == {treasurer.pk}
+
+
+def test_the_reminder_greets_then_starts_a_sentence_and_ends_with_one_line_break(
+    season, members, django_capture_on_commit_callbacks, mailoutbox, settings
+):
+    settings.SITE_URL = "https://ncpc.example"
+    with django_capture_on_commit_callbacks(execute=True):
+        dues_reminders_send(season=season, on=day("2026-12-05"), actor=None)
+    body = next(m.body for m in mailoutbox if m.to == ["ann@example.org"])
+    assert body.startswith(
+        "Hello Ann,\n\nThis is a reminder from the NCPC treasurer.\n\n"
+        "To play at the club's event on Saturday, December 12, 2026, please pay $100.00 by then"
+    )
+    assert body.endswith(
+        f"Your statement on the club site: https://ncpc.example/finance/members/{members['ann'].pk}/\n\n"
+        "Please pay the treasurer in cash or by check. A payment on or before an event's date counts for that "
+        "event.\n\nThank you!\n"
+    )
+    assert "\n\n\n" not in body

@@ -88,8 +88,8 @@ def test_the_money_field_accepts_amounts_as_people_write_them(text, amount):
         ("abc", "at most two decimals"),
         ("0", "at least $0.01"),
         ("-5", "at least $0.01"),
-        ("10000.01", "more than the club's limit of $10000.00"),
-        ("9999999999.99", "more than the club's limit of $10000.00"),
+        ("10000.01", "more than the club's limit of $10,000.00"),
+        ("9999999999.99", "more than the club's limit of $10,000.00"),
     ],
 )
 def test_the_money_field_refuses_exponents_nan_fractions_of_cents_and_amounts_over_the_limit(text, message):
@@ -108,7 +108,7 @@ def test_the_payment_form_takes_its_limit_from_the_season_rule(season, member, t
 
 
 def test_the_service_refuses_an_amount_over_the_seasons_limit_too(season, member, treasurer):
-    with pytest.raises(PaymentError, match="limit of \\$10000.00"):
+    with pytest.raises(PaymentError, match="limit of \\$10,000.00"):
         pay(membership=own_seat(member), day="2026-11-29", amount="10000.01", actor=treasurer)
     assert Payment.objects.count() == 0
 

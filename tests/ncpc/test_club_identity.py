@@ -5,6 +5,7 @@ app then names that club, not the demo's; the references to the rule book come f
 import datetime as dt
 import io
 import re
+from decimal import Decimal
 
 import pytest
 import time_machine
@@ -29,6 +30,7 @@ from tests.test_permission_matrix import (  # noqa: F401  (club_data is a fixtur
     PAGES,
     PRES,
     TREAS,
+    _check_accounts,
     _clients,
     club_data,
     project_url_names,
@@ -205,6 +207,7 @@ def _mails_of_every_kind(*, data: dict, clients: dict) -> None:
     """Queue one message of every kind the club sends, in the renamed club."""
     from events.models import Event
     from events.services.rsvp import rsvp_reminders_send
+    from finance.services.checks import disbursement_create
     from members.models import Person
     from members.services.ballots import (
         ballot_open,
@@ -233,6 +236,21 @@ def _mails_of_every_kind(*, data: dict, clients: dict) -> None:
     rule_change_accept(change=change, title="Dues are $60", on=season.start, actor=rick.user)
     ballot = rule_ballot_preparing(season=season, actor=rick.user)
     ballot_open(ballot=ballot, on=season.start, actor=rick.user)
+    # The officers asked to approve a check: the fixture's check asked them in the demo club's name, before the
+    # rename; a check written now asks in the renamed club's.
+    MailDelivery.objects.filter(kind=MailDelivery.Kind.CHECK_APPROVAL).delete()
+    tom = Person.objects.get(key="tom")
+    disbursement_create(
+        date=dt.date(2026, 11, 20),
+        payee="Hammond house",
+        amount=Decimal("1.00"),
+        memo="pencils",
+        from_code=_check_accounts()[0],
+        to_code=_check_accounts()[1],
+        check_number="1002",
+        signers=(rick, tom),
+        actor=tom.user,
+    )
 
 
 def test_renamed_no_page_mail_pdf_sheet_feed_or_app_names_the_demo_club(club_data, settings):  # noqa: F811
@@ -280,7 +298,14 @@ def test_renamed_no_page_mail_pdf_sheet_feed_or_app_names_the_demo_club(club_dat
     with TestCase.captureOnCommitCallbacks(execute=True):
         _mails_of_every_kind(data=club_data, clients=clients)
     kinds = set(MailDelivery.objects.values_list("kind", flat=True))
-    assert kinds >= {"password_reset", "results", "dues_reminder", "ballot", "rsvp_reminder"}, kinds
+    assert kinds >= {
+        "password_reset",
+        "results",
+        "dues_reminder",
+        "ballot",
+        "rsvp_reminder",
+        "check_approval",
+    }, kinds
     for delivery in MailDelivery.objects.all():
         found = _demo_found(f"{delivery.subject}\n{delivery.body}")
         if found:
