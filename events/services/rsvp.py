@@ -55,12 +55,10 @@ from events.services.seat_answers import (
     WAITING,
     answer_describe,
     exemption_refusal,
+    exemption_taken,  # noqa: F401 — the demo and the pages read it from here
     seat_answer_apply,
     substitute_refusal,
     substitutes_counted,
-)
-from events.services.seat_answers import (
-    exemption_taken as exemption_taken,  # read by the pages and the demo from here
 )
 from ncpc.core.audit import Actor, actor_user, audit_record
 from ncpc.core.clock import club_today
@@ -90,6 +88,17 @@ def roster_membership(*, event: Event, person: Any) -> Any | None:
     return next((m for m in roster if m.person_id == person.pk), None)
 
 
+def roster_member(*, event: Event, membership_id: int) -> Any | None:
+    """The membership ``membership_id`` if it holds a seat on the event's roster, else None (an officer's form)."""
+    roster = hooks.event_roster(season=event.season, event_number=event.number)
+    return next((m for m in roster if m.pk == membership_id), None)
+
+
+def answers_closed(*, event: Event) -> str | None:
+    """Why answers for the event are closed (as the member is told), or None while they are open."""
+    return _answer_closed(event=event, today=club_today())
+
+
 def _answer_closed(
     *, event: Event, today: dt.date, status: str | None = None, opened: bool | None = None
 ) -> str | None:
@@ -108,9 +117,6 @@ def _answer_closed(
     if event.date < today:
         return f"Event {event.number} is over: answers are closed."
     return None
-
-
-_describe = answer_describe
 
 
 @transaction.atomic
@@ -174,7 +180,7 @@ def rsvp_answer(
         if refused:
             raise refused
     rsvp = Rsvp.objects.filter(event=locked, membership=membership).first()
-    before = _describe(rsvp) if rsvp else None
+    before = answer_describe(rsvp) if rsvp else None
     if (
         rsvp is not None
         and rsvp.answer == answer
@@ -200,7 +206,8 @@ def rsvp_answer(
         actor=actor,
         action="rsvp.record" if recorded else "rsvp.answer",
         target=rsvp,
-        summary=f"{person} for {locked}: {_describe(rsvp)}{by}" + (f" (was: {before})" if before else ""),
+        summary=f"{person} for {locked}: {answer_describe(rsvp)}{by}"
+        + (f" (was: {before})" if before else ""),
         data={
             "event": locked.pk,
             "membership": membership.pk,

@@ -215,13 +215,16 @@ def test_the_card_escapes_what_members_typed_and_carries_the_pages_csrf_token(se
         closed_reason="",
         substitutes_left=1,
         exemption_free=False,
+        substitutes_used=2,
+        substitutes_limit=3,
     )
     html = rsvp_form_html(card, back="home", csrf_token="TOKEN123")
     assert "Sam &quot;&lt;b&gt;&quot; plays your seat · prize to the substitute" in html
     assert 'value="Sam &quot;&lt;b&gt;&quot;"' in html and "<b>" not in html
     assert html.count('name="csrfmiddlewaretoken" value="TOKEN123"') == 3  # one per form
     assert (
-        "1 substitute left this season" in html and "Your exemption of the season is taken already." in html
+        "Substitutes this season: 2 of 3 at other nights, so this one makes 3 of 3." in html
+        and "Your exemption of the season is taken already." in html
     )
     assert f'action="{RSVP}"' in html
     assert "csrfmiddlewaretoken" not in rsvp_form_html(card, back="home", csrf_token="NOTPROVIDED")
