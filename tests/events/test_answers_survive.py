@@ -266,3 +266,23 @@ def test_a_night_under_way_says_so_past_midnight_and_a_night_opened_early_is_ope
     )
     past = rsvp_card(event=season.events.get(number=4), membership=seats["a"])
     assert past.closed_reason == "Event 4 is over: answers are closed."
+
+
+def test_opening_the_night_from_the_page_says_how_many_answers_are_kept(
+    officer_client, vice_president, season, seats, unpaid
+):
+    rsvp_answer(event=event5(season), membership=seats["a"], answer="late", exemption=True, actor=None)
+    rsvp_answer(event=event5(season), membership=seats["b"], answer="not_coming", actor=None)
+    unpaid.add("a")
+
+    response = officer_client.post(
+        "/events/2026-27/5/attendance/prepare/", {"back": "attendance"}, follow=True
+    )
+
+    html = response.content.decode()
+    assert "Seats listed: 5 members from the roster." in html  # a–d and the Vice President
+    assert "Answers applied to the seats: 1 (who&#x27;s coming)." in html
+    assert (
+        "Answers kept on 1 seat that cannot play yet: they apply when the member may play (a payment at the "
+        "door, or the signature)." in html
+    )

@@ -147,7 +147,7 @@ def test_opening_the_night_from_the_page_applies_the_answers(officer_client, vic
     rsvp_answer(event=event, membership=others["x"], answer="not_coming", actor=None)
     response = officer_client.post(EVENT + "attendance/prepare/", {"back": "attendance"}, follow=True)
     html = response.content.decode()
-    assert "Seats listed: 4 member(s) from the roster." in html
+    assert "Seats listed: 4 members from the roster." in html
     assert "Answers applied to the seats: 1 (who&#x27;s coming)." in html
     assert Attendance.objects.get(event=event, membership=others["x"]).status == "absent"
 
