@@ -16,7 +16,7 @@ from events.errors import ExemptionUsed, NotInGoodStanding, RulesNotSigned
 from events.models import Attendance, Event, Rsvp
 from events.services import late_arrival
 from events.services.locking import event_bump, event_lock, event_lock_open
-from events.services.seat_answers import seat_answer_apply, substitute_refusal
+from events.services.seat_answers import WAITING, seat_answer_apply, substitute_refusal
 from ncpc.core.audit import Actor, audit_record
 from ncpc.core.errors import NcpcError
 
@@ -60,12 +60,25 @@ def _status_refresh(*, row: Attendance, event: Event, actor: Actor, why: str) ->
     row.status = status
     row.save(update_fields=["status"])
     if status == Attendance.Status.EXPECTED:
-        kept = Rsvp.objects.filter(
-            event=event, membership_id=row.membership_id, applied_at__isnull=True
-        ).first()
-        if kept is not None:
-            seat_answer_apply(rsvp=kept, row=row, event=event, actor=actor, now=timezone.now(), when=why)
+        _kept_answer_apply(row=row, event=event, actor=actor, why=why)
     return True
+
+
+def _kept_answer_apply(*, row: Attendance, event: Event, actor: Actor, why: str) -> None:
+    """The seat may play now: the member's answer kept on it, if any, is written there (SPEC §16.5)."""
+    kept = Rsvp.objects.filter(event=event, membership_id=row.membership_id, applied_at__isnull=True).first()
+    if kept is not None:
+        seat_answer_apply(rsvp=kept, row=row, event=event, actor=actor, now=timezone.now(), when=why)
+
+
+def _answered_call(*, row: Attendance, event: Event) -> dt.datetime | None:
+    """When the member called in, by their "late" answer for the event (None: no such answer)."""
+    called: dt.datetime | None = (
+        Rsvp.objects.filter(event=event, membership_id=row.membership_id, answer=Rsvp.Answer.LATE)
+        .values_list("called_in_at", flat=True)
+        .first()
+    )
+    return called
 
 
 AUTO_STATUSES = (
@@ -250,7 +263,8 @@ def attendance_set(
                 f"{name} used the once-a-season late-arrival exemption at event {used.number} already (§6.3): "
                 f"the chips are removed at the end of level {level}."
             )
-        called_at = called_at or now
+        # Set by hand, the call is the member's own when they answered "late" (SPEC §16.5), not the tap.
+        called_at = called_at or _answered_call(row=row, event=locked) or now
         refusal = _call_refusal(row=row, event=locked, called_at=called_at, now=now)
         if refusal:
             raise refusal
@@ -286,6 +300,8 @@ def attendance_set(
             "called_in_at": row.called_in_at.isoformat() if row.called_in_at else None,
         },
     )
+    if old in WAITING and status == Attendance.Status.EXPECTED:
+        _kept_answer_apply(row=row, event=locked, actor=actor, why="set to play")
     return row
 
 

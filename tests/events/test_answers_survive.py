@@ -12,7 +12,12 @@ import pytest
 import time_machine
 
 from events.models import Attendance, Rsvp
-from events.services.attendance import attendance_after_payment, attendance_prepare, attendance_recheck
+from events.services.attendance import (
+    attendance_after_payment,
+    attendance_prepare,
+    attendance_recheck,
+    attendance_set,
+)
 from events.services.rsvp import night_open, rsvp_answer, rsvp_card, rsvp_summary, substitutes_counted
 from members.models import Person
 from ncpc.core.errors import NcpcError
@@ -286,3 +291,55 @@ def test_opening_the_night_from_the_page_says_how_many_answers_are_kept(
         "Answers kept on 1 seat that cannot play yet: they apply when the member may play (a payment at the "
         "door, or the signature)." in html
     )
+
+
+# --- set by hand ------------------------------------------------------------------------------------------------
+
+
+def set_by_hand(event, row, status, **kwargs):
+    event.refresh_from_db()
+    with time_machine.travel(AT_THE_DOOR, tick=False):
+        return attendance_set(
+            event=event,
+            attendance_id=row.pk,
+            status=status,
+            version=event.results_version,
+            actor=None,
+            **kwargs,
+        )
+
+
+def test_called_in_by_hand_takes_the_time_of_the_members_answer_not_of_the_tap(season, seats, unpaid):
+    rsvp_answer(event=event5(season), membership=seats["a"], answer="late", actor=None)  # no exemption asked
+    night_open(event=event5(season), actor=None)
+    row = seat_of(season, seats["a"])
+    assert row.status == "absent"
+
+    row = set_by_hand(event5(season), row, "called_in")  # the officer grants the exemption on the night
+
+    assert (row.status, row.called_in_at) == ("called_in", ANSWERED)
+
+
+def test_called_in_by_hand_without_an_answer_is_timed_at_the_tap(season, seats, unpaid):
+    night_open(event=event5(season), actor=None)
+    row = set_by_hand(event5(season), seat_of(season, seats["a"]), "called_in")
+    assert row.called_in_at == AT_THE_DOOR
+
+
+def test_set_to_play_by_hand_once_eligible_applies_the_kept_answer(season, seats, unpaid):
+    """The signature recorded (or a waiver), the officer sets the seat to play: the kept substitute sits."""
+    rsvp_answer(
+        event=event5(season),
+        membership=seats["b"],
+        answer="substitute",
+        substitute_name="Sam Jones",
+        not_professional=True,
+        actor=None,
+    )
+    unpaid.add("b")
+    night_open(event=event5(season), actor=None)
+    unpaid.clear()
+
+    set_by_hand(event5(season), seat_of(season, seats["b"]), "expected")
+
+    assert seat_of(season, seats["b"]).player_name == "Sam Jones (for B Player)"
