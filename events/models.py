@@ -670,7 +670,8 @@ class Rsvp(models.Model):
 
     One per member per event. The member changes it until the night is opened (the seats are listed); then
     ``events.services.rsvp.rsvp_attendance_apply`` writes it into the seats (``applied_at``) and the officers
-    handle any change on the night. Until the member's seat is listed, a substitute or an exemption asked for
+    handle any change on the night. On a seat that cannot play yet it is kept, and written there once the seat
+    may (``events.services.seat_answers``, SPEC §16.5). Until the member's seat is listed, a substitute or an exemption asked for
     here counts toward the member's limits of the season like one recorded on a seat.
     """
 
@@ -694,8 +695,13 @@ class Rsvp(models.Model):
     answered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    # When the answer was written into the night's seats (the night was opened).
+    # When the answer was written into the night's seats (the night was opened, or the seat became eligible).
     applied_at = models.DateTimeField(null=True, blank=True)
+    # SPEC §16.5: the officer who recorded the answer for the member (a phone call); empty when the member
+    # answered. ``answered_by`` is the login that wrote it either way.
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ("event", "membership__person__last_name", "membership__person__first_name", "pk")

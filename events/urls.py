@@ -20,6 +20,7 @@ urlpatterns = [
     path("<season:season>/<int:number>/move/", views_schedule.event_move_view, name="event_move"),
     path("<season:season>/<int:number>/announce/", views_schedule.event_announce_view, name="event_announce"),
     path("<season:season>/<int:number>/rsvp/", views_rsvp.rsvp_answer, name="rsvp"),
+    path("<season:season>/<int:number>/rsvp/record/", views_rsvp.rsvp_record, name="rsvp_record"),
     path("<season:season>/<int:number>/attendance/", views_results.attendance, name="attendance"),
     path(
         "<season:season>/<int:number>/attendance/prepare/",

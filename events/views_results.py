@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import pluralize
 from django.views.decorators.http import require_POST
 
 from events import hooks, selectors
@@ -47,11 +48,17 @@ def attendance_prepare(request, event):
         return _back(event, back)
     added, answers = opened.seats_added, opened.answers
     if added:
-        messages.success(request, f"Seats listed: {added} member(s) from the roster.")
+        messages.success(request, f"Seats listed: {added} member{pluralize(added)} from the roster.")
     else:
         messages.info(request, "Every member on the roster has a seat already.")
     if answers.applied:
         messages.info(request, f"Answers applied to the seats: {answers.applied} (who's coming).")
+    if answers.kept:
+        messages.info(
+            request,
+            f"Answers kept on {answers.kept} seat{pluralize(answers.kept)} that cannot play yet: they apply "
+            "when the member may play (a payment at the door, or the signature).",
+        )
     for note in answers.notes:
         messages.warning(request, note)
     return _back(event, back)

@@ -1,6 +1,6 @@
 """Who's coming (issue 19): a member answers for a night from the event page or the home page's next-event
-card (plain POST forms: no script needed), and officers see the answers on the event page. Thin views: the
-rules are in ``events.services.rsvp``."""
+card (plain POST forms: no script needed), and officers see the answers on the event page and record the answer
+of a member who phoned (SPEC §16.5). Thin views: the rules are in ``events.services.rsvp``."""
 
 from django import forms
 from django.contrib import messages
@@ -68,15 +68,64 @@ def rsvp_answer(request, event):
     return _back(event, back)
 
 
+class RsvpRecordForm(RsvpForm):
+    """An officer records a member's answer (a phone call): the member is chosen from the event's roster."""
+
+    membership = forms.IntegerField(min_value=1)
+
+
+@require_POST
+@require(Action.ENTER_RESULTS)
+@event_view
+def rsvp_record(request, event):
+    """An officer who runs the night records the answer of a member who phoned, marked as the officer's. The same
+    form sent twice records one answer (the same answer again changes nothing)."""
+    form = RsvpRecordForm(request.POST)
+    if not form.is_valid():
+        if "membership" in form.errors:
+            messages.error(request, f"Choose a member on the roster of event {event.number}.")
+        else:
+            messages.error(request, "Choose an answer: coming, not coming, late or sending a substitute.")
+        return _back(event, "event")
+    data = form.cleaned_data
+    membership = rsvp_services.roster_member(event=event, membership_id=data["membership"])
+    if membership is None:
+        messages.error(request, f"Choose a member on the roster of event {event.number}.")
+        return _back(event, "event")
+    rsvp = command_run(
+        request,
+        rsvp_services.rsvp_answer,
+        event=event,
+        membership=membership,
+        answer=data["answer"],
+        substitute_name=data["substitute_name"],
+        prize_to=data["prize_to"] or Attendance.PrizeTo.MEMBER,
+        not_professional=data["not_professional"],
+        exemption=data["exemption"],
+        recorded=True,
+    )
+    if rsvp is not None:
+        messages.success(
+            request,
+            f"Recorded for {membership.person.full_name} (phone call): {rsvp_services.answer_describe(rsvp)}.",
+        )
+    return _back(event, "event")
+
+
 def rsvp_page_context(request, event: Event) -> dict:
-    """What the event page shows of the answers: the member's own form, and for officers the list."""
-    if event.status == Event.Status.FINAL or event.date < club_today() or not request.user.is_authenticated:
+    """What the event page shows of the answers: the member's own form, and for officers the list (and the form
+    to record a member's answer while answers are open). A night under way past midnight still shows them."""
+    if event.status == Event.Status.FINAL or not request.user.is_authenticated:
         return {}
+    if event.date < club_today() and not rsvp_services.night_opened(event=event):
+        return {}
+    officer = user_can(request.user, Action.ENTER_RESULTS)
     return {
         "rsvp_card": rsvp_services.rsvp_card(
             event=event,
             membership=rsvp_services.roster_membership(event=event, person=user_person(request.user)),
         ),
         "rsvp_summary": rsvp_services.rsvp_summary(event=event),
-        "rsvp_names": user_can(request.user, Action.ENTER_RESULTS),
+        "rsvp_names": officer,
+        "rsvp_record": officer and rsvp_services.answers_closed(event=event) is None,
     }

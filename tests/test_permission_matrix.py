@@ -156,6 +156,7 @@ PAGES: dict[str, Page] = {
     "events:event_announce": Page(**post_only(*OFFICERS), kwargs=EVENT),
     # Who's coming (issue 19): every member answers for their own seat (nothing posted names another's).
     "events:rsvp": Page(**post_only(*MEMBERS), kwargs=EVENT),
+    "events:rsvp_record": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:attendance": Page(only(PRES, VP), EVENT),
     "events:attendance_prepare": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:attendance_set": Page(**post_only(PRES, VP), kwargs=EVENT),

@@ -12,10 +12,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from events import hooks, selectors
-from events.errors import ExemptionUsed, NotInGoodStanding, RulesNotSigned, SubstituteRefused
-from events.models import Attendance, Event
+from events.errors import ExemptionUsed, NotInGoodStanding, RulesNotSigned
+from events.models import Attendance, Event, Rsvp
 from events.services import late_arrival
 from events.services.locking import event_bump, event_lock, event_lock_open
+from events.services.seat_answers import WAITING, seat_answer_apply, substitute_refusal
 from ncpc.core.audit import Actor, audit_record
 from ncpc.core.errors import NcpcError
 
@@ -47,14 +48,37 @@ def _default_status(*, attendance: Attendance, event: Event) -> str:
     return Attendance.Status.EXPECTED
 
 
-def _status_refresh(*, row: Attendance, event: Event) -> bool:
-    """Ask good standing and the signature again for one seat; save and say so when its status changes."""
+def _status_refresh(*, row: Attendance, event: Event, actor: Actor, why: str) -> bool:
+    """Ask good standing and the signature again for one seat; save and say so when its status changes.
+
+    A seat that may play now gets the member's who's-coming answer kept on it (SPEC §16.5): late with the
+    member's own call-in time and exemption, absent, or the substitute (``seat_answer_apply``; ``why``: what
+    made it eligible, for the audit row)."""
     status = _default_status(attendance=row, event=event)
     if status == row.status:
         return False
     row.status = status
     row.save(update_fields=["status"])
+    if status == Attendance.Status.EXPECTED:
+        _kept_answer_apply(row=row, event=event, actor=actor, why=why)
     return True
+
+
+def _kept_answer_apply(*, row: Attendance, event: Event, actor: Actor, why: str) -> None:
+    """The seat may play now: the member's answer kept on it, if any, is written there (SPEC §16.5)."""
+    kept = Rsvp.objects.filter(event=event, membership_id=row.membership_id, applied_at__isnull=True).first()
+    if kept is not None:
+        seat_answer_apply(rsvp=kept, row=row, event=event, actor=actor, now=timezone.now(), when=why)
+
+
+def _answered_call(*, row: Attendance, event: Event) -> dt.datetime | None:
+    """When the member called in, by their "late" answer for the event (None: no such answer)."""
+    called: dt.datetime | None = (
+        Rsvp.objects.filter(event=event, membership_id=row.membership_id, answer=Rsvp.Answer.LATE)
+        .values_list("called_in_at", flat=True)
+        .first()
+    )
+    return called
 
 
 AUTO_STATUSES = (
@@ -94,7 +118,7 @@ def attendance_prepare(*, event: Event, actor: Actor = None) -> int:
             actor=actor,
             action="event.attendance.prepare",
             target=locked,
-            summary=f"Seats listed for {locked}: {added} member(s) from the roster",
+            summary=f"Seats listed for {locked}: {added} member{'' if added == 1 else 's'} from the roster",
         )
     return added
 
@@ -105,7 +129,7 @@ def attendance_recheck(*, event: Event, version: int, actor: Actor) -> int:
     locked = event_lock_open(event=event, version=version)
     changed = 0
     for row in Attendance.objects.filter(event=locked, status__in=AUTO_STATUSES, elimination__isnull=True):
-        changed += _status_refresh(row=row, event=locked)
+        changed += _status_refresh(row=row, event=locked, actor=actor, why="checked again")
     event_bump(event=locked)
     audit_record(
         actor=actor, action="attendance.recheck", target=locked, summary=f"Rechecked standing for {locked}"
@@ -131,7 +155,7 @@ def attendance_after_payment(*, membership: Any, actor: Actor) -> list[Attendanc
         locked = event_lock(event=row.event, version=None)
         if locked.status == Event.Status.FINAL:
             continue
-        if not _status_refresh(row=row, event=locked):
+        if not _status_refresh(row=row, event=locked, actor=actor, why="after a payment"):
             continue
         row.event = locked
         event_bump(event=locked)
@@ -239,7 +263,8 @@ def attendance_set(
                 f"{name} used the once-a-season late-arrival exemption at event {used.number} already (§6.3): "
                 f"the chips are removed at the end of level {level}."
             )
-        called_at = called_at or now
+        # Set by hand, the call is the member's own when they answered "late" (SPEC §16.5), not the tap.
+        called_at = called_at or _answered_call(row=row, event=locked) or now
         refusal = _call_refusal(row=row, event=locked, called_at=called_at, now=now)
         if refusal:
             raise refusal
@@ -275,36 +300,9 @@ def attendance_set(
             "called_in_at": row.called_in_at.isoformat() if row.called_in_at else None,
         },
     )
+    if old in WAITING and status == Attendance.Status.EXPECTED:
+        _kept_answer_apply(row=row, event=locked, actor=actor, why="set to play")
     return row
-
-
-def substitute_refusal(
-    *, membership: Any, event: Event, name: str, not_professional: bool, prize_to: str, used: int
-) -> tuple[list[Any], NcpcError | None]:
-    """The §5.3 checks of a substitute ``name`` for the member at ``event``, who has sent one to ``used`` other
-    events of the season: (the people known by that name, why the substitute is refused or None)."""
-    member = membership.person.full_name
-    if prize_to not in Attendance.PrizeTo.values:
-        return [], NcpcError("Choose who gets the prize: the member or the substitute (§5.3.4).")
-    limit = selectors.season_rules(event.season).substitutes_per_season
-    if used >= limit:
-        return [], SubstituteRefused(
-            f"{member} has sent a substitute to {used} events this season already; the limit is {limit} (§5.3.1)."
-        )
-    known = hooks.people_named(name=name)
-    if any(p.pk == membership.person_id for p in known):
-        return known, SubstituteRefused(f"{member} cannot be their own substitute.")
-    if any(p.is_professional for p in known):
-        return known, SubstituteRefused(
-            f"{name} is recorded as a professional gambler and cannot substitute (§5.3.1)."
-        )
-    if any(hooks.person_banned(person=p) for p in known):
-        return known, SubstituteRefused(f"{name} is banned from the club and cannot substitute (§5.3.2).")
-    if not not_professional:
-        return known, SubstituteRefused(
-            f"Confirm that {name} is not a professional gambler (§5.3.1) before entering the substitute."
-        )
-    return known, None
 
 
 @transaction.atomic

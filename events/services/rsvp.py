@@ -3,10 +3,11 @@
 substitute (§5.3, checked at once) — and the answers become the night's seats when the night is opened.
 
 Answers can be changed until the night is opened (its seats are listed from the roster); from then on the
-officers handle changes on the night (the attendance page). Until the member's seat for that night is listed,
-a substitute or an exemption asked for in an answer counts toward the member's limits of the season exactly
-like one recorded on a seat (then the seat counts, whatever the officers made of the answer), so a member
-cannot promise a fourth substitute in answers and on seats.
+officers handle changes on the night (the attendance page). An officer may record the answer of a member who
+phoned (``recorded_by``: marked as that officer's, SPEC §16.5). Until an answer is on the member's seat, a
+substitute or an exemption asked for in it counts toward the member's limits of the season exactly like one
+recorded on a seat (then the seat counts, whatever the officers made of the answer), so a member cannot promise
+a fourth substitute in answers and on seats (the counting is in ``seat_answers``).
 
 Applying (``rsvp_attendance_apply``, run by ``night_open`` in the transaction that lists the seats):
 *not coming* → absent (the seat is kept, posted and folded, and spread over the tables by the seat draw,
@@ -14,7 +15,9 @@ Applying (``rsvp_attendance_apply``, run by ``night_open`` in the transaction th
 (may still take the seat within the first hour) when not; *substitute* → the substitute plays the seat, the
 prize to whom the member chose (§5.3.4). The §5.3 checks run again when applied: what changed on the seats in
 between (an officer's substitute at another night) can make an answer over the limit, and it is then not
-applied (the seat is absent and the officer is told why).
+applied (the seat is absent and the officer is told why). A seat that cannot play when the night opens (not in
+good standing, rules unsigned) keeps its answer, written there when the seat may play (a payment at the door),
+with the member's own call-in time (SPEC §16.5).
 
 Commands lock the event row (as ``attendance_prepare`` does), so an answer and the opening of the night never
 cross, and a form sent twice records one answer. Reads are at the bottom.
@@ -26,80 +29,46 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models import BooleanField, CharField, DateTimeField, Exists, F, OuterRef, QuerySet, Value
+from django.db.models import (
+    BooleanField,
+    CharField,
+    DateTimeField,
+    Exists,
+    ExpressionWrapper,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Value,
+)
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
 from events import hooks, selectors
-from events.errors import ExemptionUsed
 from events.models import Attendance, Event, Rsvp, RsvpReminder
 from events.rules import SeasonRules
-from events.services.attendance import attendance_prepare, substitute_refusal
+from events.services.attendance import attendance_prepare
 from events.services.locking import event_bump, event_lock
+from events.services.seat_answers import (
+    WAITING,
+    answer_describe,
+    exemption_refusal,
+    exemption_taken,  # noqa: F401 — the demo and the pages read it from here
+    seat_answer_apply,
+    substitute_refusal,
+    substitutes_counted,
+)
 from ncpc.core.audit import Actor, actor_user, audit_record
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 from ncpc.core.identity import club_identity
 from ncpc.core.mail import Mail, mail_queue, site_link
 from ncpc.core.models import MailDelivery
+from ncpc.core.permissions import user_person
 
 Answer = Rsvp.Answer
-
-
-# ---------------------------------------------------------------------------------------------------------
-# The season's limits, counting answers not yet applied like seats
-
-
-def _other_events(qs: QuerySet[Any], exclude_event: Event | None) -> QuerySet[Any]:
-    return qs.exclude(event=exclude_event) if exclude_event is not None else qs
-
-
-def _substitute_seats(*, membership: Any) -> QuerySet[Attendance]:
-    return Attendance.objects.filter(membership=membership, event__season_id=membership.season_id).exclude(
-        substitute_name=""
-    )
-
-
-def _answers_without_seat(*, membership: Any) -> QuerySet[Rsvp]:
-    """The member's answers of the season at nights where the member has no seat yet: they count toward the
-    limits; once the seat is listed, the seat counts instead (whatever the officers made of the answer)."""
-    return Rsvp.objects.filter(membership=membership, event__season_id=membership.season_id).exclude(
-        Exists(Attendance.objects.filter(event=OuterRef("event_id"), membership=membership))
-    )
-
-
-def substitutes_counted(*, membership: Any, exclude_event: Event | None = None) -> int:
-    """Events of the member's season with a substitute (§5.3.1): on a seat (as ``selectors.substitutes_used``
-    counts them), or answered for a night whose seats are not listed yet."""
-    seats = _other_events(_substitute_seats(membership=membership), exclude_event).count()
-    answers = _answers_without_seat(membership=membership).filter(answer=Answer.SUBSTITUTE)
-    return seats + _other_events(answers, exclude_event).count()
-
-
-def exemption_taken(*, membership: Any, exclude_event: Event | None = None) -> tuple[Event, bool] | None:
-    """Where the member's once-a-season late-arrival exemption (§6.3) went: (the event, whether only asked for
-    in an answer for a night whose seats are not listed yet), or None while it is free."""
-    used = selectors.exemption_used_at(membership=membership, exclude_event=exclude_event)
-    if used is not None:
-        return used, False
-    asked = _answers_without_seat(membership=membership).filter(answer=Answer.LATE, exemption=True)
-    first = _other_events(asked, exclude_event).select_related("event").order_by("event__number").first()
-    return (first.event, True) if first is not None else None
-
-
-def _exemption_refusal(*, membership: Any, event: Event) -> NcpcError | None:
-    taken = exemption_taken(membership=membership, exclude_event=event)
-    if taken is None:
-        return None
-    where, only_asked = taken
-    level = selectors.season_rules(event.season).late_arrival_levels
-    how = "asked for it in the answer for" if only_asked else "used it at"
-    return ExemptionUsed(
-        f"{membership.person.full_name} {how} event {where.number} already: the late-arrival exemption is once a "
-        f"season (§6.3), so the chips come off at the end of level {level}. Answer 'late' without the exemption "
-        "(the seat waits until then), or change the other answer first."
-    )
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -119,29 +88,35 @@ def roster_membership(*, event: Event, person: Any) -> Any | None:
     return next((m for m in roster if m.person_id == person.pk), None)
 
 
+def roster_member(*, event: Event, membership_id: int) -> Any | None:
+    """The membership ``membership_id`` if it holds a seat on the event's roster, else None (an officer's form)."""
+    roster = hooks.event_roster(season=event.season, event_number=event.number)
+    return next((m for m in roster if m.pk == membership_id), None)
+
+
+def answers_closed(*, event: Event) -> str | None:
+    """Why answers for the event are closed (as the member is told), or None while they are open."""
+    return _answer_closed(event=event, today=club_today())
+
+
 def _answer_closed(
     *, event: Event, today: dt.date, status: str | None = None, opened: bool | None = None
 ) -> str | None:
-    """Why answers for the event are closed, or None. ``status`` and ``opened``: read already."""
+    """Why answers for the event are closed, or None. ``status`` and ``opened``: read already.
+
+    A night under way (opened, results not final) says so, even after midnight, when its date is past."""
     status = status or event.status
-    if event.date < today or status == Event.Status.FINAL:
+    if status == Event.Status.FINAL:
         return f"Event {event.number} is over: answers are closed."
     if status != Event.Status.SCHEDULED or (opened if opened is not None else night_opened(event=event)):
+        how = "is under way" if status == Event.Status.IN_PROGRESS or event.date <= today else "is open"
         return (
-            f"The night of event {event.number} is open: tell an officer, who changes your seat on the night "
+            f"The night of event {event.number} {how}: tell an officer, who changes your seat on the night "
             "(attendance page)."
         )
+    if event.date < today:
+        return f"Event {event.number} is over: answers are closed."
     return None
-
-
-def _describe(rsvp: Rsvp) -> str:
-    text = rsvp.get_answer_display()
-    if rsvp.answer == Answer.LATE and rsvp.called_in_at is not None:
-        text += f" (called in {timezone.localtime(rsvp.called_in_at):%b %-d, %-I:%M %p}"
-        text += ", asks for the exemption)" if rsvp.exemption else ", no exemption)"
-    if rsvp.answer == Answer.SUBSTITUTE:
-        text += f": {rsvp.substitute_name}, prize to the {rsvp.prize_to}"
-    return text
 
 
 @transaction.atomic
@@ -155,6 +130,7 @@ def rsvp_answer(
     prize_to: str = Attendance.PrizeTo.MEMBER,
     not_professional: bool = False,
     exemption: bool = False,
+    recorded: bool = False,
     now: dt.datetime | None = None,
 ) -> Rsvp:
     """Record (or change) the member's answer for the event; the same answer again changes nothing.
@@ -164,8 +140,15 @@ def rsvp_answer(
     substitute's name, who gets the prize and the statement that they are not a professional gambler, and is
     checked against §5.3 at once (the season's limit counts answers not applied yet). Refused once the night is
     opened. One audit row per change.
+
+    ``recorded``: an officer (``actor``, who the view checked may) records the answer of a member who phoned;
+    the answer is marked as that officer's (SPEC §16.5) and a late call is timed when it is recorded. The
+    member answering again takes the mark off.
     """
     now = now or timezone.now()
+    recorder = actor_user(actor) if recorded else None
+    if recorded and recorder is None:
+        raise NcpcError("Only a signed-in officer records an answer for a member.")
     locked = event_lock(event=event, version=None)
     closed = _answer_closed(event=locked, today=club_today())
     if closed:
@@ -193,17 +176,18 @@ def rsvp_answer(
         prize_to = Attendance.PrizeTo.MEMBER
     exemption = exemption and answer == Answer.LATE
     if exemption:
-        refused = _exemption_refusal(membership=membership, event=locked)
+        refused = exemption_refusal(membership=membership, event=locked)
         if refused:
             raise refused
     rsvp = Rsvp.objects.filter(event=locked, membership=membership).first()
-    before = _describe(rsvp) if rsvp else None
+    before = answer_describe(rsvp) if rsvp else None
     if (
         rsvp is not None
         and rsvp.answer == answer
         and rsvp.substitute_name == name
         and rsvp.prize_to == prize_to
         and rsvp.exemption == exemption
+        and (rsvp.recorded_by_id is not None) == recorded
     ):
         return rsvp  # the same answer again (a form sent twice): nothing changes, the call-in time stays
     rsvp = rsvp or Rsvp(event=locked, membership=membership)
@@ -214,13 +198,16 @@ def rsvp_answer(
     rsvp.called_in_at = now if answer == Answer.LATE else None
     rsvp.answered_at = now
     rsvp.answered_by = actor_user(actor)
+    rsvp.recorded_by = recorder
     rsvp.save()
     person = membership.person.full_name
+    by = f", recorded by {recorder_name(rsvp)} (the member phoned)" if recorded else ""
     audit_record(
         actor=actor,
-        action="rsvp.answer",
+        action="rsvp.record" if recorded else "rsvp.answer",
         target=rsvp,
-        summary=f"{person} for {locked}: {_describe(rsvp)}" + (f" (was: {before})" if before else ""),
+        summary=f"{person} for {locked}: {answer_describe(rsvp)}{by}"
+        + (f" (was: {before})" if before else ""),
         data={
             "event": locked.pk,
             "membership": membership.pk,
@@ -229,9 +216,19 @@ def rsvp_answer(
             "prize_to": prize_to,
             "exemption": exemption,
             "called_in_at": rsvp.called_in_at.isoformat() if rsvp.called_in_at else None,
+            "recorded_by": rsvp.recorded_by_id,
         },
     )
     return rsvp
+
+
+def recorder_name(rsvp: Rsvp) -> str:
+    """The officer who recorded the answer for the member, as the pages name them ("" when the member did)."""
+    user = rsvp.recorded_by
+    if user is None:
+        return ""
+    person = user_person(user)
+    return person.full_name if person is not None else user.get_username()
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -240,53 +237,23 @@ def rsvp_answer(
 
 @dataclass(frozen=True)
 class RsvpApplied:
-    """What opening the night did with the answers: how many it applied, and the ones it could not apply as
-    answered (with why), for the officer."""
+    """What opening the night did with the answers: how many it applied, how many it keeps on seats that cannot
+    play yet (they apply once the seat may, SPEC §16.5), and the ones it could not apply as answered (with why),
+    for the officer."""
 
     applied: int = 0
     notes: tuple[str, ...] = field(default=())
-
-
-def _apply_one(*, rsvp: Rsvp, row: Attendance, event: Event) -> tuple[list[str], str | None]:
-    """Write one answer into its seat (a seat that plays); returns (the fields changed, a note or None)."""
-    name = row.membership.person.full_name
-    if rsvp.answer == Answer.COMING:
-        return [], None
-    if rsvp.answer == Answer.NOT_COMING or (rsvp.answer == Answer.LATE and not rsvp.exemption):
-        row.status = Attendance.Status.ABSENT
-        return ["status"], None
-    if rsvp.answer == Answer.LATE:
-        refused = _exemption_refusal(membership=row.membership, event=event)
-        if refused:
-            row.status = Attendance.Status.ABSENT
-            return ["status"], f"{name}: called in late, but {refused}"
-        row.status = Attendance.Status.CALLED_IN
-        row.called_in_at = rsvp.called_in_at
-        return ["status", "called_in_at"], None
-    known, refused = substitute_refusal(
-        membership=row.membership,
-        event=event,
-        name=rsvp.substitute_name,
-        not_professional=True,  # stated when answering
-        prize_to=rsvp.prize_to,
-        used=substitutes_counted(membership=row.membership, exclude_event=event),
-    )
-    if refused:
-        row.status = Attendance.Status.ABSENT
-        return ["status"], f"{name}: the substitute {rsvp.substitute_name} is not seated: {refused}"
-    row.substitute_name = rsvp.substitute_name
-    row.substitute_person = known[0] if len(known) == 1 else None
-    row.prize_to = rsvp.prize_to
-    return ["substitute_name", "substitute_person", "prize_to"], None
+    kept: int = 0
 
 
 @transaction.atomic
 def rsvp_attendance_apply(*, event: Event, actor: Actor, now: dt.datetime | None = None) -> RsvpApplied:
     """Write the answers not applied yet into the night's seats (listed by ``attendance_prepare``).
 
-    Only seats that would play are changed: a seat not in good standing or without a signed rules document
-    stays as it is (the officers handle it on the night), its answer is marked applied all the same. Seats
-    already out of the tournament are never touched. One audit row per seat changed.
+    Only seats that would play are changed. A seat not in good standing or without a signed rules document
+    keeps its answer unapplied: it is written there when the seat may play (a payment at the door,
+    ``attendance_after_payment``; "check again", ``attendance_recheck``), SPEC §16.5. Seats already out of the
+    tournament, or given a substitute on the night, are never touched. One audit row per seat changed.
     """
     now = now or timezone.now()
     locked = event_lock(event=event, version=None)
@@ -303,37 +270,23 @@ def rsvp_attendance_apply(*, event: Event, actor: Actor, now: dt.datetime | None
             "answered_at", "pk"
         )
     )
-    applied, notes, changed_any = 0, [], False
+    applied, kept, notes, changed_any = 0, 0, [], False
     for rsvp in pending:
         row = rows[rsvp.membership_id]
-        # The answer is marked applied first: its own substitute or exemption no longer counts twice.
-        rsvp.applied_at = now
-        rsvp.save(update_fields=["applied_at"])
-        applied += 1
-        if row.status != Attendance.Status.EXPECTED or hasattr(row, "elimination") or row.substitute_name:
+        if row.status in WAITING:
+            kept += 1
             continue
-        old = row.status
-        fields, note = _apply_one(rsvp=rsvp, row=row, event=locked)
+        changed, note = seat_answer_apply(
+            rsvp=rsvp, row=row, event=locked, actor=actor, now=now, when="the night opened"
+        )
+        applied += 1
+        changed_any |= changed
         if note:
             notes.append(note)
-        if not fields:
-            continue
-        row.save(update_fields=fields)
-        changed_any = True
-        audit_record(
-            actor=actor,
-            action="rsvp.apply",
-            target=row,
-            summary=f"{row.membership.person.full_name} at {locked} from the answer '{_describe(rsvp)}': "
-            f"{Attendance.Status(old).label} → {Attendance.Status(row.status).label}"
-            + (f", substitute {row.substitute_name}" if row.substitute_name else "")
-            + (f" — {note}" if note else ""),
-            data={"event": locked.pk, "rsvp": rsvp.pk, "to": row.status, "substitute": row.substitute_name},
-        )
     if changed_any:
         event_bump(event=locked)
         event.results_version = locked.results_version
-    return RsvpApplied(applied=applied, notes=tuple(notes))
+    return RsvpApplied(applied=applied, notes=tuple(notes), kept=kept)
 
 
 @dataclass(frozen=True)
@@ -430,6 +383,9 @@ class RsvpLine:
     answer: str  # an Answer value, or "" for no answer yet
     label: str
     detail: str = ""
+    membership_id: int = 0
+    recorded_by: str = ""  # the officer who recorded the answer for the member (a phone call), or ""
+    kept: bool = False  # kept on a seat that cannot play yet: applies once it may (SPEC §16.5)
 
 
 @dataclass(frozen=True)
@@ -444,13 +400,16 @@ class RsvpSummary:
 
 def rsvp_summary(*, event: Event) -> RsvpSummary:
     roster = hooks.event_roster(season=event.season, event_number=event.number)
-    by_member = {r.membership_id: r for r in Rsvp.objects.filter(event=event)}
+    by_member = {r.membership_id: r for r in Rsvp.objects.filter(event=event).select_related("recorded_by")}
+    waiting = set(
+        Attendance.objects.filter(event=event, status__in=WAITING).values_list("membership_id", flat=True)
+    )
     lines = []
     for membership in sorted(roster, key=lambda m: (m.person.last_name, m.person.first_name, m.pk)):
         rsvp = by_member.get(membership.pk)
         name = membership.person.full_name
         if rsvp is None:
-            lines.append(RsvpLine(name=name, answer="", label="No answer yet"))
+            lines.append(RsvpLine(name=name, answer="", label="No answer yet", membership_id=membership.pk))
             continue
         detail = ""
         if rsvp.answer == Answer.LATE and rsvp.called_in_at:
@@ -458,7 +417,17 @@ def rsvp_summary(*, event: Event) -> RsvpSummary:
             detail += ", exemption" if rsvp.exemption else ""
         elif rsvp.answer == Answer.SUBSTITUTE:
             detail = f"{rsvp.substitute_name}, prize to the {rsvp.prize_to}"
-        lines.append(RsvpLine(name=name, answer=rsvp.answer, label=rsvp.get_answer_display(), detail=detail))
+        lines.append(
+            RsvpLine(
+                name=name,
+                answer=rsvp.answer,
+                label=rsvp.get_answer_display(),
+                detail=detail,
+                membership_id=membership.pk,
+                recorded_by=recorder_name(rsvp),
+                kept=rsvp.applied_at is None and membership.pk in waiting,
+            )
+        )
     count = Counter(line.answer for line in lines)
     return RsvpSummary(
         counts=tuple((value, label, count[value]) for value, label in Answer.choices),
@@ -481,17 +450,21 @@ class RsvpCard:
     prize_to: str
     open: bool  # answers can still be given or changed
     closed_reason: str
-    substitutes_left: int
+    substitutes_left: int  # at the season's other nights, this one aside
     exemption_free: bool
+    substitutes_used: int = 0  # sent (or answered) to the season's other nights
+    substitutes_limit: int = 0  # the season's limit (§5.3.1)
+    recorded_by: str = ""  # the officer who recorded the answer for the member (a phone call), or ""
 
 
-_CARD_COLUMNS = ("k", "e", "a", "s", "c", "x", "p", "o")
+_CARD_COLUMNS = ("k", "e", "a", "s", "c", "x", "p", "o", "r")
 
 
 def _card_rows_query(*, membership_id: int, season_id: int, event_id: int) -> QuerySet[Any]:
     """One query of three plain selects: the member's answers of the season, the member's seats of the season
     and the event itself (its status, and whether its seats are listed). Columns: kind, event id, answer or
-    seat status, substitute name, called in at, exemption, prize to, opened."""
+    seat status, substitute name, called in at, exemption, prize to, opened (for an answer: not applied yet),
+    recorded by (an answer's officer, by user id)."""
 
     def part(rows: QuerySet[Any], kind: str, **columns: Any) -> QuerySet[Any]:
         """The rows as the card's columns, in that order (a typed Value where a table has none: PostgreSQL
@@ -503,6 +476,7 @@ def _card_rows_query(*, membership_id: int, season_id: int, event_id: int) -> Qu
             "x": Value(False, output_field=BooleanField()),
             "p": Value("", output_field=CharField()),
             "o": Value(False, output_field=BooleanField()),
+            "r": Value(None, output_field=IntegerField()),
         }
         values = {**defaults, **columns}
         return rows.order_by().annotate(**{c: values[c] for c in _CARD_COLUMNS}).values_list(*_CARD_COLUMNS)
@@ -516,6 +490,8 @@ def _card_rows_query(*, membership_id: int, season_id: int, event_id: int) -> Qu
         c=F("called_in_at"),
         x=F("exemption"),
         p=F("prize_to"),
+        o=ExpressionWrapper(Q(applied_at__isnull=True), output_field=BooleanField()),
+        r=F("recorded_by_id"),
     ).union(
         part(
             Attendance.objects.filter(membership_id=membership_id, event__season_id=season_id),
@@ -555,24 +531,35 @@ def rsvp_card(
     rules = rules or selectors.season_rules(event.season)
     rows = _card_rows(event=event, membership=membership)
     seated_at = {row[1] for row in rows if row[0] == "seat"}
+    # Seats that cannot play yet and carry nothing of the night: their answer, if not applied, still counts.
+    waiting_at = {
+        row[1] for row in rows if row[0] == "seat" and row[2] in WAITING and not row[3] and row[4] is None
+    }
     status, opened = event.status, False
     mine: tuple[Any, ...] | None = None
     subs = 0
     exemption_gone = False
-    for kind, event_id, value, substitute, called_in_at, exemption, prize, is_open in rows:
+    recorder_id = None
+    for kind, event_id, value, substitute, called_in_at, exemption, prize, is_open, recorder in rows:
         if kind == "event":
             status, opened = value, bool(is_open)
         elif event_id == event.pk:
             if kind == "answer":
                 mine = (value, substitute, called_in_at, exemption, prize)
+                recorder_id = recorder
         elif kind == "seat":  # a seat counts, whatever the answer for that night was
             subs += 1 if substitute else 0
             exemption_gone |= called_in_at is not None or value == Attendance.Status.CALLED_IN
-        elif event_id not in seated_at:  # an answer for a night whose seats are not listed yet
+        elif event_id not in seated_at or (event_id in waiting_at and is_open):
+            # an answer on no seat yet: the night's seats are not listed, or it is kept on a seat that waits
             subs += 1 if value == Answer.SUBSTITUTE else 0
             exemption_gone |= value == Answer.LATE and bool(exemption)
     closed = _answer_closed(event=event, today=today or club_today(), status=status, opened=opened)
     answer, substitute_name, called_in_at, my_exemption, prize_to = mine or ("", "", None, False, "")
+    recorded_by = ""
+    if recorder_id is not None:  # an officer recorded it (rare): one more read for the officer's name
+        own = Rsvp.objects.select_related("recorded_by").filter(event=event, membership=membership).first()
+        recorded_by = recorder_name(own) if own is not None else ""
     return RsvpCard(
         event=event,
         answer=answer,
@@ -585,4 +572,7 @@ def rsvp_card(
         closed_reason=closed or "",
         substitutes_left=max(0, rules.substitutes_per_season - subs),
         exemption_free=not exemption_gone,
+        substitutes_used=subs,
+        substitutes_limit=rules.substitutes_per_season,
+        recorded_by=recorded_by,
     )

@@ -90,7 +90,7 @@ def test_the_vice_president_enters_a_night_with_a_double_bust_and_the_standings_
     box = open_night.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375
     open_night.click()
-    expect(page.get_by_text("Seats listed: 6 member(s) from the roster.")).to_be_visible()
+    expect(page.get_by_text("Seats listed: 6 members from the roster.")).to_be_visible()
     expect(open_night).to_have_count(0)
     page.set_viewport_size({"width": 1280, "height": 720})
     expect(page.get_by_text("6 left")).to_be_visible()

@@ -55,7 +55,7 @@ def test_opening_the_night_lists_the_seats_once_and_returns_to_the_page(officer_
     back = page.rstrip("/")
     response = officer_client.post(url(event, "attendance/prepare/"), {"back": back}, follow=True)
     assert response.redirect_chain[-1][0] == url(event, page)
-    assert "Seats listed: 5 member(s) from the roster." in response.content.decode()
+    assert "Seats listed: 5 members from the roster." in response.content.decode()
     assert Attendance.objects.filter(event=event).count() == 5
     assert AuditEntry.objects.filter(action="event.attendance.prepare").count() == 1
     assert OPEN not in response.content.decode()

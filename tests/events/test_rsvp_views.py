@@ -147,7 +147,7 @@ def test_opening_the_night_from_the_page_applies_the_answers(officer_client, vic
     rsvp_answer(event=event, membership=others["x"], answer="not_coming", actor=None)
     response = officer_client.post(EVENT + "attendance/prepare/", {"back": "attendance"}, follow=True)
     html = response.content.decode()
-    assert "Seats listed: 4 member(s) from the roster." in html
+    assert "Seats listed: 4 members from the roster." in html
     assert "Answers applied to the seats: 1 (who&#x27;s coming)." in html
     assert Attendance.objects.get(event=event, membership=others["x"]).status == "absent"
 
@@ -215,13 +215,16 @@ def test_the_card_escapes_what_members_typed_and_carries_the_pages_csrf_token(se
         closed_reason="",
         substitutes_left=1,
         exemption_free=False,
+        substitutes_used=2,
+        substitutes_limit=3,
     )
     html = rsvp_form_html(card, back="home", csrf_token="TOKEN123")
     assert "Sam &quot;&lt;b&gt;&quot; plays your seat · prize to the substitute" in html
     assert 'value="Sam &quot;&lt;b&gt;&quot;"' in html and "<b>" not in html
     assert html.count('name="csrfmiddlewaretoken" value="TOKEN123"') == 3  # one per form
     assert (
-        "1 substitute left this season" in html and "Your exemption of the season is taken already." in html
+        "Substitutes this season: 2 of 3 at other nights, so this one makes 3 of 3." in html
+        and "Your exemption of the season is taken already." in html
     )
     assert f'action="{RSVP}"' in html
     assert "csrfmiddlewaretoken" not in rsvp_form_html(card, back="home", csrf_token="NOTPROVIDED")
