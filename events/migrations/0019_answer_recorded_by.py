@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("events", "0017_season_rules_stamp"),
+        ("events", "0018_night_device_owner"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
