@@ -52,6 +52,11 @@ def report_period(report: MonthlyReport) -> str:
     return f"{days} (to date)" if report.to_date else days
 
 
+def _month_column(report: MonthlyReport) -> str:
+    """The heading of the month's column: "November", or "December to date" while it runs."""
+    return f"{report.start:%B} to date" if report.to_date else f"{report.start:%B}"
+
+
 def csv_tables(*, full: bool) -> list[tuple[str, str]]:
     return [(key, label) for key, label in CSV_TABLES.items() if full or key not in OFFICER_TABLES]
 
@@ -94,7 +99,7 @@ def _categories(report: MonthlyReport) -> Table:
         "Income and expenses",
         ["kind", "category", "month", "season_to_date"],
         rows,
-        labels=["Kind", "Category", f"{report.start:%B}", "Season to date"],
+        labels=["Kind", "Category", _month_column(report), "Season to date"],
         totals=totals,
     )
 
@@ -284,7 +289,7 @@ def report_pdf(
         total = report.expense_total
         rows.append([total.label, money(total.month), money(total.season)])
         pdf.grid(
-            ["Category", f"{report.start:%B}", "Season to date"],
+            ["Category", _month_column(report), "Season to date"],
             rows,
             widths=(110, 40, 40),
             right=(1, 2),

@@ -101,7 +101,7 @@ def xlsx_bytes(tables: Iterable[Table], *, title: Sequence[str] = ()) -> bytes:
             sheet.cell(row=index + 1, column=1).font = Font(bold=index == 0, size=14 if index == 0 else 11)
         if title:
             sheet.append([])
-        header_row = sheet.max_row + 1 if title else 1
+        header_row = len(title) + 2 if title else 1  # the title, a blank row, the headings
         labels = list(table.labels) if table.labels else list(table.header)
         sheet.append(labels)
         for cell in sheet[header_row]:
