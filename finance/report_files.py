@@ -14,12 +14,13 @@ from finance.selectors import (
     MemberDuesRow,
     MonthlyReport,
     event_payout_lines,
+    money_total,
     payout_member_names,
     payout_paid_to,
 )
-from ncpc.core.downloads import Table, csv_response, xlsx_response
+from ncpc.core.downloads import CREDIT_FORMAT, Table, csv_response, xlsx_response
 from ncpc.core.errors import NcpcError
-from ncpc.core.identity import club_file_prefix, reference_rewrite
+from ncpc.core.identity import club_file_prefix, club_identity, reference_rewrite
 from ncpc.core.money import credit_display
 from ncpc.core.money import money_display as money
 from ncpc.core.pdf import ClubPDF
@@ -44,6 +45,18 @@ def report_status(report: MonthlyReport, *, iso: bool = False) -> str:
     return f"Closed on {day.isoformat() if iso else f'{day:%b %-d, %Y}'}"
 
 
+def report_period(report: MonthlyReport) -> str:
+    """The days the accounts cover: "Nov 1–30, 2026", or "Dec 1–3, 2026 (to date)" while the month runs."""
+    last = report.as_of if report.to_date else report.end
+    days = f"{report.start:%b %-d}–{last:%-d, %Y}"
+    return f"{days} (to date)" if report.to_date else days
+
+
+def _month_column(report: MonthlyReport) -> str:
+    """The heading of the month's column: "November", or "December to date" while it runs."""
+    return f"{report.start:%B} to date" if report.to_date else f"{report.start:%B}"
+
+
 def csv_tables(*, full: bool) -> list[tuple[str, str]]:
     return [(key, label) for key, label in CSV_TABLES.items() if full or key not in OFFICER_TABLES]
 
@@ -53,27 +66,59 @@ def _name(report: MonthlyReport) -> str:
 
 
 def _accounts(report: MonthlyReport) -> Table:
+    """Every asset account, the total row (each figure the sum of its column), and the check line in the
+    first column of the last row: opening + income − expenses = closing."""
+    total = report.accounts_total
+    rows: list = [
+        [r.account.name, r.opening, r.money_in, r.money_out, r.transfers_in, r.transfers_out, r.closing]
+        for r in [*report.accounts, total]
+    ]
+    rows.append([f"Check: {report.accounts_check.text}", None, None, None, None, None, None])
     return Table(
         "Accounts",
-        ["account", "opening", "receipts", "payments", "closing"],
-        [[r.account.name, r.opening, r.receipts, r.payments, r.closing] for r in report.accounts],
+        ["account", "opening", "money_in", "money_out", "transfers_in", "transfers_out", "closing"],
+        rows,
+        labels=["Account", "Opening", "Money in", "Money out", "Transfers in", "Transfers out", "Closing"],
+        totals=(len(rows) - 2,),
     )
 
 
 def _categories(report: MonthlyReport) -> Table:
     rows: list = [["income", r.label, r.month, r.season] for r in report.income]
+    totals = []
+    if report.season is not None:
+        total = report.income_total
+        rows.append(["income", total.label, total.month, total.season])
+        totals.append(len(rows) - 1)
     rows += [["expense", r.label, r.month, r.season] for r in report.expenses]
-    return Table("Income and expenses", ["kind", "category", "month", "season_to_date"], rows)
-
-
-def _fees(rows: list[MemberDuesRow]) -> Table:
+    if report.season is not None:
+        total = report.expense_total
+        rows.append(["expense", total.label, total.month, total.season])
+        totals.append(len(rows) - 1)
     return Table(
-        "Members fees",
+        "Income and expenses",
+        ["kind", "category", "month", "season_to_date"],
+        rows,
+        labels=["Kind", "Category", _month_column(report), "Season to date"],
+        totals=totals,
+    )
+
+
+def _fees(rows: list[MemberDuesRow], *, total: MemberDuesRow | None = None) -> Table:
+    """Members' fees; ``total``: the outstanding fees' total row, for the workbook. A negative balance is
+    a credit: the workbook shows it as "credit $200.00" (the number stays a number)."""
+    values: list = [
+        [r.name, r.charged, r.late_fees, r.paid, r.balance, "yes" if r.good_standing else "no"] for r in rows
+    ]
+    if total is not None:
+        values.append([total.name, total.charged, total.late_fees, total.paid, total.balance, ""])
+    return Table(
+        "Member fees",
         ["member", "dues_and_fees", "late_fees", "paid", "balance", "good_standing"],
-        [
-            [r.name, r.charged, r.late_fees, r.paid, r.balance, "yes" if r.good_standing else "no"]
-            for r in rows
-        ],
+        values,
+        labels=["Member", "Dues and fees", "Late fees", "Paid", "Balance", "Good standing"],
+        totals=(len(values) - 1,) if total is not None else (),
+        formats={4: CREDIT_FORMAT},
     )
 
 
@@ -97,6 +142,7 @@ def _ledger(report: MonthlyReport) -> Table:
             ]
             for e in entries
         ],
+        labels=["Date", "Transaction", "Kind", "Account", "Amount", "Memo"],
     )
 
 
@@ -117,23 +163,53 @@ def _payouts(report: MonthlyReport) -> Table:
                 rows.append(
                     [event.number, event.date, line.place, payout_paid_to(line, names=names), line.amount]
                 )
-    return Table("Payouts", ["event", "date", "place", "paid_to", "amount"], rows)
+    return Table(
+        "Payouts",
+        ["event", "date", "place", "paid_to", "amount"],
+        rows,
+        labels=["Event", "Date", "Place", "Paid to", "Amount"],
+    )
 
 
-def report_tables(report: MonthlyReport, *, full: bool, own: list[MemberDuesRow]) -> dict[str, Table]:
+def _tables(
+    report: MonthlyReport, *, full: bool, own: list[MemberDuesRow], workbook: bool
+) -> dict[str, Table]:
     tables = {
         "accounts": _accounts(report),
         "categories": _categories(report),
-        "fees": _fees(report.members if full else own),
+        "fees": _fees(
+            report.members if full else own, total=_fees_total(report, full=full) if workbook else None
+        ),
         "payouts": _payouts(report),
     }
     if full:
         tables["ledger"] = _ledger(report)
-    # Every table says whether the month is closed: a last column, the same on every row (SPEC §16.1).
+    return tables
+
+
+def _fees_total(report: MonthlyReport, *, full: bool) -> MemberDuesRow | None:
+    """The officers' workbook ends the fees with the total of every seat's row; a member's has one row."""
+    if not full or not report.members:
+        return None
+    rows = report.members
+    return MemberDuesRow(
+        rows[0].membership,
+        f"Total ({len(rows)} members)",
+        money_total(r.charged for r in rows),
+        money_total(r.paid for r in rows),
+        money_total(r.late_fees for r in rows),
+        money_total(r.balance for r in rows),
+        False,
+    )
+
+
+def report_tables(report: MonthlyReport, *, full: bool, own: list[MemberDuesRow]) -> dict[str, Table]:
+    """The report's tables as CSV files: every table says whether the month is closed, in a last column, the
+    same on every row (SPEC §16.1)."""
     status = report_status(report, iso=True)
     return {
         key: Table(t.name, [*t.header, "report_status"], [[*row, status] for row in t.rows])
-        for key, t in tables.items()
+        for key, t in _tables(report, full=full, own=own, workbook=False).items()
     }
 
 
@@ -147,40 +223,62 @@ def report_csv(
     return csv_response(tables[table], name=f"{_name(report)}-{table}")
 
 
+def report_title(report: MonthlyReport) -> str:
+    title = f"Treasurer's report, {report.start:%B %Y}"
+    if report.season is not None:
+        title += f" · season {report.season}"
+    return title
+
+
 def report_xlsx(report: MonthlyReport, *, full: bool, own: list[MemberDuesRow]) -> HttpResponse:
-    return xlsx_response(report_tables(report, full=full, own=own).values(), name=_name(report))
+    """The workbook: on every sheet the club, the report and its month, and "Closed on …" or "Draft" (SPEC
+    §16.1) on top; the sheets as the page shows the tables."""
+    status = report_status(report)
+    if report.closed is None:
+        status += f": {report.start:%B %Y} is not closed; its figures may still change"
+    title = [
+        f"{club_identity().name} · {report_title(report)}",
+        f"{status}. Accounts for {report_period(report)}; dues as of {report.as_of:%b %-d, %Y}.",
+    ]
+    tables = _tables(report, full=full, own=own, workbook=True)
+    return xlsx_response(tables.values(), name=_name(report), title=title)
+
+
+# The PDF's body text, in points (issue 35: readable when handed round at the meeting).
+PDF_BODY = 9.5
 
 
 def report_pdf(
     report: MonthlyReport, *, full: bool, own: list[MemberDuesRow], printed: dt.datetime
 ) -> HttpResponse:
-    """The report on Letter pages (one page for a club of 20): accounts, income and expenses, outstanding
-    fees and credits, the WSOP escrow."""
-    title = f"Treasurer's report, {report.start:%B %Y}"
-    if report.season is not None:
-        title += f" · season {report.season}"
+    """The report on Letter pages, the full width of the page (one page for a club of 20): accounts with
+    their total and the check line, income and expenses, outstanding fees and credits, the WSOP escrow.
+    "Draft" or "Closed on …" at the top of every page, "Page N of M" at the bottom."""
     status = report_status(report)
-    pdf = ClubPDF(title=f"{title} · {status}", printed=printed)
+    size = PDF_BODY
+    pdf = ClubPDF(title=report_title(report), printed=printed, marker=status, size=size)
     if report.closed is None:
-        pdf.note(f"Draft: {report.start:%B %Y} is not closed; its figures may still change.")
+        state = f"Draft: {report.start:%B %Y} is not closed; its figures may still change."
     else:
-        pdf.note(
-            f"{status}: the report was presented; nothing can be dated in {report.start:%B %Y} any more."
-        )
-    pdf.note(
-        f"Accounts for {report.start:%b %-d}–{report.end:%b %-d, %Y}; dues as of {report.as_of:%b %-d, %Y}."
-    )
+        state = f"{status}: the report was presented; nothing can be dated in {report.start:%B %Y} any more."
+    pdf.note(f"{state} Accounts for {report_period(report)}; dues as of {report.as_of:%b %-d, %Y}.")
 
     pdf.heading("Accounts")
     pdf.grid(
-        ["Account", "Opening", "Receipts", "Payments", "Closing"],
+        _accounts(report).labels,
         [
-            [r.account.name, money(r.opening), money(r.receipts), money(r.payments), money(r.closing)]
-            for r in report.accounts
+            [r.account.name, *(money(v) for v in (r.opening, r.money_in, r.money_out))]
+            + [money(r.transfers_in), money(r.transfers_out), money(r.closing)]
+            for r in [*report.accounts, report.accounts_total]
         ],
-        widths=(62, 28, 28, 28, 28),
-        right=(1, 2, 3, 4),
+        widths=(34, 24, 24, 24, 27, 29, 25),
+        right=(1, 2, 3, 4, 5, 6),
+        bold_last=True,
+        size=size,
+        fill=True,
     )
+    pdf.note(f"Check: {report.accounts_check.text}.", bold=True)
+    pdf.note("Transfers are money moved between the club's own accounts: neither income nor expenses.")
     if report.season is not None:
         pdf.heading("Income and expenses")
         rows = [[r.label, money(r.month), money(r.season)] for r in report.income]
@@ -191,12 +289,14 @@ def report_pdf(
         total = report.expense_total
         rows.append([total.label, money(total.month), money(total.season)])
         pdf.grid(
-            ["Category", f"{report.start:%B}", "Season to date"],
+            ["Category", _month_column(report), "Season to date"],
             rows,
-            widths=(90, 30, 30),
+            widths=(110, 40, 40),
             right=(1, 2),
             bold_rows=(income_total_row,),
             bold_last=True,
+            size=size,
+            fill=True,
         )
 
     pdf.heading("Outstanding fees")
@@ -227,11 +327,13 @@ def report_pdf(
                     ]
                 )
             pdf.grid(
-                ["Member", "Dues & fees", "Late fees", "Paid", "Owes", "Good standing"],
+                ["Member", "Dues and fees", "Late fees", "Paid", "Owes", "Good standing"],
                 rows,
-                widths=(70, 24, 22, 24, 24, 26),
+                widths=(60, 30, 22, 22, 22, 32),
                 right=(1, 2, 3, 4),
                 bold_last=True,
+                size=size,
+                fill=True,
             )
         else:
             pdf.note(f"Nobody owes anything on {report.as_of:%b %-d, %Y}.")
@@ -239,7 +341,7 @@ def report_pdf(
             rows = [[r.name, credit_display(r.credit)] for r in report.credits]
             rows.append([f"Total credits ({len(report.credits)})", credit_display(report.credit_total)])
             pdf.heading("Paid ahead")
-            pdf.grid(["Member", "Credit"], rows, widths=(90, 40), right=(1,), bold_last=True)
+            pdf.grid(["Member", "Credit"], rows, widths=(110, 40), right=(1,), bold_last=True, size=size)
         if report.departed:
             rows = [
                 [
@@ -259,26 +361,33 @@ def report_pdf(
                 rows,
                 widths=(60, 46, 24, 24, 30),
                 right=(2, 3, 4),
+                size=size,
+                fill=True,
             )
     else:
         for r in own:
+            if r.balance < 0 and r.left_on is None:
+                where = f"paid ahead: {credit_display(r.credit)}"
+            elif r.balance > 0:
+                where = f"you owe {money(r.balance)}"
+            else:
+                where = "paid up" if r.left_on is None else "what you paid stays with the club"
             pdf.note(
-                f"Your account: dues & fees {money(r.charged)}, late fees {money(r.late_fees)}, paid {money(r.paid)}, balance {money(r.balance)}."
+                f"Your account: dues and fees {money(r.charged)}, late fees {money(r.late_fees)}, "
+                f"paid {money(r.paid)}: {where}."
             )
         pdf.note(
-            f"Club totals: {len(report.owing)} member(s) owe {money(report.outstanding)}; credits {money(report.credit_total)}."
+            f"Club totals: {len(report.owing)} member(s) owe {money(report.outstanding)}; "
+            f"credits {money(report.credit_total)}."
         )
 
     pdf.heading("WSOP escrow")
-    rows = [[f"Escrow balance at {report.end:%b %-d, %Y}", money(report.escrow_balance)]]
+    escrow = f"Escrow balance at {report.as_of:%b %-d, %Y}: {money(report.escrow_balance)}."
     if report.wsop_allocation is not None:
-        rows.append(
-            [
-                f"Season allocation: {report.wsop_allocation.prizes} prize(s), entries + expenses",
-                money(report.wsop_allocation.escrow),
-            ]
-        )
         moved = f"{report.wsop_posted_on:%b %-d, %Y}" if report.wsop_posted_on else "not yet"
-        rows.append(["Moved to escrow", moved])
-    pdf.grid(["", "Amount"], rows, widths=(110, 40), right=(1,))
+        escrow += (
+            f" Season allocation: {report.wsop_allocation.prizes} prize(s), entries + expenses, "
+            f"{money(report.wsop_allocation.escrow)}; moved to escrow: {moved}."
+        )
+    pdf.note(escrow)
     return pdf.response(name=_name(report))

@@ -14,7 +14,9 @@ from django.db.models import (
     Count,
     DateField,
     DecimalField,
+    Exists,
     F,
+    OuterRef,
     Q,
     QuerySet,
     Subquery,
@@ -74,7 +76,7 @@ from members.selectors import season_memberships
 from members.services.seat_terms import seat_held_at, seat_left_on
 from ncpc.core.cache import computed
 from ncpc.core.identity import reference_rewrite
-from ncpc.core.money import ZERO, quantize
+from ncpc.core.money import ZERO, money_display, quantize
 
 
 @dataclass(frozen=True)
@@ -540,11 +542,60 @@ def money_total(values: Iterable[Decimal]) -> Decimal:
 
 @dataclass(frozen=True)
 class AccountMonth:
+    """An asset account's month: opening + money in − money out + transfers in − transfers out = closing.
+    Transfers are moves between the club's own accounts (a cash-box deposit, the move to escrow): neither
+    income nor expenses, so they are shown apart (issue 35)."""
+
     account: Account
     opening: Decimal
-    receipts: Decimal
-    payments: Decimal
+    money_in: Decimal
+    money_out: Decimal
     closing: Decimal
+    transfers_in: Decimal = ZERO
+    transfers_out: Decimal = ZERO
+
+    @property
+    def receipts(self) -> Decimal:
+        """Everything that came in, transfers included."""
+        return self.money_in + self.transfers_in
+
+    @property
+    def payments(self) -> Decimal:
+        """Everything that went out, transfers included."""
+        return self.money_out + self.transfers_out
+
+
+@dataclass(frozen=True)
+class AccountsCheck:
+    """The line under the Accounts table that a member can check by eye: the accounts' opening total, plus
+    the month's income, less its expenses (and, rarely, opening balances corrected after the books' first
+    month), is their closing total."""
+
+    opening: Decimal
+    income: Decimal
+    expenses: Decimal
+    corrections: Decimal
+    closing: Decimal
+
+    income_label: str = "income"
+    expenses_label: str = "expenses"
+
+    @property
+    def adds_up(self) -> bool:
+        return self.opening + self.income - self.expenses + self.corrections == self.closing
+
+    @property
+    def text(self) -> str:
+        """ "opening $3,970.00 + income $1,200.00 − expenses $0.00 = closing $5,170.00"."""
+        parts = [
+            f"opening {money_display(self.opening)}",
+            f"+ {self.income_label} {money_display(self.income)}",
+            f"− {self.expenses_label} {money_display(self.expenses)}",
+        ]
+        if self.corrections:
+            sign = "+" if self.corrections > 0 else "−"
+            parts.append(f"{sign} opening balances {money_display(abs(self.corrections))}")
+        return " ".join(parts) + f" = closing {money_display(self.closing)}"
 
 
 @dataclass(frozen=True)
@@ -593,6 +644,46 @@ class MonthlyReport:
     expenses: list["CategoryRow"]
     season_start: dt.date | None
     closed: ClosedMonth | None = None  # the month was closed when its report was presented (SPEC §15.6)
+    # What opening balances corrected after the books' first month added to the accounts (SPEC §16.6): money
+    # in or out that is neither income nor an expense.
+    corrections: Decimal = ZERO
+
+    @property
+    def to_date(self) -> bool:
+        """The month is still running on the report's date: its figures run to ``as_of``, not to its end."""
+        return self.as_of < self.end
+
+    @property
+    def accounts_total(self) -> AccountMonth:
+        """The Accounts table's total row: each figure the sum of its column (transfers in = transfers out)."""
+        rows = self.accounts
+        return AccountMonth(
+            Account(name="Total"),
+            money_total(r.opening for r in rows),
+            money_total(r.money_in for r in rows),
+            money_total(r.money_out for r in rows),
+            money_total(r.closing for r in rows),
+            money_total(r.transfers_in for r in rows),
+            money_total(r.transfers_out for r in rows),
+        )
+
+    @property
+    def accounts_check(self) -> AccountsCheck:
+        """Opening + income − expenses = closing, from the report's own totals. A month no season covers has
+        no income and expense categories: its money in and out stand for them."""
+        total = self.accounts_total
+        if self.season is not None:
+            income, expenses = self.income_total.month, self.expense_total.month
+            return AccountsCheck(total.opening, income, expenses, self.corrections, total.closing)
+        return AccountsCheck(
+            total.opening,
+            total.money_in,
+            total.money_out,
+            self.corrections,
+            total.closing,
+            income_label="money in",
+            expenses_label="money out",
+        )
 
     @property
     def owing(self) -> list[MemberDuesRow]:
@@ -730,6 +821,12 @@ def _month_sums(
     under ``escrow_prefix`` (the season's escrow move, ``posted_under_key``), and ``books_start_on``, the day
     the books start (the first opening balance, ``ledger.books_start_day``)."""
     in_month = Q(entries__transaction__date__gte=start, entries__transaction__date__lte=end)
+    # A transfer: a transaction all of whose entries are in asset accounts (money moved between the club's own
+    # accounts; a reversed transfer too).
+    outside = Entry.objects.filter(transaction_id=OuterRef("entries__transaction_id")).exclude(
+        account__kind=Account.Kind.ASSET
+    )
+    transfer = ~Exists(outside)
     closing = ClosedMonth.objects.filter(month=start).order_by("pk").values("pk")[:1]
     escrow_move = (
         Transaction.objects.filter(key__startswith=escrow_prefix, reversed_by__isnull=True)
@@ -738,8 +835,10 @@ def _month_sums(
     )
     return Account.objects.annotate(
         opening=Sum("entries__amount", filter=Q(entries__transaction__date__lt=start)),
-        receipts=Sum("entries__amount", filter=in_month & Q(entries__amount__gt=0)),
-        payments=Sum("entries__amount", filter=in_month & Q(entries__amount__lt=0)),
+        receipts=Sum("entries__amount", filter=in_month & Q(entries__amount__gt=0) & ~transfer),
+        payments=Sum("entries__amount", filter=in_month & Q(entries__amount__lt=0) & ~transfer),
+        transfers_in=Sum("entries__amount", filter=in_month & Q(entries__amount__gt=0) & transfer),
+        transfers_out=Sum("entries__amount", filter=in_month & Q(entries__amount__lt=0) & transfer),
         month_sum=Sum("entries__amount", filter=in_month),
         season_sum=Sum(
             "entries__amount",
@@ -806,13 +905,20 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     )
     for code in ASSET_CODES:
         account = accounts[code]
-        opening, receipts, payments = (
-            quantize(getattr(account, k, None)) for k in ("opening", "receipts", "payments")
+        opening, receipts, payments, moved_in, moved_out = (
+            quantize(getattr(account, k, None))
+            for k in ("opening", "receipts", "payments", "transfers_in", "transfers_out")
         )
         # The books' first month: its opening balances (SPEC §16.6) are the month's opening, not money in.
         into, out = opened.get(account.pk, (ZERO, ZERO)) if account.pk is not None else (ZERO, ZERO)
         opening, receipts, payments = opening + into + out, receipts - into, payments - out
-        rows.append(AccountMonth(account, opening, receipts, -payments, opening + receipts + payments))
+        closing = opening + receipts + payments + moved_in + moved_out
+        rows.append(AccountMonth(account, opening, receipts, -payments, closing, moved_in, -moved_out))
+    # Opening balances recorded or corrected in a later month move money in or out of an account against the
+    # opening balances' (equity) account: neither income nor an expense. The books' first month's are its
+    # opening (``opened``).
+    corrections = -money_total(quantize(a.month_sum) for a in saved if a.kind == Account.Kind.EQUITY)
+    corrections -= money_total(into + out for into, out in opened.values())
     ledger_sums = [
         (a, quantize(a.month_sum), quantize(a.season_sum))
         for a in saved
@@ -891,6 +997,7 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
         income=income,
         expenses=expenses,
         season_start=season.start if season is not None else None,
+        corrections=corrections,
     )
 
 

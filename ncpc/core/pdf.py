@@ -21,9 +21,15 @@ _FAMILY = "DejaVu"
 class ClubPDF(FPDF):
     """A Letter page (portrait or landscape) with the club's header and footer."""
 
-    def __init__(self, *, title: str, printed: dt.datetime, landscape: bool = False) -> None:
+    def __init__(
+        self, *, title: str, printed: dt.datetime, landscape: bool = False, marker: str = "", size: float = 8
+    ) -> None:
+        """``marker``: a word set apart at the top right of every page ("Draft", "Closed on Dec 2, 2026");
+        ``size``: the body text's size in points (notes; tables and headings follow it)."""
         super().__init__(orientation="L" if landscape else "P", unit="mm", format="Letter")
         self.report_title = title
+        self.marker = marker
+        self.body_size = size
         self.club_name = club_identity().name
         self.printed = printed
         self.add_font(_FAMILY, "", str(_FONT_DIR / "DejaVuSansCondensed.ttf"))
@@ -36,6 +42,10 @@ class ClubPDF(FPDF):
         self.add_page()
 
     def header(self) -> None:
+        if self.marker:
+            self.set_font(_FAMILY, "B", 11)
+            self.cell(0, 6, self.marker, align="R")
+            self.set_x(self.l_margin)
         self.set_font(_FAMILY, "B", 11)
         self.cell(0, 6, self.club_name, new_x="LMARGIN", new_y="NEXT")
         self.set_font(_FAMILY, "", 10)
@@ -44,19 +54,20 @@ class ClubPDF(FPDF):
 
     def footer(self) -> None:
         self.set_y(-10)
-        self.set_font(_FAMILY, "", 7.5)
+        self.set_font(_FAMILY, "", max(7.5, self.body_size - 1))
         self.cell(0, 4, f"Printed {self.printed:%b %-d, %Y %H:%M}", align="L")
         self.set_x(self.l_margin)
         self.cell(0, 4, f"Page {self.page_no()} of {{nb}}", align="R")
 
     def heading(self, text: str) -> None:
         self.ln(1)
-        self.set_font(_FAMILY, "B", 9.5)
-        self.cell(0, 5, text, new_x="LMARGIN", new_y="NEXT")
+        size = self.body_size + 1.5
+        self.set_font(_FAMILY, "B", size)
+        self.cell(0, max(5, size * 0.5), text, new_x="LMARGIN", new_y="NEXT")
 
-    def note(self, text: str) -> None:
-        self.set_font(_FAMILY, "", 8)
-        self.multi_cell(0, 4, text, new_x="LMARGIN", new_y="NEXT")
+    def note(self, text: str, *, bold: bool = False) -> None:
+        self.set_font(_FAMILY, "B" if bold else "", self.body_size)
+        self.multi_cell(0, self.body_size * 0.5, text, new_x="LMARGIN", new_y="NEXT")
 
     def grid(
         self,
@@ -68,9 +79,14 @@ class ClubPDF(FPDF):
         bold_last: bool = False,
         bold_rows: Sequence[int] = (),
         size: float = 7.5,
+        fill: bool = False,
     ) -> None:
         """A table: ``widths`` in millimetres, ``right`` the columns aligned right (numbers), ``bold_rows``
-        the rows (by index) set in bold, such as totals; ``bold_last``: the last row is."""
+        the rows (by index) set in bold, such as totals; ``bold_last``: the last row is. ``fill``: the widths
+        are proportions, scaled to the page's width."""
+        if fill:
+            scale = self.epw / sum(widths)
+            widths = [w * scale for w in widths]
         self.set_font(_FAMILY, "", size)
         aligns = ["RIGHT" if i in right else "LEFT" for i in range(len(header))]
         with self.table(
@@ -78,7 +94,7 @@ class ClubPDF(FPDF):
             width=sum(widths),
             align="LEFT",
             text_align=tuple(aligns),
-            line_height=size * 0.42,
+            line_height=size * (0.42 if size < 9 else 0.39),
             padding=(0.35, 1.2),
             headings_style=FontFace(emphasis="BOLD", fill_color=(235, 235, 235)),
             borders_layout="HORIZONTAL_LINES",

@@ -137,7 +137,7 @@ def parts_case(*, season: bool, owing: int, credits: int, allocation: str, own: 
 @pytest.mark.parametrize(
     "full,own", [(True, ""), (False, ""), (False, "owes"), (False, "credit"), (False, "even")]
 )
-def test_the_reports_head_and_body_are_the_templates_text(season, owing, credits, allocation, full, own):
+def test_the_reports_head_is_the_templates_text(season, owing, credits, allocation, full, own):
     import datetime as dt
 
     from finance import report_files
@@ -170,8 +170,10 @@ def test_the_reports_head_and_body_are_the_templates_text(season, owing, credits
         "finance/partials/report_head.html", {**new, "prev": prev, "next": nxt, "csv_tables": tables}
     )
     assert same_text(head, old(OLD_PARTS, **context, part="head"))
+    # The body changed on purpose since (issue 35: accounts with transfers apart, a total row and a check
+    # line; stacked rows on a phone): tests/finance/test_report_accounts.py says what it shows now.
     body = render_to_string("finance/partials/report_body.html", new)
-    assert same_text(body, old(OLD_PARTS, **context, part="body"))
+    assert "Check:</strong> opening $4,938.00 + " in body and "closing $4,890.00" in body
 
 
 def test_the_csv_menu_escapes_its_labels():

@@ -123,12 +123,12 @@ def test_a_name_starting_like_a_formula_is_written_as_text(client, treasurer, mo
     assert any(line.startswith("'@Sum Evil,") for line in fees)
     assert any(line.startswith('"\'=HYPERLINK(""http://evil"") X",') for line in fees)
     book = load_workbook(io.BytesIO(client.get(f"{url}?format=xlsx").content))
-    assert book.sheetnames == ["Accounts", "Income and expenses", "Members fees", "Payouts", "Ledger"]
-    names = [row[0].value for row in book["Members fees"].iter_rows(min_row=2)]
-    cell = next(row[0] for row in book["Members fees"].iter_rows(min_row=2) if row[0].value == "@Sum Evil")
+    assert book.sheetnames == ["Accounts", "Income and expenses", "Member fees", "Payouts", "Ledger"]
+    names = [row[0].value for row in book["Member fees"].iter_rows(min_row=2)]
+    cell = next(row[0] for row in book["Member fees"].iter_rows(min_row=2) if row[0].value == "@Sum Evil")
     assert cell.data_type == "s" and "@Sum Evil" in names
     balance = next(
-        row[4].value for row in book["Members fees"].iter_rows(min_row=2) if row[0].value == "Ann Able"
+        row[4].value for row in book["Member fees"].iter_rows(min_row=2) if row[0].value == "Ann Able"
     )
     assert balance == 0  # a number cell, not text
 
