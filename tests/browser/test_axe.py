@@ -109,17 +109,10 @@ PAGES: list[Url] = [
 ]
 
 
-# Known exceptions, on pages other work is changing now (issue 35 parts 1–3 and 6); each is to be removed when
-# that page is fixed. (URL name, axe rule) → why.
-KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
-    # The monthly report (templates/finance/report.html, partials/report*): its Accounts and Outstanding tables
-    # scroll sideways on a phone in a .table-responsive that is neither focusable nor labelled.
-    ("finance:report", "scrollable-region-focusable"): "monthly report: phone layout being reworked",
-}
-# Pages whose tables are still wider than a phone, for the same reasons.
-KNOWN_WIDE: dict[str, str] = {
-    "finance:report": "monthly report: Accounts and Outstanding tables (being reworked)",
-}
+# Known exceptions (none today): (URL name, axe rule) → why, each to be removed when its page is fixed.
+KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {}
+# Pages whose tables are still wider than a phone (none today): URL name → why.
+KNOWN_WIDE: dict[str, str] = {}
 
 
 @pytest.fixture
