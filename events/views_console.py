@@ -50,6 +50,7 @@ def _context(request, event: Event, state: dict) -> dict:
         "request": request,
         "seats_to_list": seats_to_list(event=event),
         "seats_listed": bool(state["listed"]),
+        "night_date_note": console_services.night_date_note(event=event, doing="Open the night"),
     }
 
 

@@ -15,6 +15,7 @@ from events.models import Attendance, Event
 from events.services import attendance as attendance_services
 from events.services import results as results_services
 from events.services import rsvp as rsvp_services
+from events.services.console import night_date_note
 from events.services.places import bust_places
 from events.view_helpers import as_int, event_view, posted_int, posted_version, seats_to_list
 from ncpc.core.clock import club_today
@@ -105,6 +106,7 @@ def attendance(request, event):
             "can_take_payments": user_can(request.user, Action.RECORD_PAYMENTS),
             "seats_to_list": seats_to_list(event=event),
             "seats_listed": bool(rows),
+            "night_date_note": night_date_note(event=event, doing="Open the night"),
             "back": "attendance",
         },
     )
@@ -197,6 +199,7 @@ def results_entry(request, event):
             "reason_form": ReasonForm(),
             "seats_to_list": seats_to_list(event=event),
             "seats_listed": bool(rows),
+            "night_date_note": night_date_note(event=event, doing="Open the night"),
             "back": "results",
         },
     )

@@ -173,6 +173,10 @@
   root.querySelectorAll("form[data-clock-form]").forEach(function (form) {
     form.addEventListener("submit", function (event) {
       event.preventDefault();
+      // Asked here, before sending (ncpc.js's document-wide handler would ask after this one has sent).
+      event.stopPropagation();
+      var ask = event.submitter && event.submitter.getAttribute("data-confirm");
+      if (ask && !window.confirm(ask)) return;
       var data = new FormData(form);
       if (event.submitter) data.set("action", event.submitter.value);
       setText("error", "");
