@@ -63,3 +63,57 @@ def test_the_console_of_tonight_asks_nothing_about_the_date(officer_client, seas
     with time_machine.travel(dt.datetime.combine(event.date, dt.time(18), tzinfo=dt.UTC), tick=False):
         html = officer_client.get(url(event)).content.decode()
     assert "anyway?" not in html
+
+
+# ---------------------------------------------------------------------------------------------------------
+# After the night
+
+
+@pytest.fixture
+def three(season, today):
+    """Four players at one table (a, b, c and the Vice President), the clock running."""
+    from events.services import night_clock
+    from events.services.night_seating import seats_draw
+
+    event, seats = night_make(season=season, players=3)
+    seats_draw(event=event, version=0, actor=None)
+    night_clock.clock_command(event=event, action="start", version=0, actor=None)
+    return event, seats
+
+
+def test_the_clock_stops_when_the_results_are_final(officer_client, three):
+    event, seats = three
+    assert act(officer_client, event, action="bust", player=seats["a"].pk).json()["ok"]
+    assert act(officer_client, event, action="bust", player=seats["b"].pk).json()["ok"]
+    assert act(officer_client, event, action="bust", player=seats["c"].pk).json()["ok"]
+    answer = act(officer_client, event, action="finish").json()
+    assert answer["ok"], answer
+    clock = answer["state"]["clock"]
+    assert clock["paused"] and not clock["running"] and clock["final"]
+    html = answer["state"]["html"]
+    assert "Results final" in html["clock"]
+    assert "tap a player who is out" not in html["tables"]
+    left = clock["seconds_left"]
+    with time_machine.travel(dt.timedelta(minutes=10)):
+        later = officer_client.get(url(event, "state/")).json()["clock"]
+    assert later["seconds_left"] == left  # stopped, not ticking
+
+
+def test_one_player_at_a_table_reads_1_player(officer_client, three):
+    event, seats = three
+    act(officer_client, event, action="bust", player=seats["a"].pk)
+    act(officer_client, event, action="bust", player=seats["b"].pk)
+    html = act(officer_client, event, action="bust", player=seats["c"].pk).json()["state"]["html"]["tables"]
+    assert "1 player<" in html and "1 players" not in html
+
+
+def test_the_console_links_the_printable_event_sheet(officer_client, three):
+    event, _seats = three
+    html = officer_client.get(url(event)).content.decode()
+    assert f'href="/events/{event.season.name}/{event.number}/sheet/"' in html
+
+
+def test_an_empty_night_says_where_to_open_it_without_left_or_right(officer_client, season):
+    event = season.events.get(number=5)
+    html = officer_client.get(url(event)).content.decode()
+    assert "on the left" not in html and "open the night first (the button under Attendance)" in html

@@ -71,7 +71,7 @@
     var left = secondsLeft();
     setText("level", state.kind === "break" ? "Break" : "Level " + state.level_number);
     setText("time", clockText(left));
-    setText("status", !state.started ? "Not started" : state.paused ? "Paused" : state.final ? "Results final" : "");
+    setText("status", state.final ? "Results final" : !state.started ? "Not started" : state.paused ? "Paused" : "");
     root.classList.toggle("is-paused", !!state.paused);
     root.classList.toggle("is-break", state.kind === "break");
     setText("blinds", state.kind === "break" ? (state.note || "Break") : blinds(state));

@@ -193,15 +193,48 @@
   // ---------------------------------------------------------------------------------------------------------
   // Rendering
 
+  // A message says what the last tap did, then goes: 8 s for what went well, 30 s for a refusal or a warning
+  // (long enough to read twice), never the whole night.
+  var flashTimer = null;
   function flash(text, kind) {
     var box = root.querySelector("[data-flash]");
     if (!box) return;
     box.innerHTML = "";
+    if (flashTimer) { clearTimeout(flashTimer); flashTimer = null; }
     if (!text) return;
     var div = document.createElement("div");
     div.className = "alert py-2 mb-2 alert-" + (kind || "success");
     div.textContent = text;
     box.appendChild(div);
+    flashTimer = setTimeout(function () { flash(""); }, (kind || "success") === "success" ? 8000 : 30000);
+  }
+
+  // The messages of the last page load (a form sent without this file, "Open the night") go the same way.
+  function fadeMessages() {
+    document.querySelectorAll("main > .alert-dismissible").forEach(function (alert) {
+      var success = alert.classList.contains("alert-success") || alert.classList.contains("alert-info");
+      setTimeout(function () { alert.remove(); }, success ? 8000 : 30000);
+    });
+  }
+
+  // A table's count of players leaves out those whose bust waits on this device, and follows the moves made
+  // at the tables (the seat buttons move with them): the count from the server, less its players' buttons,
+  // plus the buttons now shown at that table that are not out.
+  function tableCounts(eff) {
+    if (state.final) return;  // no seat buttons once final: the server's counts stand
+    (state.tables || []).forEach(function (t) {
+      var card = root.querySelector('[data-table="' + t.number + '"]');
+      var count = card && card.querySelector("[data-players]");
+      if (!count) return;
+      var served = t.seats.filter(function (x) { return x.player; }).length;
+      var here = 0;
+      card.querySelectorAll("[data-bust]").forEach(function (button) {
+        if (!eff.out[parseInt(button.dataset.bust, 10)]) here += 1;
+      });
+      var n = t.players - served + here;
+      var text = n + " player" + (n === 1 ? "" : "s");
+      if (count.textContent !== text) count.textContent = text;
+    });
   }
 
   function focusedIn(el) {
@@ -336,6 +369,7 @@
     root.querySelectorAll("li[data-hand]").forEach(function (li) {
       badge(li, eff.undone[li.dataset.hand] ? "undo waiting" : "");
     });
+    tableCounts(eff);
     offlinePanel(eff);
   }
 
@@ -708,6 +742,7 @@
     sync: sync,
   };
   status();
+  fadeMessages();
   reload();
   door();
   fetchPlan();
