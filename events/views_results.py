@@ -4,8 +4,11 @@ pages only read: listing the seats from the roster is a POST ("Open the night").
 
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import wraps
 
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
@@ -34,8 +37,28 @@ SEATS_BACK = {
 ABUSE_OFFICES = ((PRESIDENT, "President"), (VICE_PRESIDENT, "Vice President"), (TREASURER, "Treasurer"))
 
 
+def require_any(*rights: Action):
+    """As ``require``, for a page or action open to any one of ``rights`` (the night's attendance and door:
+    the Vice President's and the Treasurer's, issue 34). Anonymous → login page; neither right → 403."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not any(user_can(request.user, right) for right in rights):
+                raise PermissionDenied(
+                    "Your role does not allow this page or action. If you think it should, ask an officer."
+                )
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
 @require_POST
-@require(Action.ENTER_RESULTS)
+@require_any(Action.ENTER_RESULTS, Action.RECORD_PAYMENTS)  # the Treasurer opens the night at the door too
 @event_view
 def attendance_prepare(request, event):
     back = SEATS_BACK.get(request.POST.get("back", ""), "events:attendance")

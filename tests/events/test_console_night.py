@@ -117,3 +117,113 @@ def test_an_empty_night_says_where_to_open_it_without_left_or_right(officer_clie
     event = season.events.get(number=5)
     html = officer_client.get(url(event)).content.decode()
     assert "on the left" not in html and "open the night first (the button under Attendance)" in html
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The whole night on the console: several out on one hand, removal for abuse
+
+
+def test_several_out_on_one_hand_from_the_console_are_placed_by_their_chips(officer_client, three):
+    from events.models import Elimination
+
+    event, seats = three  # four players: a, b, c and the Vice President
+    html = officer_client.get(url(event)).content.decode()
+    assert "Several players out on one hand" in html and 'name="chips_' in html
+    answer = act(
+        officer_client,
+        event,
+        action="bust",
+        player=[seats["a"].pk, seats["b"].pk],
+        **{f"chips_{seats['a'].pk}": "3,000", f"chips_{seats['b'].pk}": "5000"},
+    ).json()
+    assert answer["ok"], answer
+    # Four in, two out on one hand: places 3 and 4; more chips at the start of the hand is the better place.
+    hand = answer["state"]["busts"][0]["players"]
+    assert {p["name"]: p["place"] for p in hand} == {"B Player": "3rd", "A Player": "4th"}
+    rows = Elimination.objects.filter(event=event).order_by("attendance__membership__person__key")
+    assert [(r.hand, r.start_chips) for r in rows] == [(1, 3000), (1, 5000)]
+
+
+def test_several_out_on_one_hand_without_a_chip_count_is_refused_with_the_reason(officer_client, three):
+    from events.models import Elimination
+
+    event, seats = three
+    answer = act(
+        officer_client,
+        event,
+        action="bust",
+        player=[seats["a"].pk, seats["b"].pk],
+        **{f"chips_{seats['a'].pk}": "3000"},
+    )
+    assert answer.status_code == 400
+    assert answer.json()["error"].startswith("Enter B Player's chip count at the start of the hand")
+    assert not Elimination.objects.exists()
+    bad = act(officer_client, event, action="bust", player=[seats["a"].pk, seats["b"].pk], chips_x="lots")
+    assert bad.status_code == 400 and "whole numbers of chips" in bad.json()["error"]
+
+
+def test_removal_for_abuse_from_the_console_needs_a_majority_and_keeps_the_officers_who_agreed(
+    officer_client, three
+):
+    from events.models import Elimination
+
+    event, seats = three
+    one = act(
+        officer_client, event, action="abuse", player=seats["c"].pk, reason="Threw chips", agreed="president"
+    )
+    assert one.status_code == 400 and "1 of 3 officers agreed" in one.json()["error"]
+    answer = act(
+        officer_client,
+        event,
+        action="abuse",
+        player=seats["c"].pk,
+        reason="Threw chips at the dealer",
+        agreed=["vice_president", "president"],
+    ).json()
+    assert answer["ok"] and answer["message"] == "Removed for abuse: C Player (keeps this place)."
+    out = Elimination.objects.get(attendance=seats["c"])
+    assert out.removed_for_abuse and out.abuse_agreed == ["president", "vice_president"]
+    assert answer["state"]["busts"][0]["players"][0] == {
+        "id": seats["c"].pk,
+        "name": "C Player",
+        "place": "4th",
+        "abuse": True,
+    }
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The Treasurer on the console: attendance and the door, not the results
+
+
+@pytest.fixture
+def treasurer_client(client, treasurer):
+    client.force_login(treasurer)
+    return client
+
+
+def test_the_treasurer_opens_the_console_with_the_door_but_no_results_controls(treasurer_client, three):
+    event, seats = three
+    page = treasurer_client.get(url(event))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert f"/finance/door/{event.season.name}/{event.number}/?fragment=1" in html
+    assert "data-bust=" not in html and "clock.pause" not in html and ">Undo<" not in html
+    assert "Several players out on one hand" not in html and "Remove a player for abuse" not in html
+    assert treasurer_client.get(url(event, "state/")).status_code == 200
+
+
+def test_the_treasurer_marks_an_arrival_but_cannot_enter_a_bust(treasurer_client, three):
+    from events.models import Attendance, Elimination
+
+    event, seats = three
+    refused = act(treasurer_client, event, action="bust", player=seats["a"].pk)
+    assert refused.status_code == 400 and "Your role does not allow this" in refused.json()["error"]
+    assert not Elimination.objects.exists()
+    Attendance.objects.filter(pk=seats["b"].pk).update(status=Attendance.Status.ABSENT)
+    arrived = act(treasurer_client, event, action="arrived", attendance=seats["b"].pk).json()
+    assert arrived["ok"] and arrived["message"] == "B Player arrived and plays."
+
+
+def test_a_member_still_cannot_open_the_console(member_client, three):
+    event, _seats = three
+    assert member_client.get(url(event)).status_code == 403
