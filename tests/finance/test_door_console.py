@@ -9,9 +9,10 @@ from django.urls import reverse
 
 from finance.models import Payment
 from tests.factories import once
-from tests.finance.test_payment_entry import club  # noqa: F401  (the fixture)
+from tests.finance import test_payment_entry
 
 pytestmark = pytest.mark.django_db
+club = test_payment_entry.club  # the fixture: ann owes $100 to play on Dec 12, cal $510
 
 
 def tap(client, season, **data):
@@ -23,7 +24,7 @@ def test_a_tap_on_the_consoles_door_list_records_the_payment_and_answers_with_th
     client,
     club,
     season,
-    treasurer,  # noqa: F811
+    treasurer,
 ):
     client.force_login(treasurer)
     key = once()
@@ -43,7 +44,7 @@ def test_a_tap_on_the_consoles_door_list_records_the_payment_and_answers_with_th
     assert Payment.objects.filter(membership=club["ann"]).count() == 2  # Aug 22 and tonight
 
 
-def test_a_stale_or_broken_tap_answers_why_and_books_nothing(client, club, season, treasurer):  # noqa: F811
+def test_a_stale_or_broken_tap_answers_why_and_books_nothing(client, club, season, treasurer):
     client.force_login(treasurer)
     changed = tap(client, season, membership=club["cal"].pk, amount="400.00", once=once(), next="")
     assert changed.status_code == 400
@@ -56,7 +57,7 @@ def test_a_stale_or_broken_tap_answers_why_and_books_nothing(client, club, seaso
     assert not Payment.objects.filter(membership=club["cal"]).exists()
 
 
-def test_a_member_cannot_tap_the_door_list(client, club, season, member):  # noqa: F811
+def test_a_member_cannot_tap_the_door_list(client, club, season, member):
     client.force_login(member)
     assert (
         tap(client, season, membership=club["ann"].pk, amount="100.00", once=once(), next="").status_code
