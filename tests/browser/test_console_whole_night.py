@@ -86,3 +86,33 @@ def test_the_treasurer_takes_door_payments_on_the_console_without_a_page_load(
         Decimal("510.00"),
     ]
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_after_the_finish_the_console_has_no_leftovers(
+    phone, live_server, monkeypatch, season, vice_president, today
+):
+    from playwright.sync_api import expect
+
+    from events.services import night_clock
+    from events.services import results as results_services
+
+    monkeypatch.setattr("events.hooks.good_standing.answer", lambda *, membership, on: True)
+    monkeypatch.setattr("events.hooks.rules_signed.answer", lambda *, membership: True)
+    event, seats = night_make(season=season, number=4, players=2)
+    place(event, {1: {1: "a", 2: "b", 3: "vp"}}, seats, buttons={1: 1})
+    night_clock.clock_command(event=event, action="start", version=0, actor=None)
+    for key in ("a", "b"):
+        event.refresh_from_db()
+        results_services.bust_record(
+            event=event, attendance_ids=[seats[key].pk], version=event.results_version, actor=None
+        )
+    page = phone
+    page.on("dialog", lambda dialog: dialog.accept())
+    login(page, live_server, "vp")
+    page.goto(f"{live_server.url}/events/{season.name}/4/console/")
+    expect(page.locator('[data-table="1"] [data-players]')).to_have_text("1 player")
+    page.locator("[data-finish] button").click()
+    expect(page.locator('[data-clock="status"]')).to_have_text("Results final")
+    expect(page.locator('[data-part="tables"]')).not_to_contain_text("tap a player who is out")
+    expect(page.locator("[data-flash] .alert")).to_have_count(0, timeout=10_000)  # the message went by itself
+    page.screenshot(path=str(ARTIFACTS / "console-final-390.png"), full_page=True)
