@@ -227,3 +227,23 @@ def test_the_treasurer_marks_an_arrival_but_cannot_enter_a_bust(treasurer_client
 def test_a_member_still_cannot_open_the_console(member_client, three):
     event, _seats = three
     assert member_client.get(url(event)).status_code == 403
+
+
+def test_several_out_on_one_hand_recorded_offline_replays_with_its_chips(three):
+    from events.services import night_actions
+
+    event, seats = three
+    event.refresh_from_db()
+    done = night_actions.perform(
+        "bust",
+        event=event,
+        actor=None,
+        payload={
+            "players": [seats["a"].pk, seats["b"].pk],
+            "chips": {str(seats["a"].pk): 9000, str(seats["b"].pk): 2000},
+        },
+        versions={"results": event.results_version},
+        offline=True,
+    )
+    assert done.message == "Out: A Player, B Player."
+    assert {e.attendance_id: e.start_chips for e in done.value} == {seats["a"].pk: 9000, seats["b"].pk: 2000}
