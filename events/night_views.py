@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 from events import selectors
 from events.models import Attendance, Event
 from events.services import night_actions
-from events.services.console import night_overview
+from events.services.console import night_date_note, night_overview
 from events.services.late_arrival import second_hour_over
 from events.services.night_actions import Done
 from events.services.night_clock import clock_payload
@@ -62,6 +62,7 @@ def clock(request, event):
             "time_text": _time_text(state["seconds_left"]),
             "break_text": _time_text(state["seconds_to_next_break"]),
             "can_run": user_can(request.user, Action.ENTER_RESULTS),
+            "date_note": night_date_note(event=event, doing="Start the clock"),
         },
     )
 
@@ -145,6 +146,8 @@ def night(request, event):
             "field": selectors.event_field(event=event),
             "seats_to_list": seats_to_list(event=event) if can_run else 0,
             "seats_listed": bool(rows),
+            "night_date_note": night_date_note(event=event, doing="Open the night"),
+            "draw_note": night_date_note(event=event, doing="Draw the seats"),
             "back": "night",
         },
     )

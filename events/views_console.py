@@ -22,9 +22,13 @@ from events.models import Event
 from events.services import console as console_services
 from events.services import night_actions
 from events.view_helpers import as_int, event_view, seats_to_list
-from ncpc.core.permissions import Action, require, user_can
+from events.views_results import ABUSE_OFFICES, require_any
+from ncpc.core.permissions import Action, user_can
 
 PARTS = ("clock", "attendance", "tables", "busts")
+# The console is the Vice President's (the results) and the Treasurer's (attendance and the door, issue 34);
+# each action still checks its own right (``night_actions``).
+CONSOLE_RIGHTS = (Action.ENTER_RESULTS, Action.RECORD_PAYMENTS)
 
 
 def _versions(raw: str) -> tuple[int, int, int]:
@@ -50,6 +54,10 @@ def _context(request, event: Event, state: dict) -> dict:
         "request": request,
         "seats_to_list": seats_to_list(event=event),
         "seats_listed": bool(state["listed"]),
+        # The Treasurer sees the night and runs attendance and the door; the results are the Vice President's.
+        "can_results": user_can(request.user, Action.ENTER_RESULTS),
+        "abuse_offices": ABUSE_OFFICES,
+        "night_date_note": console_services.night_date_note(event=event, doing="Open the night"),
     }
 
 
@@ -67,7 +75,7 @@ def _state_json(request, event: Event) -> dict:
 
 
 @require_GET
-@require(Action.ENTER_RESULTS)
+@require_any(*CONSOLE_RIGHTS)
 @event_view
 def console(request, event):
     state = console_services.console_state(event=event)
@@ -85,7 +93,7 @@ def console(request, event):
 
 @never_cache
 @require_GET
-@require(Action.ENTER_RESULTS)
+@require_any(*CONSOLE_RIGHTS)
 @event_view
 def console_state(request, event):
     since = request.GET.get("since", "")
@@ -95,7 +103,7 @@ def console_state(request, event):
 
 
 @require_POST
-@require(Action.ENTER_RESULTS)
+@require_any(*CONSOLE_RIGHTS)
 @event_view
 def console_act(request, event):
     action = request.POST.get("action", "")

@@ -4,8 +4,11 @@ pages only read: listing the seats from the roster is a POST ("Open the night").
 
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import wraps
 
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.views.decorators.http import require_POST
@@ -16,6 +19,7 @@ from events.models import Attendance, Event
 from events.services import attendance as attendance_services
 from events.services import results as results_services
 from events.services import rsvp as rsvp_services
+from events.services.console import night_date_note
 from events.services.places import bust_places
 from events.view_helpers import as_int, event_view, posted_int, posted_version, seats_to_list
 from ncpc.core.clock import club_today
@@ -34,8 +38,28 @@ SEATS_BACK = {
 ABUSE_OFFICES = ((PRESIDENT, "President"), (VICE_PRESIDENT, "Vice President"), (TREASURER, "Treasurer"))
 
 
+def require_any(*rights: Action):
+    """As ``require``, for a page or action open to any one of ``rights`` (the night's attendance and door:
+    the Vice President's and the Treasurer's, issue 34). Anonymous → login page; neither right → 403."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not any(user_can(request.user, right) for right in rights):
+                raise PermissionDenied(
+                    "Your role does not allow this page or action. If you think it should, ask an officer."
+                )
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
 @require_POST
-@require(Action.ENTER_RESULTS)
+@require_any(Action.ENTER_RESULTS, Action.RECORD_PAYMENTS)  # the Treasurer opens the night at the door too
 @event_view
 def attendance_prepare(request, event):
     back = SEATS_BACK.get(request.POST.get("back", ""), "events:attendance")
@@ -112,6 +136,7 @@ def attendance(request, event):
             "can_take_payments": user_can(request.user, Action.RECORD_PAYMENTS),
             "seats_to_list": seats_to_list(event=event),
             "seats_listed": bool(rows),
+            "night_date_note": night_date_note(event=event, doing="Open the night"),
             "back": "attendance",
         },
     )
@@ -204,6 +229,7 @@ def results_entry(request, event):
             "reason_form": ReasonForm(),
             "seats_to_list": seats_to_list(event=event),
             "seats_listed": bool(rows),
+            "night_date_note": night_date_note(event=event, doing="Open the night"),
             "back": "results",
         },
     )

@@ -345,6 +345,8 @@ def _door_event(season, number):
 def door_list(request, season, number):
     event = _door_event(season, number)
     here = reverse("finance:door_list", args=[event.season.name, event.number])
+    if request.method == "POST" and "application/json" in request.headers.get("Accept", ""):
+        return _door_pay_json(request, event)
     if request.method == "POST":
         form = forms.DoorPaymentForm(request.POST)
         back = here
@@ -399,6 +401,48 @@ def door_list(request, season, number):
     if request.GET.get("fragment") == "1":
         return render(request, "finance/partials/door_list.html", context)
     return render(request, "finance/door_list.html", context)
+
+
+def _door_pay_json(request, event):
+    """The door list inside the night console (issue 34): one tap records the payment with no page change; the
+    answer says what was done (or why not) and brings the list as it is now, with fresh one-time keys."""
+    form = forms.DoorPaymentForm(request.POST)
+    message, error, receipt = "", "", ""
+    if not form.is_valid():
+        error = "This list is out of date: it is shown again, tap again."
+    else:
+        data = form.cleaned_data
+        membership = Membership.objects.filter(pk=data["membership"]).select_related("person").first()
+        if membership is None:
+            error = "No such member: the list is shown again."
+        else:
+            try:
+                booked = door_payment_record(
+                    event=event,
+                    membership=membership,
+                    expected=data["amount"],
+                    on=club_today(),
+                    actor=request.user,
+                    once=data["once"],
+                )
+            except NcpcError as exc:
+                error = str(exc)
+            else:
+                payment = booked.record
+                receipt = reverse("finance:receipt", args=[payment.pk])
+                message = (
+                    f"Already recorded: receipt #{payment.pk} (this tap was sent before)."
+                    if booked.replayed
+                    else f"{membership.person} paid {money_display(payment.amount)} cash: receipt #{payment.pk}."
+                )
+    here = reverse("finance:door_list", args=[event.season.name, event.number])
+    html = render_to_string(
+        "finance/partials/door_list.html",
+        door_context(event=event, today=club_today(), next_url=here),
+        request=request,
+    )
+    body = {"ok": not error, "message": message, "error": error, "receipt": receipt, "html": html}
+    return JsonResponse(body, status=400 if error else 200)
 
 
 def door_context(*, event, today, next_url):

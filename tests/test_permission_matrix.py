@@ -158,7 +158,8 @@ PAGES: dict[str, Page] = {
     "events:rsvp": Page(**post_only(*MEMBERS), kwargs=EVENT),
     "events:rsvp_record": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:attendance": Page(only(PRES, VP), EVENT),
-    "events:attendance_prepare": Page(**post_only(PRES, VP), kwargs=EVENT),
+    # Opening the night is attendance: the Treasurer at the door may too (issue 34).
+    "events:attendance_prepare": Page(**post_only(PRES, VP, TREAS), kwargs=EVENT),
     "events:attendance_set": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:attendance_recheck": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:substitute_set": Page(**post_only(PRES, VP), kwargs=EVENT),
@@ -188,10 +189,11 @@ PAGES: dict[str, Page] = {
     "events:night_sync": Page(**post_only(PRES, VP), kwargs=EVENT),
     "events:night_conflicts": Page(only(PRES, VP), EVENT, post=only(*MEMBERS, ok=405)),
     "events:night_conflict_resolve": Page(**post_only(PRES, VP), kwargs=lambda o: EVENT(o) | {"pk": 1}),
-    # The night console (issue 19): the officers who run the night.
-    "events:console": Page(only(PRES, VP), EVENT, post=only(*MEMBERS, ok=405)),
-    "events:console_state": Page(only(PRES, VP), EVENT, post=only(*MEMBERS, ok=405)),
-    "events:console_act": Page(**post_only(PRES, VP), kwargs=EVENT),
+    # The night console (issue 19): the officers who run the night; the Treasurer for attendance and the door
+    # (issue 34: each action checks its own right, so a bust from the Treasurer is refused by the action).
+    "events:console": Page(only(PRES, VP, TREAS), EVENT, post=only(*MEMBERS, ok=405)),
+    "events:console_state": Page(only(PRES, VP, TREAS), EVENT, post=only(*MEMBERS, ok=405)),
+    "events:console_act": Page(**post_only(PRES, VP, TREAS), kwargs=EVENT),
     # --- finance ---
     # Members without the ledger land on their own statement.
     "finance:index": Page({ANON: 302, MEMBER: 302, OTHER: 302, PRES: 200, VP: 302, TREAS: 200}),

@@ -43,6 +43,23 @@ from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 
 
+def night_date_note(*, event: Event, doing: str = "", today: dt.date | None = None) -> str:
+    """The confirmation asked before opening, drawing or starting the clock of a night not dated today (issue
+    34): the first bust of a night dated later is refused (``results.bust_record``), so say it before the
+    officers run the night. "" for a night dated today."""
+    today = today or club_today()
+    if event.date == today:
+        return ""
+    on = f"{event.date:%a %b} {event.date.day}"
+    if event.date > today:
+        note = (
+            f"Event {event.number} is dated {on}, not today: its results cannot be entered before that day."
+        )
+    else:
+        note = f"Event {event.number} was dated {on}, not today."
+    return f"{note} {doing} anyway?" if doing else note
+
+
 def night_version(*, event: Event) -> str:
     """``"results.clock.seats"``: changes whenever anything an open console shows changes (one query)."""
     row = (
@@ -406,6 +423,10 @@ def console_state(*, event: Event, now: dt.datetime | None = None) -> dict[str, 
         },
         "final": final,
         "too_early": club_today() < event.date,
+        "date_note": {
+            "draw": night_date_note(event=event, doing="Draw the seats"),
+            "clock": night_date_note(event=event, doing="Start the clock"),
+        },
         "clock": clock,
         "clock_error": clock_error,
         "clock_text": clock_text(clock["seconds_left"]) if clock else "",

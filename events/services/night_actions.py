@@ -82,7 +82,9 @@ class NightAction:
     run: Callable[[Context, Payload], Done]
     moves: tuple[str, ...] = ()  # the parts whose versions the command moves (default: its area)
     offline: bool = False  # a device may record it offline (then replayed by night_sync)
-    permission: Action = Action.ENTER_RESULTS
+    # Any one of these rights allows it: the results are the Vice President's; the Treasurer, who takes the
+    # money at the door, may also mark arrivals and seat them (issue 34).
+    permissions: tuple[Action, ...] = (Action.ENTER_RESULTS,)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -106,13 +108,24 @@ def _required(payload: Payload, key: str, what: str) -> int:
     return number
 
 
+def _values(payload: Payload, key: str) -> list[Any]:
+    """Every value of ``key``: a form's repeated field (``getlist``), an offline change's list, or the one."""
+    getlist = getattr(payload, "getlist", None)
+    if getlist is not None:
+        return [v for v in getlist(key) if v not in (None, "")]
+    value = payload.get(key)
+    if value in (None, "", []):
+        return []
+    return list(value) if isinstance(value, list) else [value]
+
+
 def player_ids(payload: Payload) -> list[int]:
-    """The players an action names: ``players`` (a list, offline), ``player`` or ``attendance`` (a form)."""
+    """The players an action names: ``players`` (a list, offline), ``player`` or ``attendance`` (a form; several
+    ``player`` fields for several players out on one hand)."""
     for key in ("players", "player", "attendance"):
-        value = payload.get(key)
-        if value in (None, "", []):
+        items = _values(payload, key)
+        if not items:
             continue
-        items = value if isinstance(value, list) else [value]
         ids = [_int(i) for i in items]
         if any(i is None for i in ids):
             break
@@ -125,13 +138,26 @@ def _player(payload: Payload) -> int:
 
 
 def _chips(payload: Payload) -> dict[int, int]:
+    """Chip counts at the start of the hand: ``chips`` (a mapping, offline) or a form's ``chips_<player>``
+    fields (thousands separators allowed)."""
     raw = payload.get("chips") or {}
     if not isinstance(raw, Mapping):
         raise NcpcError("The chip counts of the change cannot be read.")
-    try:
-        return {int(k): int(v) for k, v in raw.items() if v not in (None, "")}
-    except (TypeError, ValueError):
-        raise NcpcError("The chip counts of the change cannot be read.") from None
+    fields = {
+        key[len("chips_") :]: payload.get(key)
+        for key in payload
+        if isinstance(key, str) and key.startswith("chips_")
+    }
+    chips = {}
+    for key, value in {**fields, **raw}.items():
+        if value in (None, ""):
+            continue
+        number = _int(str(value).replace(",", "").strip())
+        player = _int(key)
+        if number is None or player is None:
+            raise NcpcError("The chip counts of the change cannot be read: give whole numbers of chips.")
+        chips[player] = number
+    return chips
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -147,6 +173,19 @@ def _bust(ctx: Context, payload: Payload) -> Done:
         actor=ctx.actor,
     )
     return Done(f"Out: {', '.join(e.attendance.player_name for e in made)}.", made)
+
+
+def _abuse(ctx: Context, payload: Payload) -> Done:
+    """Removal for abuse (§5.5.2) with the officers of the executive committee who agreed (``agreed``)."""
+    made = results_services.abuse_remove(
+        event=ctx.event,
+        attendance_id=_player(payload),
+        version=ctx.version("results"),
+        actor=ctx.actor,
+        reason=str(payload.get("reason") or ""),
+        agreed=[str(v) for v in _values(payload, "agreed")],
+    )
+    return Done(f"Removed for abuse: {made[0].attendance.player_name} (keeps this place).", made)
 
 
 def _undo(ctx: Context, payload: Payload) -> Done:
@@ -275,17 +314,20 @@ def _finish(ctx: Context, payload: Payload) -> Done:
     return Done(f"Results final. Winner: {done[0].player_name}." if done else "Results final.", done)
 
 
+AT_THE_DOOR = (Action.ENTER_RESULTS, Action.RECORD_PAYMENTS)  # attendance: the Treasurer at the door too
+
 ACTIONS: dict[str, NightAction] = {
     "bust": NightAction(area="results", run=_bust, offline=True),
     "undo": NightAction(area="results", run=_undo, moves=("results", "seats"), offline=True),
     "move": NightAction(area="seats", run=_move, offline=True),
     "clock": NightAction(area="clock", run=_clock, offline=True),
+    "abuse": NightAction(area="results", run=_abuse),
     "final": NightAction(area="seats", run=_final),
     "draw": NightAction(area="seats", run=_draw),
     "button": NightAction(area="seats", run=_button),
-    "seat": NightAction(area="seats", run=_seat),
-    "arrived": NightAction(area="results", run=_arrived),
-    "called": NightAction(area="results", run=_called),
+    "seat": NightAction(area="seats", run=_seat, permissions=AT_THE_DOOR),
+    "arrived": NightAction(area="results", run=_arrived, permissions=AT_THE_DOOR),
+    "called": NightAction(area="results", run=_called, permissions=AT_THE_DOOR),
     "remove": NightAction(area="results", run=_remove),
     "remove_all": NightAction(area="results", run=_remove_all),
     "finish": NightAction(area="results", run=_finish),
@@ -324,8 +366,8 @@ def perform(
     if action is None:
         raise NcpcError(f"Unknown kind of change: {name!r}." if offline else "Unknown action.")
     # ``None`` is the system (the demo night, tests); a person needs the right.
-    if actor is not None and not user_can(actor, action.permission):
-        raise NcpcError(f"Your role does not allow this ({action.permission.value}).")
+    if actor is not None and not any(user_can(actor, right) for right in action.permissions):
+        raise NcpcError(f"Your role does not allow this ({action.permissions[0].value}).")
     ctx = Context(event=event, actor=actor, versions=versions, offline=offline, when=when)
     return action.run(ctx, payload)
 

@@ -82,6 +82,22 @@ def clock_command(
     return night
 
 
+def clock_stop(*, event: Event, actor: Actor, now: dt.datetime | None = None) -> None:
+    """The night is over (results final): a running clock stops where it is (paused, so a correction that
+    reopens the results finds it as it was). Called inside the command that makes the results final."""
+    night = Night.objects.select_for_update().filter(event_id=event.pk).first()
+    if night is None or night.started_at is None or night.paused_at is not None:
+        return
+    now = now or timezone.now()
+    new = clock_pause(state=clock_state_of(night), now=now)
+    night.paused_at = new.paused_at
+    night.clock_version += 1
+    night.save(update_fields=["paused_at", "clock_version"])
+    audit_record(
+        actor=actor, action="clock.pause", target=event, summary=f"Clock of {event}: stopped, results final"
+    )
+
+
 def level_label(view: ClockView) -> str:
     if view.kind == "break":
         return "break"

@@ -12,6 +12,7 @@ from events.errors import ResultsError
 from events.models import Attendance, Elimination, Event
 from events.services import console as console_services
 from events.services.locking import event_bump, event_lock, event_lock_open
+from events.services.night_clock import clock_stop
 from events.services.places import Bust, bust_places, places_final
 from events.signals import results_final
 from ncpc.core.audit import Actor, actor_user, audit_record
@@ -241,6 +242,7 @@ def results_finish(*, event: Event, version: int, actor: Actor) -> list[Attendan
     for p in places:
         Attendance.objects.filter(pk=p.player).update(place=p.place)
     locked.status = Event.Status.FINAL
+    clock_stop(event=locked, actor=actor)
     locked.final_placings = selectors.placings_snapshot(selectors.season_placings(events=[locked])[locked.pk])
     locked.save(update_fields=["final_placings"])
     event_bump(event=locked)

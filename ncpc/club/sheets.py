@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from events.models import Attendance, Event, NightSeat
-from events.selectors import event_by_name, season_rules
+from events.selectors import event_by_name, event_result_lines, season_rules
 from events.services.console import night_overview
 from finance.selectors import event_payout_lines, payout_member_names, payout_paid_to
 from finance.services.payouts import payout_amounts
@@ -70,6 +70,18 @@ class SheetPrize:
 
 
 @dataclass(frozen=True)
+class SheetPlace:
+    """A place of the final results: who, their points, and the prize of the place (none below the paid
+    places)."""
+
+    place: int
+    name: str
+    points: int
+    prize: Decimal | None = None
+    removed_for_abuse: bool = False
+
+
+@dataclass(frozen=True)
 class EventSheet:
     event: Event
     where: str
@@ -78,6 +90,7 @@ class EventSheet:
     members: int
     prizes: list[SheetPrize] = field(default_factory=list)
     payout_error: str = ""
+    places: list[SheetPlace] = field(default_factory=list)  # once the results are final
 
     @property
     def total(self) -> Decimal:
@@ -135,10 +148,11 @@ def event_sheet_read(*, event: Event) -> EventSheet:
                 )
             )
     count = len(roster_for_event(season=event.season, event_number=event.number))
+    places = _places(event=event)
     try:
         amounts = payout_amounts(rules=rules, member_count=count)
     except NcpcError as exc:
-        return EventSheet(event, where, tables, levels, count, payout_error=str(exc))
+        return EventSheet(event, where, tables, levels, count, payout_error=str(exc), places=places)
     winners: dict[int, str] = {}
     if event.status == Event.Status.FINAL:
         names = payout_member_names(season=event.season)
@@ -148,13 +162,44 @@ def event_sheet_read(*, event: Event) -> EventSheet:
         SheetPrize(place=place, amount=amount, paid_to=winners.get(place, ""))
         for place, amount in enumerate(amounts, start=1)
     ]
-    return EventSheet(event, where, tables, levels, count, prizes=prizes)
+    return EventSheet(event, where, tables, levels, count, prizes=prizes, places=places)
+
+
+def _places(*, event: Event) -> list[SheetPlace]:
+    """The final places with their points and prizes, as the event page shows them; none before the results
+    are final."""
+    if event.status != Event.Status.FINAL:
+        return []
+    return [
+        SheetPlace(
+            place=line.place,
+            name=line.name,
+            points=line.points,
+            prize=getattr(line.payout, "amount", None),
+            removed_for_abuse=line.removed_for_abuse,
+        )
+        for line in event_result_lines(event=event)
+        if line.place is not None
+    ]
 
 
 def event_sheet_pdf(*, event: Event, printed: dt.datetime) -> HttpResponse:
     sheet = event_sheet_read(event=event)
     pdf = ClubPDF(title=f"Event sheet · event {event.number} of {event.season}", printed=printed)
     pdf.note(f"{event.date:%A, %B %-d, %Y} at {event.starts_at:%-I:%M %p}{sheet.where}.")
+
+    if sheet.places:
+        pdf.heading("Results")
+        rows = [
+            [
+                str(p.place),
+                p.name + (" (removed for abuse)" if p.removed_for_abuse else ""),
+                str(p.points),
+                money(p.prize) if p.prize is not None else "",
+            ]
+            for p in sheet.places
+        ]
+        pdf.grid(["Place", "Player", "Points", "Prize"], rows, widths=(16, 90, 18, 28), right=(0, 2, 3))
 
     pdf.heading("Seating")
     if not sheet.tables:

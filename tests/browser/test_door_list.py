@@ -44,10 +44,10 @@ def test_the_treasurer_records_payments_at_the_door_and_downloads_the_report_pdf
     # A phone: nothing wider than the screen.
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
-    page.get_by_role("button", name="Paid $100.00 cash").click()
+    page.get_by_role("button", name="Record $100.00 cash").click()
     expect(page.get_by_text("Ann Able paid $100.00 cash")).to_be_visible()
     expect(rows).to_have_count(1)
-    page.get_by_role("button", name="Paid $510.00 cash").click()
+    page.get_by_role("button", name="Record $510.00 cash").click()
     expect(page.get_by_text("Cal Cole paid $510.00 cash")).to_be_visible()
     expect(rows).to_have_count(0)
     expect(page.get_by_text("Nobody needs to pay anything to play on Dec 12.")).to_be_visible()

@@ -127,7 +127,7 @@ def test_one_tap_records_the_usual_amount_in_cash_and_the_member_drops_off(clien
     client.force_login(treasurer)
     url = reverse("finance:door_list", args=[season.name, 5])
     page = client.get(url).content.decode()
-    assert "Paid $100.00 cash" in page and "Paid $510.00 cash" in page and "$610.00</span> in all" in page
+    assert "Record $100.00 cash" in page and "Record $510.00 cash" in page and "$610.00</span> in all" in page
     key = once()
     tap = {"membership": club["ann"].pk, "amount": "100.00", "once": key, "next": url}
     response = client.post(url, tap, follow=True)
@@ -138,7 +138,7 @@ def test_one_tap_records_the_usual_amount_in_cash_and_the_member_drops_off(clien
         f'Ann Door paid $100.00 cash: <a href="/finance/payments/{payment.pk}/">receipt #{payment.pk}</a>'
         in html
     )
-    assert "Paid $100.00 cash" not in html and "Paid $510.00 cash" in html
+    assert "Record $100.00 cash" not in html and "Record $510.00 cash" in html
     # The same tap again (a double tap, a retry) books nothing more.
     again = client.post(url, tap, follow=True).content.decode()
     assert f'Already recorded: <a href="/finance/payments/{payment.pk}/">receipt #{payment.pk}</a>' in again
@@ -185,7 +185,7 @@ def test_the_fragment_is_just_the_list_for_the_night_console(client, club, seaso
     client.force_login(treasurer)
     fragment = client.get(reverse("finance:door_list", args=[season.name, 5]), {"fragment": "1"})
     html = fragment.content.decode()
-    assert "<html" not in html and 'id="door-list"' in html and "Paid $510.00 cash" in html
+    assert "<html" not in html and 'id="door-list"' in html and "Record $510.00 cash" in html
     assert f'name="next" value="/finance/door/{season.name}/5/"' in html
 
 

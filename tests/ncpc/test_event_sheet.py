@@ -172,3 +172,34 @@ def test_the_event_page_and_the_night_page_link_the_printable_sheet(member_clien
     assert url in member_client.get(f"/events/{season.name}/5/night/").content.decode()
     assert member_client.get(f"/events/{season.name}/99/sheet/").status_code == 404
     assert event.status == "scheduled"
+
+
+def test_the_event_sheet_of_final_results_shows_places_points_and_prizes(member_client, season, today):
+    # Nine players and the logged-in member: 10 members → $140, $85, $55 (§6.2); points 10, 9, 8, … (§10.1).
+    from events.services import results as results_services
+
+    event, seats = night_make(season=season, players=9)
+    order = "abcdefghi"  # a out first … i wins; the member's own seat goes out before them all
+    member_seat = event.attendances.exclude(
+        pk__in=[s.pk for s in seats.values() if s.membership.person.key in order]
+    )
+    for pk in [*member_seat.values_list("pk", flat=True), *(seats[k].pk for k in order[:-1])]:
+        event.refresh_from_db()
+        results_services.bust_record(
+            event=event, attendance_ids=[pk], version=event.results_version, actor=None
+        )
+    html = sheet_page(member_client, event)
+    assert 'id="results"' not in html  # not final yet: no places on the sheet
+    event.refresh_from_db()
+    results_services.results_finish(event=event, version=event.results_version, actor=None)
+    html = sheet_page(member_client, event)
+    assert cells(html, "results")[:5] == [
+        ["Place", "Player", "Points", "Prize"],
+        ["1", "I Player", "10", "$140.00"],
+        ["2", "H Player", "9", "$85.00"],
+        ["3", "G Player", "8", "$55.00"],
+        ["4", "F Player", "7", ""],
+    ]
+    assert cells(html, "results")[-1][0] == "10" and cells(html, "results")[-1][2] == "1"
+    text = sheet_text(member_client, event)
+    assert "Results" in text and "I Player" in text and "$140.00" in text

@@ -71,7 +71,7 @@
     var left = secondsLeft();
     setText("level", state.kind === "break" ? "Break" : "Level " + state.level_number);
     setText("time", clockText(left));
-    setText("status", !state.started ? "Not started" : state.paused ? "Paused" : state.final ? "Results final" : "");
+    setText("status", state.final ? "Results final" : !state.started ? "Not started" : state.paused ? "Paused" : "");
     root.classList.toggle("is-paused", !!state.paused);
     root.classList.toggle("is-break", state.kind === "break");
     setText("blinds", state.kind === "break" ? (state.note || "Break") : blinds(state));
@@ -173,6 +173,10 @@
   root.querySelectorAll("form[data-clock-form]").forEach(function (form) {
     form.addEventListener("submit", function (event) {
       event.preventDefault();
+      // Asked here, before sending (ncpc.js's document-wide handler would ask after this one has sent).
+      event.stopPropagation();
+      var ask = event.submitter && event.submitter.getAttribute("data-confirm");
+      if (ask && !window.confirm(ask)) return;
       var data = new FormData(form);
       if (event.submitter) data.set("action", event.submitter.value);
       setText("error", "");

@@ -193,15 +193,47 @@
   // ---------------------------------------------------------------------------------------------------------
   // Rendering
 
+  // A message says what the last tap did, then goes: 8 s for what went well, 30 s for a refusal or a warning
+  // (long enough to read twice), never the whole night.
+  var flashTimer = null;
   function flash(text, kind) {
     var box = root.querySelector("[data-flash]");
     if (!box) return;
     box.innerHTML = "";
+    if (flashTimer) { clearTimeout(flashTimer); flashTimer = null; }
     if (!text) return;
     var div = document.createElement("div");
     div.className = "alert py-2 mb-2 alert-" + (kind || "success");
     div.textContent = text;
     box.appendChild(div);
+    flashTimer = setTimeout(function () { flash(""); }, (kind || "success") === "success" ? 8000 : 30000);
+  }
+
+  // The messages of the last page load (a form sent without this file, "Open the night") go the same way.
+  function fadeMessages() {
+    document.querySelectorAll("main > .alert-dismissible").forEach(function (alert) {
+      var success = alert.classList.contains("alert-success") || alert.classList.contains("alert-info");
+      setTimeout(function () { alert.remove(); }, success ? 8000 : 30000);
+    });
+  }
+
+  // A table's count of players leaves out those whose bust waits on this device and follows the moves made at
+  // the tables: the server's count, less its players as the server placed them, plus those the device now
+  // places there who are not out.
+  function tableCounts(eff) {
+    if (state.final) return;
+    (state.tables || []).forEach(function (t) {
+      var card = root.querySelector('[data-table="' + t.number + '"]');
+      var count = card && card.querySelector("[data-players]");
+      if (!count) return;
+      var served = t.seats.filter(function (x) { return x.player; }).length;
+      var here = Object.keys(eff.where).filter(function (id) {
+        return !eff.out[id] && eff.where[id].split("-")[0] === String(t.number);
+      }).length;
+      var n = t.players - served + here;
+      var text = n + " player" + (n === 1 ? "" : "s");
+      if (count.textContent !== text) count.textContent = text;
+    });
   }
 
   function focusedIn(el) {
@@ -217,8 +249,15 @@
       return;
     }
     delete waiting[part];
+    // A panel the officer opened (several out on one hand, removal for abuse) stays open.
+    var open = [];
+    el.querySelectorAll("details[data-keep-open][open]").forEach(function (d) { open.push(d.id); });
     el.innerHTML = html;
     shown[part] = html;
+    open.forEach(function (id) {
+      var d = document.getElementById(id);
+      if (d && el.contains(d)) d.open = true;
+    });
   }
 
   function render(next) {
@@ -233,6 +272,31 @@
     decorate();
     tick();
   }
+
+  // Several out on one hand: the confirmation names the players ticked and their chips, best place first.
+  function handConfirm(form) {
+    var picked = [];
+    form.querySelectorAll("input[data-hand-player]").forEach(function (box) {
+      if (!box.checked) return;
+      var chips = form.querySelector('[data-hand-chips="' + box.value + '"]');
+      var count = parseInt(String(chips ? chips.value : "").replace(/[^0-9]/g, ""), 10);
+      picked.push({ name: box.dataset.handPlayer, chips: isNaN(count) ? null : count });
+    });
+    picked.sort(function (a, b) { return (b.chips || 0) - (a.chips || 0); });
+    form.dataset.confirm = picked.length
+      ? "Out on one hand: " + picked.map(function (p) {
+          return p.name + " (" + (p.chips === null ? "chips not entered" : thousands(p.chips) + " chips") + ")";
+        }).join(", ") + "? More chips at the start of the hand, better place."
+      : "Tick the players out on the hand first. Send anyway?";
+  }
+  document.addEventListener("input", function (event) {
+    var form = event.target.closest && event.target.closest("[data-hand-form]");
+    if (form) handConfirm(form);
+  });
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest && event.target.closest("[data-hand-form]");
+    if (form) handConfirm(form);
+  });
 
   // ---------------------------------------------------------------------------------------------------------
   // The night as the server last said, with the changes waiting on this device (shown at once)
@@ -336,6 +400,7 @@
     root.querySelectorAll("li[data-hand]").forEach(function (li) {
       badge(li, eff.undone[li.dataset.hand] ? "undo waiting" : "");
     });
+    tableCounts(eff);
     offlinePanel(eff);
   }
 
@@ -501,10 +566,51 @@
         return response.text();
       })
       .then(function (html) {
-        box.innerHTML = html;
-        box.hidden = false;
+        doorShow(html);
       })
       .catch(function () { box.hidden = true; });
+  }
+
+  function doorShow(html) {
+    var box = root.querySelector("[data-door]");
+    if (!box) return;
+    var body = box.querySelector("[data-door-body]") || box;
+    if (focusedIn(body)) return;
+    body.innerHTML = html;
+    box.hidden = false;
+  }
+
+  // A tap on the door list records the payment with no page change (the list's one-time key books it once,
+  // however often the tap is sent); the answer brings the list as it is now.
+  function doorPay(form) {
+    if (form.dataset.busy) return;
+    form.dataset.busy = "1";
+    var button = form.querySelector("button");
+    if (button) button.disabled = true;
+    flash("");
+    fetch(form.getAttribute("action"), {
+      method: "POST",
+      body: new FormData(form),
+      headers: { Accept: "application/json", "X-CSRFToken": csrfToken() },
+      credentials: "same-origin",
+    })
+      .then(function (response) {
+        var type = response.headers.get("Content-Type") || "";
+        if (type.indexOf("application/json") === -1) throw new Error("answer " + response.status);
+        return response.json();
+      })
+      .then(function (answer) {
+        if (answer.error) flash(answer.error, "danger");
+        else flash(answer.message, "success");
+        if (answer.html) doorShow(answer.html);
+        forceFull = true;
+        poll(true);  // a member who paid may now play: the attendance shows it
+      })
+      .catch(function () {
+        delete form.dataset.busy;
+        if (button) button.disabled = false;
+        flash("The server did not answer: the payment may not be recorded. Check the list, then tap again.", "danger");
+      });
   }
 
   function conflicts(count) {
@@ -580,8 +686,15 @@
     var id = parseInt(data.get("player"), 10);
     if (act === "bust") {
       change.action = "bust";
-      change.players = [id];
-      change.label = "Out: " + nameOf(id);
+      change.players = data.getAll("player").map(function (p) { return parseInt(p, 10); });
+      if (change.players.length > 1) {
+        change.chips = {};
+        change.players.forEach(function (p) {
+          var chips = String(data.get("chips_" + p) || "").replace(/[^0-9]/g, "");
+          if (chips) change.chips[p] = parseInt(chips, 10);
+        });
+      }
+      change.label = "Out: " + change.players.map(nameOf).join(", ");
     } else if (act === "undo") {
       var eff = effective();
       var top = eff.stack[eff.stack.length - 1];
@@ -650,6 +763,11 @@
       record(data);
       return;
     }
+    if (form.closest("[data-door]")) {
+      event.preventDefault();
+      doorPay(form);
+      return;
+    }
     if (form.getAttribute("action") !== actUrl) return;
     event.preventDefault();
     if (form.dataset.busy) return;
@@ -708,6 +826,7 @@
     sync: sync,
   };
   status();
+  fadeMessages();
   reload();
   door();
   fetchPlan();
