@@ -3,8 +3,12 @@
 // to the event's night/sync/ when the network returns. No inline script: CSP allows only our files.
 //
 // The rules it keeps (the server's side is events/services/night_sync.py):
+//   - Each login on the device has its own queue and device id (SPEC §16.13: a device id belongs to the login
+//     that first used it): the IndexedDB database is "ncpc-night-<login>", the login given by the script
+//     tag's data-login. On a phone two officers share, each one's waiting changes stay theirs and are sent
+//     under their own login when they are signed in.
 //   - The device has an id (kept in IndexedDB with its counter, and shown in localStorage as
-//     "ncpc-night-device"); every change gets the next sequence number of the device, in the same IndexedDB
+//     "ncpc-night-device-<login>"); every change gets the next sequence number of the device, in the same IndexedDB
 //     transaction that stores it, so two changes never share a number and a number is never skipped. When
 //     the counter is gone (the browser's storage was cleared) the device takes a new id: the server knows
 //     the old id's numbers and would answer them as sent already.
@@ -25,7 +29,9 @@
 //     (error.refused); the queue is kept.
 (function () {
   "use strict";
-  var DB = "ncpc-night";
+  var script = document.currentScript;
+  var login = (script && script.getAttribute("data-login")) || "";
+  var DB = login ? "ncpc-night-" + login : "ncpc-night";
   var CHANGES = "changes";
   var META = "meta";
   var BATCH = 200;  // the server takes up to 500 at once
@@ -70,7 +76,7 @@
   }
 
   function remember(id) {
-    try { window.localStorage.setItem("ncpc-night-device", id); } catch (e) { /* private mode */ }
+    try { window.localStorage.setItem(login ? "ncpc-night-device-" + login : "ncpc-night-device", id); } catch (e) { /* private mode */ }
   }
 
   // The device record {key: "device", id, next} read (and made when missing) inside transaction tx.
