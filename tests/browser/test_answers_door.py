@@ -1,6 +1,7 @@
 """Answers survive the door (SPEC §16.5, issue 34 "Done when"), on phones: Ann answers late with the exemption
 and Bob sends Sam Jones; the Vice President opens the night while neither has paid to play; the Treasurer takes
-their money at the door; the seats then show Ann's call at the time she answered and Sam Jones in Bob's seat.
+their money at the door on the night console; the seats then show Ann's call at the time she answered and Sam
+Jones in Bob's seat. The night is dated Dec 12: opening it on Nov 29 asks first, and the officers confirm.
 
 Dues per the bylaws (§2.8): $510 in all by event 5 (Dec 12, 2026). Ann and Bob paid $410 and must pay $100 to
 play. The clock is frozen on Nov 29, 2026 at 12:00 UTC (7:00 am in New York) for the answers; the night is
@@ -42,6 +43,7 @@ def test_answers_of_members_who_pay_at_the_door_reach_their_seats(
             contexts.append(context)
             phones[name] = context.new_page()
             phones[name].set_default_timeout(10_000)
+            phones[name].on("dialog", lambda dialog: dialog.accept())
             login(phones[name], live_server, name)
 
         # Ann: late, with the exemption, from the home card.
@@ -72,14 +74,15 @@ def test_answers_of_members_who_pay_at_the_door_reach_their_seats(
             vp.goto(event_url)
             expect(vp.locator("[data-rsvp-kept]")).to_have_count(2)
 
-            # The Treasurer takes their money at the door.
+            # The Treasurer takes their money at the door, in the night console's door panel.
             t = phones["treas"]
-            t.goto(f"{live_server.url}/finance/door/{season.name}/5/")
+            t.goto(f"{event_url}console/")
+            door = t.locator("[data-door]")
             for who in ("Ann Able", "Bob Best"):
-                t.locator("[data-door-row]", has_text=who).get_by_role(
-                    "button", name="Paid $100.00 cash"
+                door.locator("[data-door-row]", has_text=who).get_by_role(
+                    "button", name="Record $100.00 cash"
                 ).click()
-                expect(t.get_by_text(f"{who} paid $100.00 cash")).to_be_visible()
+                expect(t.locator("[data-flash]")).to_contain_text(f"{who} paid $100.00 cash")
 
             # The seats: Ann called in at 7:00 (her answer), Sam Jones in Bob's seat.
             vp.goto(f"{event_url}attendance/")
