@@ -93,6 +93,9 @@ def test_the_clock_stops_when_the_results_are_final(officer_client, three):
     html = answer["state"]["html"]
     assert "Results final" in html["clock"]
     assert "tap a player who is out" not in html["tables"]
+    # The Out list names the winner once final: the one seat of the four not put out.
+    (last,) = [seat for key, seat in seats.items() if key not in ("a", "b", "c")]
+    assert f"<strong>1st</strong> {last.membership.person} <span" in html["busts"]
     left = clock["seconds_left"]
     with time_machine.travel(dt.timedelta(minutes=10)):
         later = officer_client.get(url(event, "state/")).json()["clock"]
