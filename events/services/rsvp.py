@@ -151,6 +151,12 @@ def rsvp_answer(
         raise NcpcError("Only a signed-in officer records an answer for a member.")
     locked = event_lock(event=event, version=None)
     closed = _answer_closed(event=locked, today=club_today())
+    if closed and recorded and night_opened(event=locked) and locked.status != Event.Status.FINAL:
+        # The officer, not the member, is told: the seat is changed on the night itself.
+        raise NcpcError(
+            f"The night of event {locked.number} is open: answers are closed; set {membership.person.full_name}'s "
+            "seat on the attendance page or the console instead."
+        )
     if closed:
         raise NcpcError(closed)
     if answer not in Answer.values:

@@ -125,5 +125,9 @@ def test_the_form_is_on_the_event_page_until_the_night_is_opened(officer_client,
 
     assert 'action="/events/2026-27/5/rsvp/record/"' not in officer_client.get(EVENT).content.decode()
     response = officer_client.post(RECORD, {"membership": xavier.pk, "answer": "coming"}, follow=True)
-    assert "The night of event 5 is open: tell an officer" in response.content.decode()
+    # The officer is told where the seat is changed now, not the member's "tell an officer".
+    assert (
+        "The night of event 5 is open: answers are closed; set Xavier Player&#x27;s seat on the attendance page "
+        "or the console instead." in response.content.decode()
+    )
     assert not Rsvp.objects.exists()
