@@ -10,7 +10,7 @@ How a payment is split (docs/decisions.md, "Income by category"):
 - a payment is split against the charges as they stood on its day: a member who later leaves the seat
   (SPEC §16.2) had, on that day, the season's later installments ahead, so money paid ahead for them counts
   as dues then, and a closed month's categories never change when someone leaves afterwards;
-- on the day a member leaves, what they had paid for installments after that day and their credit move to
+- on the day a member leaves, what they had paid for installments the seat no longer owes and their credit move to
   "forfeited" (§2.12), the club's income (``payment_categories``' ``left_on``).
 """
 
@@ -50,11 +50,13 @@ def payment_categories(
 
     ``admin_fee_in_first_dues``: the part of the first dues installment that is the admin fee (a founding
     member's event-1 installment includes it). ``left_on``: the day the seat's last holder left it (SPEC
-    §16.2), and ``forgone``: the installments after it that the seat would have owed had they stayed. Money
+    §16.2), and ``forgone``: the installments after the seat's last event that it would have owed had they
+    stayed (one may fall between that event and the day they left). Money
     paid before that day settles them as it did then; on that day, what settled them and any credit move to
     ``FORFEITED``."""
-    if left_on is not None:
-        charges = [*charges, *(c for c in forgone if c.date > left_on)]
+    spare: set[Charge] = set(forgone) if left_on is not None else set()
+    if spare:
+        charges = [*charges, *spare]
     waived = ZERO
     for charge in charges:
         if charge.kind == WAIVER:
@@ -65,6 +67,7 @@ def payment_categories(
     kinds: list[str] = []
     owed: list[Decimal] = []
     first_dues = True
+    forgone_parts: set[int] = set()  # the parts that are installments the seat no longer owes (``forgone``)
     # By date, a day's charges in the order of their kinds (``KINDS_IN_ORDER``: admin fee, dues, late fee).
     for day, kind, amount, _text in sorted(charges, key=itemgetter(0, 1)):
         if kind == LATE_FEE and waived >= amount:
@@ -83,6 +86,8 @@ def payment_categories(
             dates.append(day)
             kinds.append(kind)
             owed.append(amount)
+            if (day, kind, amount, _text) in spare:
+                forgone_parts.add(len(owed) - 1)
         if kind == DUES:
             first_dues = False
 
@@ -92,11 +97,12 @@ def payment_categories(
     # Every part before ``first`` is paid; a reversal that opens one again moves it back.
     first, count = 0, len(owed)
     departed = left_on is None
+    left_on_or_never = left_on if left_on is not None else dt.date.max
     for money in sorted(payments, key=attrgetter("date")):
         day, amount = money.date, money.amount
         if not departed and left_on is not None and day > left_on:
             departed = True
-            _forfeit(settled, result, dates=dates, left_on=left_on)
+            _forfeit(settled, result, forgone=forgone_parts, left_on=left_on)
         if amount >= ZERO:
             left = amount
             while first < count and owed[first] <= ZERO:
@@ -109,8 +115,8 @@ def payment_categories(
                 still = owed[index]
                 if still <= ZERO or (kinds[index] == LATE_FEE and dates[index] > day):
                     continue
-                if left_on is not None and day > left_on and dates[index] > left_on:
-                    break  # after leaving, no installment of the seat is ahead
+                if day > left_on_or_never and index in forgone_parts:
+                    continue  # after leaving, no installment of the seat is ahead
 
                 take = left if left < still else still
                 owed[index] = still - take
@@ -135,7 +141,7 @@ def payment_categories(
             if back > ZERO:  # more reversed than was ever paid: would be a bug elsewhere; keep the sums whole
                 result.append(CategoryAmount(day, CREDIT, -back))
     if not departed and left_on is not None:
-        _forfeit(settled, result, dates=dates, left_on=left_on)
+        _forfeit(settled, result, forgone=forgone_parts, left_on=left_on)
     return result
 
 
@@ -143,15 +149,15 @@ def _forfeit(
     settled: list[tuple[int, str, Decimal]],
     result: list[CategoryAmount],
     *,
-    dates: Sequence[dt.date],
+    forgone: set[int],
     left_on: dt.date,
 ) -> None:
-    """On the day the seat's last holder left: what they had paid ahead (installments dated after that day, and
+    """On the day the seat's last holder left: what they had paid ahead (installments the seat no longer owes, and
     any credit) moves from its category to ``FORFEITED``, in ``result``; ``settled`` then says so, so that a
     later reversal takes it back from there. The total is unchanged."""
     moved: dict[str, Decimal] = {}
     for position, (index, category, took) in enumerate(settled):
-        if index < 0 or dates[index] > left_on:
+        if index < 0 or index in forgone:
             moved[category] = moved.get(category, ZERO) + took
             settled[position] = (-1, FORFEITED, took)
     total = ZERO

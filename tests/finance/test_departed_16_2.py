@@ -159,6 +159,24 @@ def test_what_a_departed_member_paid_ahead_becomes_forfeited_income_on_the_day_t
     assert exact == [CategoryAmount(aug_22, "dues", D("410.00"))]
 
 
+def test_an_installment_between_the_last_event_and_the_day_of_leaving_is_forgone_too():
+    """Found by the club year on PostgreSQL: a member whose last event was Nov 14 but who was removed on Dec 20
+    had paid on Aug 22 for the Dec 12 installment, which falls between the two: it was neither charged nor
+    forgone, so August's split changed. It is forgone (the seat never owes it) and forfeited on Dec 20."""
+    aug_22, dec_20 = dt.date(2026, 8, 22), dt.date(2026, 12, 20)
+    charges = [Charge(aug_22, "dues", D("410.00"), "Dues")]
+    forgone = [Charge(dt.date(2026, 12, 12), "dues", D("100.00"), "Dues for event 5")]
+    split = payment_categories(
+        charges=charges, payments=[MoneyIn(aug_22, D("510.00"))], forgone=forgone, left_on=dec_20
+    )
+    assert split == [
+        CategoryAmount(aug_22, "dues", D("410.00")),
+        CategoryAmount(aug_22, "dues", D("100.00")),
+        CategoryAmount(dec_20, "dues", D("-100.00")),
+        CategoryAmount(dec_20, FORFEITED, D("100.00")),
+    ]
+
+
 def test_a_reversal_after_the_member_left_takes_back_forfeited_money_first():
     aug_22, dec_3 = dt.date(2026, 8, 22), dt.date(2026, 12, 3)
     charges = [Charge(aug_22, "dues", D("410.00"), "Dues")]
