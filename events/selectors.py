@@ -1,5 +1,6 @@
 """Reads of seasons and events that pages and other apps share."""
 
+import copy
 import datetime as dt
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
@@ -187,11 +188,21 @@ def event_by_name(*, season_name: str, number: int) -> Event | None:
 
 
 def season_events(*, season: Season) -> list[Event]:
-    """The season's events with their venues, by number (one query). A page that needs them in several
-    places reads them once and passes them on. A final event's ``final_placings`` is not read with them
-    (nothing reads it: ``under_correction`` is False for a final event) and is fetched if asked for."""
+    """The season's events with their venues, by number (one query, none while the season's roster stamp
+    stands: kept in memory under it, as fresh copies for each caller, with ``season`` the caller's). A page
+    that needs them in several places reads them once and passes them on. A final event's ``final_placings``
+    is not read with them (nothing reads it: ``under_correction`` is False for a final event) and is fetched
+    if asked for."""
+    kept = stamped(f"events:{season.pk}:{season.roster_stamp}", partial(_season_events, season.pk))
+    events = [copy.copy(event) for event in kept]
+    for event in events:
+        event.season = season
+    return events
+
+
+def _season_events(season_id: int) -> list[Event]:
     rows = (
-        Event.objects.filter(season=season)
+        Event.objects.filter(season_id=season_id)
         .select_related("venue")
         # A final event's kept places (SPEC §15.11) are the places it has: only a reopened event's are read.
         # They were most of the bytes the database sent for the season's events, and JSON to decode.
@@ -205,7 +216,6 @@ def season_events(*, season: Season) -> list[Event]:
     )
     events: list[Event] = []
     for event in rows:
-        event.season = season
         if event.status != Event.Status.FINAL:
             event.final_placings = event.kept_placings
         events.append(event)

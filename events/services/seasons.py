@@ -9,7 +9,7 @@ from events.bylaws import BYLAWS_RULES
 from events.models import BlindLevel, DuesInstallment, Event, PayoutRow, Season, WsopRow
 from events.rules import SeasonRules
 from events.selectors import season_rules
-from events.services.rules_stamp import season_rules_touched
+from events.services.rules_stamp import season_roster_touched, season_rules_touched
 from events.services.schedule import schedule_dates
 from events.signals import season_created
 from ncpc.core.audit import Actor, audit_record
@@ -114,4 +114,7 @@ def events_generate(*, season: Season) -> list[Event]:
         for number, date in enumerate(dates, start=1)
         if number not in existing
     ]
-    return Event.objects.bulk_create(created)
+    events = Event.objects.bulk_create(created)
+    # bulk_create sends no signals (events.services.rules_stamp).
+    season_roster_touched(season_id=season.pk)
+    return events

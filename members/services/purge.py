@@ -1,6 +1,7 @@
 """Removing a season's seats, for `import_season --replace` only. People stay (they span seasons)."""
 
 from events.models import Season
+from events.services.rules_stamp import season_roster_touched
 from members.models import Membership, RulesSignature, Suspension
 
 
@@ -10,4 +11,5 @@ def members_season_purge(*, season: Season) -> None:
     Suspension.objects.filter(membership__in=memberships).delete()
     # Seat chains point at each other (seat_from, PROTECT): unlink before deleting.
     memberships.update(seat_from=None)
+    season_roster_touched(season_id=season.pk)  # update() sends no signals (events.services.rules_stamp)
     memberships.delete()

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from events.models import Season
+from events.services.rules_stamp import season_roster_touched
 from members.models import Membership, Person
 from members.services.logins import person_login_email_sync
 from ncpc.core.audit import Actor, audit_record, audit_record_many
@@ -106,6 +107,8 @@ def roster_import(
         ],
         batch_size=BATCH,
     )
+    # bulk_create and bulk_update send no signals: people (of every season) and seats changed.
+    season_roster_touched(season_id=None)
     audit_record_many(
         actor=actor,
         action="member.person.create",

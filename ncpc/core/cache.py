@@ -145,6 +145,11 @@ class _Memo:
         with self._lock:
             self._entries.clear()
 
+    def drop(self, prefix: str) -> None:
+        with self._lock:
+            for key in [k for k in self._entries if k.startswith(prefix)]:
+                del self._entries[key]
+
 
 _memo = _Memo()
 
@@ -190,6 +195,14 @@ def stamped(key: str, compute: Callable[[], R]) -> R:
         value = compute()
         _memo.put(full, value)
     return value
+
+
+def stamped_forget(prefix: str) -> None:
+    """Forget this process's values kept under keys that start with ``prefix`` (``stamped``): the stamp they
+    are kept under is about to change. Other processes read the new stamp with the new rows; this one may
+    still hold an object read before its own change (a season read at the start of the request) and must not
+    find the old values under its old stamp."""
+    _memo.drop(f"ncpc:stamped:{prefix}")
 
 
 class DataVersionMiddleware:

@@ -1,0 +1,162 @@
+"""A season's memberships and events are kept in memory under the season's roster stamp
+(ncpc.core.cache.stamped): read once while only payments and results change, read again as soon as a
+membership, its person, an event or its venue changes, by any path."""
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from events.models import Event, Season, WsopRow
+from events.selectors import season_events, season_rules
+from events.services.seasons import events_generate
+from members.models import Membership
+from members.selectors import season_memberships
+from members.services.purge import members_season_purge
+from members.services.roster_import import RosterLine, roster_import
+from ncpc.core.audit import audit_record
+from ncpc.core.cache import computed_forget
+from tests.factories import MembershipFactory, PersonFactory, VenueFactory, season_make
+
+# The stamped cache is used only outside transactions, like the computed one.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def stamped_on(settings):
+    settings.NCPC_STAMPED_CACHE = True
+    computed_forget()
+    yield
+    computed_forget()
+
+
+def fresh(season_id: int) -> Season:
+    """The season row as a page reads it, afresh."""
+    return Season.objects.get(pk=season_id)
+
+
+def names(season_id: int) -> list[str]:
+    return [m.person.last_name for m in season_memberships(season=fresh(season_id))]
+
+
+def queries(read) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        read()
+    return len(captured)
+
+
+def test_memberships_and_events_are_read_once_while_other_data_changes(stamped_on):
+    season = season_make()
+    MembershipFactory(season=season)
+    assert queries(lambda: season_memberships(season=fresh(season.pk))) == 2  # the season, its seats
+    assert queries(lambda: season_events(season=fresh(season.pk))) == 2
+    # Any other change of the club's data (every command writes an audit row) leaves them where they are.
+    audit_record(actor=None, action="test.change", target=season, summary="a payment, say")
+    assert queries(lambda: season_memberships(season=fresh(season.pk))) == 1  # the season row only
+    assert queries(lambda: season_events(season=fresh(season.pk))) == 1
+
+
+def test_an_admission_a_departure_and_a_rename_are_seen_at_once(stamped_on):
+    season = season_make()
+    first = MembershipFactory(season=season, person=PersonFactory(last_name="Adams"))
+    assert names(season.pk) == ["Adams"]
+    MembershipFactory(season=season, person=PersonFactory(last_name="Baker"))
+    assert names(season.pk) == ["Adams", "Baker"]
+    first.left_after_event = 2
+    first.save()
+    assert [m.left_after_event for m in season_memberships(season=fresh(season.pk))] == [2, None]
+    person = first.person
+    person.last_name = "Zane"
+    person.save()
+    assert names(season.pk) == ["Baker", "Zane"]
+    Membership.objects.get(pk=first.pk).delete()
+    assert names(season.pk) == ["Baker"]
+
+
+def test_an_event_and_its_venue_changed_are_seen_at_once(stamped_on):
+    season = season_make()
+    venue = VenueFactory(name="The Back Room")
+    event = Event.objects.get(season=season, number=3)
+    season_events(season=fresh(season.pk))
+    event.venue = venue
+    event.date = dt.date(2026, 10, 17)
+    event.save()
+    third = season_events(season=fresh(season.pk))[2]
+    assert (third.date, third.venue.name) == (dt.date(2026, 10, 17), "The Back Room")
+    venue.name = "The Front Room"
+    venue.save()
+    assert season_events(season=fresh(season.pk))[2].venue.name == "The Front Room"
+
+
+def test_the_bulk_writes_move_the_stamp_themselves(stamped_on):
+    """bulk_create, bulk_update and update() send no signals: the services that use them move the stamp."""
+    season = season_make()
+    Event.objects.filter(season=season, number__gt=8).delete()
+    assert len(season_events(season=fresh(season.pk))) == 8
+    events_generate(season=fresh(season.pk))  # bulk_create of the missing events
+    assert [e.number for e in season_events(season=fresh(season.pk))] == list(range(1, 11))
+
+    known = PersonFactory(key="kim", last_name="", email="")
+    assert names(season.pk) == []
+    roster_import(
+        season=fresh(season.pk),
+        lines=[
+            RosterLine(
+                key="kim",
+                first_name="Kim",
+                last_name="Kowalski",
+                date_of_birth=dt.date(1970, 5, 1),
+                first_event=1,
+            ),
+            RosterLine(
+                key="lee",
+                first_name="Lee",
+                last_name="Larsen",
+                date_of_birth=dt.date(1971, 6, 2),
+                first_event=1,
+            ),
+        ],
+        actor=None,
+        source="a test",
+    )
+    assert names(season.pk) == ["Kowalski", "Larsen"]  # the known person's blank name filled in (bulk_update)
+    assert known.pk in {m.person_id for m in season_memberships(season=fresh(season.pk))}
+    members_season_purge(season=fresh(season.pk))
+    assert names(season.pk) == []
+
+
+def test_each_caller_gets_its_own_copies_with_its_own_season(stamped_on):
+    season = season_make()
+    MembershipFactory(season=season)
+    one, other = fresh(season.pk), fresh(season.pk)
+    events = season_events(season=one)
+    events[0].status = "changed in memory by a caller"
+    again = season_events(season=other)
+    assert again[0].status != "changed in memory by a caller"
+    assert again[0].season is other and events[0].season is one
+    assert season_memberships(season=other)[0].season is other
+
+
+def test_two_seasons_keep_their_own(stamped_on):
+    first, second = season_make(2026), season_make(2027)
+    MembershipFactory(season=first, person=PersonFactory(last_name="Adams"))
+    Event.objects.filter(season=second, number=10).delete()
+    assert names(first.pk) == ["Adams"] and names(second.pk) == []
+    assert len(season_events(season=fresh(first.pk))) == 10
+    assert len(season_events(season=fresh(second.pk))) == 9
+
+
+def test_a_season_read_before_a_change_in_the_same_request_sees_the_change(stamped_on):
+    """A view that read the season, then ran a command, then renders: the process forgets what it kept under
+    the old stamp, which the season object it holds still carries."""
+    season = season_make()
+    held = fresh(season.pk)
+    assert season_memberships(season=held) == []
+    wsop_rows = len(season_rules(held).wsop_table)
+    MembershipFactory(season=season)
+    Event.objects.filter(season=season, number=10).delete()
+    WsopRow.objects.filter(season=season).first().delete()
+    assert len(season_memberships(season=held)) == 1
+    assert len(season_events(season=held)) == 9
+    assert len(season_rules(held).wsop_table) == wsop_rows - 1
