@@ -72,10 +72,6 @@ class Season(models.Model):
     # Changes whenever a rule table's rows change (events.services.rules_stamp): the tables, read on nearly
     # every page, are kept in memory under it, so a payment or a result does not make them be read again.
     rules_stamp = models.CharField(max_length=32, default=rules_stamp_new, editable=False)
-    # Changes whenever the season's roster or schedule changes (events.services.rules_stamp): a membership or
-    # its person, an event or its venue. The season's memberships and events, read by most pages, are kept in
-    # memory under it, so a payment does not make them be read again.
-    roster_stamp = models.CharField(max_length=32, default=rules_stamp_new, editable=False)
     start = models.DateField()
     end = models.DateField()
 
@@ -235,12 +231,10 @@ class Season(models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         # A season read before its tables changed holds the old stamp: saving it whole must not put that back
-        # (the tables kept under it would be read again). Only events.services.rules_stamp writes the stamps.
+        # (the tables kept under it would be read again). Only events.services.rules_stamp writes the stamp.
         if not self._state.adding and kwargs.get("update_fields") is None:
             kwargs["update_fields"] = [
-                f.name
-                for f in self._meta.concrete_fields
-                if not f.primary_key and f.name not in ("rules_stamp", "roster_stamp")
+                f.name for f in self._meta.concrete_fields if not f.primary_key and f.name != "rules_stamp"
             ]
         super().save(*args, **kwargs)
 

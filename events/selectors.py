@@ -25,7 +25,7 @@ from events.models import (
 from events.placings import Placing
 from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
 from events.services.places import Bust, points_for
-from ncpc.core.cache import computed, stamped
+from ncpc.core.cache import computed, roster_kept, stamped
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 from ncpc.core.money import quantize
@@ -188,12 +188,12 @@ def event_by_name(*, season_name: str, number: int) -> Event | None:
 
 
 def season_events(*, season: Season) -> list[Event]:
-    """The season's events with their venues, by number (one query, none while the season's roster stamp
-    stands: kept in memory under it, as fresh copies for each caller, with ``season`` the caller's). A page
-    that needs them in several places reads them once and passes them on. A final event's ``final_placings``
+    """The season's events with their venues, by number (one query, none while the roster version stands:
+    kept in memory under it by ``ncpc.core.cache.roster_kept``, as fresh copies for each caller, with
+    ``season`` the caller's). A page that needs them in several places reads them once and passes them on. A final event's ``final_placings``
     is not read with them (nothing reads it: ``under_correction`` is False for a final event) and is fetched
     if asked for."""
-    kept = stamped(f"events:{season.pk}:{season.roster_stamp}", partial(_season_events, season.pk))
+    kept = roster_kept(f"events:{season.pk}", partial(_season_events, season.pk))
     events = [copy.copy(event) for event in kept]
     for event in events:
         event.season = season

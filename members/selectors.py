@@ -15,7 +15,7 @@ from events.models import Event, Season
 from members import hooks
 from members.models import Membership, OfficerTerm, Person, RulesSignature, Suspension, Vote, WaitingListEntry
 from members.services.seat_terms import seat_held_at
-from ncpc.core.cache import stamped
+from ncpc.core.cache import roster_kept
 
 
 def login_standing(*, user_id: int, on: dt.date) -> tuple[Person | None, set[str], bool]:
@@ -85,11 +85,10 @@ def season_roster(*, season: Season) -> list[Membership]:
 
 def season_memberships(*, season: Season) -> list[Membership]:
     """Every membership of the season, left or not, with its person, by name (one query, none while the
-    season's roster stamp stands). A page that needs them in several places reads them once and passes them
-    on."""
-    # Kept in memory under the season's roster stamp (a new one whenever a membership, its person, an event
-    # or its venue changes: events.services.rules_stamp), as fresh copies for each caller.
-    kept = stamped(f"memberships:{season.pk}:{season.roster_stamp}", partial(_season_memberships, season.pk))
+    roster version stands). A page that needs them in several places reads them once and passes them on."""
+    # Kept in memory under the roster version (a new one whenever a membership, a person, an event or a venue
+    # changes: ncpc.core.cache.roster_kept), as fresh copies for each caller.
+    kept = roster_kept(f"memberships:{season.pk}", partial(_season_memberships, season.pk))
     memberships = [copy.copy(m) for m in kept]
     for m in memberships:
         m.season = season

@@ -9,10 +9,11 @@ from events.bylaws import BYLAWS_RULES
 from events.models import BlindLevel, DuesInstallment, Event, PayoutRow, Season, WsopRow
 from events.rules import SeasonRules
 from events.selectors import season_rules
-from events.services.rules_stamp import season_roster_touched, season_rules_touched
+from events.services.rules_stamp import season_rules_touched
 from events.services.schedule import schedule_dates
 from events.signals import season_created
 from ncpc.core.audit import Actor, audit_record
+from ncpc.core.cache import roster_bump
 from ncpc.core.errors import NcpcError
 
 
@@ -115,6 +116,5 @@ def events_generate(*, season: Season) -> list[Event]:
         if number not in existing
     ]
     events = Event.objects.bulk_create(created)
-    # bulk_create sends no signals (events.services.rules_stamp).
-    season_roster_touched(season_id=season.pk)
+    roster_bump()  # bulk_create sends no signals (ncpc.core.cache.roster_kept)
     return events

@@ -1,8 +1,8 @@
 """Removing a season's seats, for `import_season --replace` only. People stay (they span seasons)."""
 
 from events.models import Season
-from events.services.rules_stamp import season_roster_touched
 from members.models import Membership, RulesSignature, Suspension
+from ncpc.core.cache import roster_bump
 
 
 def members_season_purge(*, season: Season) -> None:
@@ -11,5 +11,5 @@ def members_season_purge(*, season: Season) -> None:
     Suspension.objects.filter(membership__in=memberships).delete()
     # Seat chains point at each other (seat_from, PROTECT): unlink before deleting.
     memberships.update(seat_from=None)
-    season_roster_touched(season_id=season.pk)  # update() sends no signals (events.services.rules_stamp)
+    roster_bump()  # update() sends no signals (ncpc.core.cache.roster_kept)
     memberships.delete()

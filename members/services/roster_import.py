@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from events.models import Season
-from events.services.rules_stamp import season_roster_touched
 from members.models import Membership, Person
 from members.services.logins import person_login_email_sync
 from ncpc.core.audit import Actor, audit_record, audit_record_many
+from ncpc.core.cache import roster_bump
 from ncpc.core.errors import NcpcError
 
 BATCH = 1000
@@ -107,8 +107,7 @@ def roster_import(
         ],
         batch_size=BATCH,
     )
-    # bulk_create and bulk_update send no signals: people (of every season) and seats changed.
-    season_roster_touched(season_id=None)
+    roster_bump()  # bulk_create and bulk_update send no signals (ncpc.core.cache.roster_kept)
     audit_record_many(
         actor=actor,
         action="member.person.create",

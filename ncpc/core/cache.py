@@ -39,6 +39,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 _version: contextvars.ContextVar[str | None] = contextvars.ContextVar("ncpc_data_version", default=None)
+_roster: contextvars.ContextVar[str | None] = contextvars.ContextVar("ncpc_roster_version", default=None)
 _request_values: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar(
     "ncpc_request_values", default=None
 )
@@ -48,16 +49,26 @@ def data_version() -> str:
     """The committed counter, one query; kept for the rest of the request once read."""
     version = _version.get()
     if version is None:
-        found = DataVersion.objects.filter(pk=1).values_list("n", flat=True).first()
-        version = str(found or 0)
+        found = DataVersion.objects.filter(pk=1).values_list("n", "roster").first() or (0, 0)
+        version = str(found[0])
         _version.set(version)
+        _roster.set(str(found[1]))
     return version
 
 
-def data_version_bump(*, using: str = DEFAULT_DB_ALIAS) -> None:
+def roster_version() -> str:
+    """The counter's value at the last change of a season's roster or schedule (read with the data version)."""
+    roster = _roster.get()
+    if roster is None:
+        data_version()
+        roster = _roster.get()
+    return roster or "0"
+
+
+def data_version_bump(*, using: str = DEFAULT_DB_ALIAS, roster: bool = False) -> None:
     """The club's data changed: move the version on as the transaction's last statement before COMMIT (at
     once, outside a transaction: after the write, which is what matters). Once per transaction, however
-    often it is called."""
+    often it is called. ``roster``: see ``roster_bump``."""
     db = connections[using]
     if not isinstance(db, DataVersionOnCommit):
         raise ImproperlyConfigured(
@@ -65,20 +76,35 @@ def data_version_bump(*, using: str = DEFAULT_DB_ALIAS) -> None:
         )
     data_version_forget()
     if db.get_autocommit():
-        DataVersion.bump(using=using)
+        DataVersion.bump(using=using, roster=roster)
     else:
         db.data_changed = True
+        db.roster_changed = db.roster_changed or roster
+
+
+def roster_bump(*, using: str = DEFAULT_DB_ALIAS) -> None:
+    """A season's memberships, their people, its events or their venues changed: the data version moves on as
+    for any change, and the roster version with it (``roster_kept``). Every save or delete of those models
+    calls it (``roster_watch``); code writing them with ``update()``, ``bulk_create`` or ``bulk_update`` must
+    call it itself, in the same transaction."""
+    data_version_bump(using=using, roster=True)
 
 
 def _bump_before_commit(sender: object, connection: BaseDatabaseWrapper, **kwargs: object) -> None:
-    DataVersion.bump(using=connection.alias)
+    DataVersion.bump(using=connection.alias, roster=getattr(connection, "roster_changed", False))
+    # Anything read meanwhile in this transaction is the version before it: read it again after COMMIT.
+    data_version_forget()
 
 
 before_commit.connect(_bump_before_commit, dispatch_uid="ncpc.data_version")
 
 
+# The models whose saves and deletes move the roster version too (``roster_watch``).
+_roster_models: set[type[models.Model]] = set()
+
+
 def _model_changed(sender: type[models.Model], using: str, **kwargs: object) -> None:
-    data_version_bump(using=using)
+    data_version_bump(using=using, roster=sender in _roster_models)
 
 
 def data_version_watch(model_classes: Iterable[type[models.Model]]) -> None:
@@ -89,9 +115,18 @@ def data_version_watch(model_classes: Iterable[type[models.Model]]) -> None:
         post_delete.connect(_model_changed, sender=model, dispatch_uid=uid)
 
 
+def roster_watch(model_classes: Iterable[type[models.Model]]) -> None:
+    """Move the roster version too on every save and delete of these models (``events.apps``,
+    ``members.apps``): one bump of the one counter row, whichever app connected first."""
+    model_classes = list(model_classes)
+    _roster_models.update(model_classes)
+    data_version_watch(model_classes)
+
+
 def data_version_forget() -> None:
     """Read the version again next time (a new request began, or this one just changed something)."""
     _version.set(None)
+    _roster.set(None)
     _request_values.set(None)
 
 
@@ -195,6 +230,16 @@ def stamped(key: str, compute: Callable[[], R]) -> R:
         value = compute()
         _memo.put(full, value)
     return value
+
+
+def roster_kept(key: str, compute: Callable[[], R]) -> R:
+    """``compute()``, kept in this process under ``key`` and the roster version (``roster_bump``): for a
+    season's memberships or events, which a payment or a result leaves as they are. Like ``stamped``, not
+    used inside a transaction and off when ``NCPC_STAMPED_CACHE`` is False. The version is read before
+    computing, as in ``computed``: a change committed meanwhile leaves fresh rows under the old version."""
+    if not getattr(settings, "NCPC_STAMPED_CACHE", False) or connection.in_atomic_block:
+        return compute()
+    return stamped(f"roster:{key}:{roster_version()}", compute)
 
 
 def stamped_forget(prefix: str) -> None:

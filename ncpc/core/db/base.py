@@ -29,17 +29,19 @@ class DataVersionOnCommit(_Wrapper):
     while committing, the lock orders the commits and never waits for anything but another commit."""
 
     data_changed = False
+    # The transaction also changed a season's roster or schedule (``ncpc.core.cache.roster_bump``).
+    roster_changed = False
 
     def commit(self) -> None:
         if self.data_changed:
             before_commit.send(sender=type(self), connection=self)
         super().commit()
-        self.data_changed = False
+        self.data_changed = self.roster_changed = False
 
     def rollback(self) -> None:
-        self.data_changed = False
+        self.data_changed = self.roster_changed = False
         super().rollback()
 
     def close(self) -> None:
-        self.data_changed = False
+        self.data_changed = self.roster_changed = False
         super().close()

@@ -1,11 +1,11 @@
-"""A season's memberships and events are kept in memory under the season's roster stamp
-(ncpc.core.cache.stamped): read once while only payments and results change, read again as soon as a
-membership, its person, an event or its venue changes, by any path."""
+"""A season's memberships and events are kept in memory under the roster version (ncpc.core.cache.roster_kept),
+read with the data version: read once while only payments change, read again as soon as a membership, a
+person, an event or a venue changes, by any path."""
 
 import datetime as dt
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from events.models import Event, Season, WsopRow
@@ -16,7 +16,8 @@ from members.selectors import season_memberships
 from members.services.purge import members_season_purge
 from members.services.roster_import import RosterLine, roster_import
 from ncpc.core.audit import audit_record
-from ncpc.core.cache import computed_forget
+from ncpc.core.cache import computed_forget, data_version, data_version_forget, roster_version
+from ncpc.core.models import DataVersion
 from tests.factories import MembershipFactory, PersonFactory, VenueFactory, season_make
 
 # The stamped cache is used only outside transactions, like the computed one.
@@ -41,6 +42,8 @@ def names(season_id: int) -> list[str]:
 
 
 def queries(read) -> int:
+    """Queries of ``read`` as a new request makes them: the version read again first (as the middleware does)."""
+    data_version_forget()
     with CaptureQueriesContext(connection) as captured:
         read()
     return len(captured)
@@ -49,12 +52,26 @@ def queries(read) -> int:
 def test_memberships_and_events_are_read_once_while_other_data_changes(stamped_on):
     season = season_make()
     MembershipFactory(season=season)
-    assert queries(lambda: season_memberships(season=fresh(season.pk))) == 2  # the season, its seats
-    assert queries(lambda: season_events(season=fresh(season.pk))) == 2
+    assert queries(lambda: season_memberships(season=fresh(season.pk))) == 3  # the season, the version, seats
+    assert queries(lambda: season_events(season=fresh(season.pk))) == 3
     # Any other change of the club's data (every command writes an audit row) leaves them where they are.
     audit_record(actor=None, action="test.change", target=season, summary="a payment, say")
-    assert queries(lambda: season_memberships(season=fresh(season.pk))) == 1  # the season row only
-    assert queries(lambda: season_events(season=fresh(season.pk))) == 1
+    assert queries(lambda: season_memberships(season=fresh(season.pk))) == 2  # the season row, the version
+    assert queries(lambda: season_events(season=fresh(season.pk))) == 2
+
+
+def test_the_roster_version_moves_with_the_roster_only_and_at_commit(stamped_on):
+    season = season_make()
+    before = (data_version(), roster_version())
+    audit_record(actor=None, action="test.change", target=season, summary="a payment, say")
+    data_version_forget()
+    assert roster_version() == before[1] and data_version() != before[0]
+    with transaction.atomic():
+        MembershipFactory(season=season)
+        # Not yet: the counter row is written as the transaction's last statement, as for the data version.
+        assert DataVersion.objects.get(pk=1).roster == int(before[1])
+    # One UPDATE of the one counter row moved both; the roster version is the data version of that change.
+    assert roster_version() == data_version() != before[1]
 
 
 def test_an_admission_a_departure_and_a_rename_are_seen_at_once(stamped_on):
@@ -148,8 +165,9 @@ def test_two_seasons_keep_their_own(stamped_on):
 
 
 def test_a_season_read_before_a_change_in_the_same_request_sees_the_change(stamped_on):
-    """A view that read the season, then ran a command, then renders: the process forgets what it kept under
-    the old stamp, which the season object it holds still carries."""
+    """A view that read the season, then ran a command, then renders: the change made this process read the
+    versions again; and it forgets the rule tables kept under the old rules stamp, which the season object it
+    holds still carries."""
     season = season_make()
     held = fresh(season.pk)
     assert season_memberships(season=held) == []
