@@ -43,10 +43,10 @@ PAGES = [
     # event 4: 4 + the event with its season, rules (payout table), its seats with placings, the
     # memberships (the roster, for the payout row) = 8.
     ("/events/2026-27/4/", 8),
-    # monthly report: 4 + season, every account's sums (the month, the season to date, whether the month is
-    # closed, the escrow move; one grouped query), rules, memberships, the season's payments, waivers,
-    # suspensions and event dates (one query) = 9.
-    ("/finance/reports/2026/11/", 9),
+    # monthly report: 4 + season, the accounts (with whether the month is closed, the escrow move, the day the
+    # books start), their entries' sums (the month, the season to date; one grouped query), rules,
+    # memberships, the season's payments, waivers, suspensions and event dates (one query) = 10.
+    ("/finance/reports/2026/11/", 10),
     # JSON report: 4 + season, rules, events, memberships, placings (with people and prizes, for the
     # payouts; the standings take their places from them), tie-breaks with declines, the season's money (one
     # query), WSOP results (with their people; the splits use the rules and memberships above) = 12.
