@@ -92,18 +92,33 @@ def schedule(request, season):
     )
 
 
+@computed(lambda *, event, show_reasons: f"{event.pk}:{show_reasons}")
+def _results_html(*, event: Event, show_reasons: bool) -> SafeString:
+    """The event's results table and its seats without a place (events/partials/event_results.html), kept with
+    the computed pages; empty while nobody has a place."""
+    lines = selectors.event_result_lines(event=event)
+    placed = [line for line in lines if line.place]
+    if not placed:
+        return SafeString("")
+    return render_to_string(
+        "events/partials/event_results.html",
+        {
+            "placed": placed,
+            "unplaced": [line for line in lines if not line.place],
+            "show_reasons": show_reasons,
+        },
+    )
+
+
 @club_page
 @event_view
 def event_detail(request, event):
     can_edit = user_can(request.user, Action.EDIT_RULES)
-    lines = selectors.event_result_lines(event=event)
     show_reasons = user_can(request.user, Action.ENTER_RESULTS)
     context = {
         "event": event,
         "season": event.season,
-        "placed": [line for line in lines if line.place],
-        "unplaced": [line for line in lines if not line.place],
-        "show_reasons": show_reasons,
+        "results_html": _results_html(event=event, show_reasons=show_reasons),
         "can_edit": can_edit,
         "can_enter": show_reasons,
         "today": club_today(),

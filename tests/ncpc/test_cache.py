@@ -64,6 +64,36 @@ def test_a_payment_shows_at_once_on_the_next_page(cache_on, member_client, membe
     assert "Good standing" in html
 
 
+def test_the_event_pages_kept_results_follow_a_change_to_a_player(
+    cache_on, member_client, season, today, monkeypatch
+):
+    """The results table is kept rendered (events.views_schedule._results_html): a player renamed after the
+    page was seen shows under the new name on the next visit."""
+    # Every player eligible, as in the events tests (tests/events/conftest.py).
+    monkeypatch.setattr("events.hooks.good_standing.answer", lambda *, membership, on: True)
+    monkeypatch.setattr("events.hooks.rules_signed.answer", lambda *, membership: True)
+    from events.services.attendance import attendance_set
+    from events.services.results import bust_record, results_finish
+    from tests.events.factories import night_make
+
+    event, seats = night_make(season=season, players=3)
+    member_seat = event.attendances.get(membership__person__key="member1")
+    attendance_set(
+        event=event, attendance_id=member_seat.pk, status="absent", version=event.results_version, actor=None
+    )
+    for seat in (seats["c"], seats["b"]):
+        event.refresh_from_db()
+        bust_record(event=event, attendance_ids=[seat.pk], version=event.results_version, actor=None)
+    event.refresh_from_db()
+    results_finish(event=event, version=event.results_version, actor=None)
+    assert "B Player" in member_client.get("/events/2026-27/4/").content.decode()
+    person = seats["b"].membership.person
+    person.first_name = "Bea"
+    person.save()
+    text = member_client.get("/events/2026-27/4/").content.decode()
+    assert "Bea Player" in text and "B Player" not in text
+
+
 def test_writing_an_audit_row_moves_the_data_version_on(cache_on):
     before = data_version()
     audit_record(actor=None, action="test", summary="a change")
