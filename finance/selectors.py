@@ -9,10 +9,8 @@ from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
 from django.db.models import (
-    BigIntegerField,
     CharField,
     Count,
-    DateField,
     DecimalField,
     Exists,
     F,
@@ -199,12 +197,11 @@ class _PaymentRow(NamedTuple):
 _MONEY_COLUMNS = ("k", "i", "m", "d", "a", "t", "r", "e", "n")
 
 
-def _money_query(*, with_events: bool = False, **membership: int) -> QuerySet[Any]:
+def _money_query(**membership: int) -> QuerySet[Any]:
     """Seats' payments (with their reversal, if any), late-fee waivers and suspensions in one query, for the
-    memberships ``membership`` selects (``membership_id=`` one seat, ``membership__season_id=`` a season);
-    ``with_events``: the season's event dates too. Columns: kind ("p", "w", "s", "v" for an event), pk (an
-    event's number), membership id, date (paid, fee, suspension start, event), amount, method, reference,
-    second date (reversed on, waived on, suspension end), text (reversal or waiver reason)."""
+    memberships ``membership`` selects (``membership_id=`` one seat, ``membership__season_id=`` a season).
+    Columns: kind ("p", "w", "s"), pk, membership id, date (paid, fee, suspension start), amount, method,
+    reference, second date (reversed on, waived on, suspension end), text (reversal or waiver reason)."""
     text: CharField[str, str] = CharField()
 
     def part(
@@ -241,11 +238,6 @@ def _money_query(*, with_events: bool = False, **membership: int) -> QuerySet[An
         part(LateFeeWaiver.objects.all(), "w", d=F("fee_date"), e=F("on"), n=F("reason")),
         part(Suspension.objects.all(), "s", d=F("start"), e=F("end")),
     ]
-    if with_events:
-        season = {"season_id": membership["membership__season_id"]}
-        none = Value(None, output_field=BigIntegerField())
-        no_date = Value(None, output_field=DateField())
-        parts.append(part(Event.objects.all(), "v", season, i=F("number"), m=none, d=F("date"), e=no_date))
     # One UNION ALL: every part gives every column, in that order (a typed Value where a table has none:
     # PostgreSQL matches a UNION's column types pairwise). The rows are tuples, sorted by the caller.
     return parts[0].union(*parts[1:], all=True)
@@ -254,28 +246,20 @@ def _money_query(*, with_events: bool = False, **membership: int) -> QuerySet[An
 @dataclass(frozen=True)
 class _Money:
     """What dues accounts and good standing need of seats, by membership: payments and waivers in date
-    order, suspension periods; read for a whole season, the season's event dates by number too."""
+    order, suspension periods."""
 
     payments: dict[int, list[_PaymentRow]]
     waivers: dict[int, list[Waiver]]
     suspensions: dict[int, list[tuple[dt.date, dt.date]]]
-    event_dates: dict[int, dt.date] | None = None
 
 
 def _money(*, membership_ids: Collection[int], season_id: int, season_wide: bool = False) -> _Money:
     """The money and suspensions of these memberships (of the season ``season_id``), in one query;
-    ``season_wide``: read as the season's (with its event dates) even for one membership."""
-    events: dict[int, dt.date] | None = None
+    ``season_wide``: read as the season's even for one membership."""
     if len(membership_ids) == 1 and not season_wide:
         rows = list(_money_query(membership_id=next(iter(membership_ids))))
     else:
-        rows, events = [], {}
-        for row in _money_query(with_events=True, membership__season_id=season_id):
-            if row[0] == "v":
-                events[row[1]] = row[3]
-            elif row[2] in membership_ids:
-                rows.append(row)
-        events = dict(sorted(events.items()))
+        rows = [row for row in _money_query(membership__season_id=season_id) if row[2] in membership_ids]
     payments: dict[int, list[_PaymentRow]] = {}
     waivers: dict[int, list[Waiver]] = {}
     suspensions: dict[int, list[tuple[dt.date, dt.date]]] = {}
@@ -289,7 +273,7 @@ def _money(*, membership_ids: Collection[int], season_id: int, season_wide: bool
             waivers.setdefault(membership_id, []).append(Waiver(day, other_day, note))
         else:
             suspensions.setdefault(membership_id, []).append((day, other_day))
-    return _Money(payments, waivers, suspensions, events)
+    return _Money(payments, waivers, suspensions)
 
 
 @computed(lambda *, membership, rules=None, events=None, memberships=None: f"{membership.pk}")
@@ -419,9 +403,8 @@ def season_dues_accounts(
 ) -> list[DuesAccount]:
     """One account per seat of the season (listed under the seat's latest holder), by holder's name.
 
-    Reads everything in a fixed number of queries (the season's rules and memberships unless the caller
-    passes them; payments, waivers, suspensions and, unless the caller passes the events, the event dates in
-    one), whatever the number of members; ``dues_account`` gives the same
+    Reads everything in a fixed number of queries (the season's rules, memberships and events unless the
+    caller passes them; payments, waivers and suspensions in one), whatever the number of members; ``dues_account`` gives the same
     account for one seat.
     """
     rules = rules or season_rules(season)
@@ -437,9 +420,9 @@ def season_dues_accounts(
             chains.append(chain)
 
     holder_ids = {h.pk for chain in chains for h in chain}
-    # The season's money is read with its event dates (one query less when the caller has no events).
     money = _money(membership_ids=holder_ids, season_id=season.pk, season_wide=True)
-    dates = event_dates(season=season, events=events) if events is not None else money.event_dates or {}
+    # The season's events are kept in memory while its roster stands (events.selectors.season_events).
+    dates = event_dates(season=season, events=events)
     shared = season_charges(rules=rules, event_dates=dates, season_end=season.end)
     accounts = [
         _account_build(season=season, holders=chain, money=money, rules=rules, dates=dates, shared=shared)

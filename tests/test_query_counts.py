@@ -45,8 +45,10 @@ PAGES = [
     ("/events/2026-27/4/", 8),
     # monthly report: 4 + season, the accounts (with whether the month is closed, the escrow move, the day the
     # books start), their entries' sums (the month, the season to date; one grouped query), rules,
-    # memberships, the season's payments, waivers, suspensions and event dates (one query) = 10.
-    ("/finance/reports/2026/11/", 10),
+    # memberships, events (their dates, for the dues; kept in memory while the roster stands, like the
+    # memberships, but these tests run without it), the season's payments, waivers and suspensions (one
+    # query) = 11.
+    ("/finance/reports/2026/11/", 11),
     # JSON report: 4 + season, rules, events, memberships, placings (with people and prizes, for the
     # payouts; the standings take their places from them), tie-breaks with declines, the season's money (one
     # query), WSOP results (with their people; the splits use the rules and memberships above) = 12.
