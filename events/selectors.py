@@ -190,9 +190,9 @@ def event_by_name(*, season_name: str, number: int) -> Event | None:
 def season_events(*, season: Season) -> list[Event]:
     """The season's events with their venues, by number (one query, none while the roster version stands:
     kept in memory under it by ``ncpc.core.cache.roster_kept``, as fresh copies for each caller, with
-    ``season`` the caller's). A page that needs them in several places reads them once and passes them on. A final event's ``final_placings``
-    is not read with them (nothing reads it: ``under_correction`` is False for a final event) and is fetched
-    if asked for."""
+    ``season`` the caller's). A page that needs them in several places reads them once and passes them on.
+    A final event's ``final_placings`` is not read with them (nothing reads it: ``under_correction`` is False
+    for a final event) and is fetched if asked for."""
     kept = roster_kept(f"events:{season.pk}", partial(_season_events, season.pk))
     events = [copy.copy(event) for event in kept]
     for event in events:

@@ -404,8 +404,8 @@ def season_dues_accounts(
     """One account per seat of the season (listed under the seat's latest holder), by holder's name.
 
     Reads everything in a fixed number of queries (the season's rules, memberships and events unless the
-    caller passes them; payments, waivers and suspensions in one), whatever the number of members; ``dues_account`` gives the same
-    account for one seat.
+    caller passes them; payments, waivers and suspensions in one), whatever the number of members;
+    ``dues_account`` gives the same account for one seat.
     """
     rules = rules or season_rules(season)
     if memberships is None:

@@ -222,7 +222,7 @@ def stamped(key: str, compute: Callable[[], R]) -> R:
     would (a season's rules: ``Season.rules_stamp``), not the data version: a payment or a result leaves it
     where it is. Like ``computed``, not used inside a transaction, and off when ``NCPC_STAMPED_CACHE`` is
     False (the tests, which change rows behind a season object they hold, turn it off)."""
-    if not getattr(settings, "NCPC_STAMPED_CACHE", False) or connection.in_atomic_block:
+    if not _stamped_on():
         return compute()
     full = f"ncpc:stamped:{key}"
     value: Any = _memo.get(full)
@@ -234,12 +234,18 @@ def stamped(key: str, compute: Callable[[], R]) -> R:
 
 def roster_kept(key: str, compute: Callable[[], R]) -> R:
     """``compute()``, kept in this process under ``key`` and the roster version (``roster_bump``): for a
-    season's memberships or events, which a payment or a result leaves as they are. Like ``stamped``, not
+    season's memberships or events, which a payment leaves as they are (a result moves it: a bust saves its event). Like ``stamped``, not
     used inside a transaction and off when ``NCPC_STAMPED_CACHE`` is False. The version is read before
     computing, as in ``computed``: a change committed meanwhile leaves fresh rows under the old version."""
-    if not getattr(settings, "NCPC_STAMPED_CACHE", False) or connection.in_atomic_block:
+    if not _stamped_on():
         return compute()
     return stamped(f"roster:{key}:{roster_version()}", compute)
+
+
+def _stamped_on() -> bool:
+    """Values are kept (``stamped``, ``roster_kept``) only outside a transaction, and only when
+    ``NCPC_STAMPED_CACHE`` is on (the tests, which change rows behind a season object they hold, turn it off)."""
+    return bool(getattr(settings, "NCPC_STAMPED_CACHE", False)) and not connection.in_atomic_block
 
 
 def stamped_forget(prefix: str) -> None:

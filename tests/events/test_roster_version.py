@@ -16,20 +16,12 @@ from members.selectors import season_memberships
 from members.services.purge import members_season_purge
 from members.services.roster_import import RosterLine, roster_import
 from ncpc.core.audit import audit_record
-from ncpc.core.cache import computed_forget, data_version, data_version_forget, roster_version
+from ncpc.core.cache import data_version, data_version_forget, roster_version
 from ncpc.core.models import DataVersion
 from tests.factories import MembershipFactory, PersonFactory, VenueFactory, season_make
 
 # The stamped cache is used only outside transactions, like the computed one.
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def stamped_on(settings):
-    settings.NCPC_STAMPED_CACHE = True
-    computed_forget()
-    yield
-    computed_forget()
 
 
 def fresh(season_id: int) -> Season:

@@ -12,19 +12,10 @@ from events.rules import BlindLevelData
 from events.selectors import season_rules
 from events.services.rules_edit import season_rules_save
 from ncpc.core.audit import audit_record
-from ncpc.core.cache import computed_forget
 from tests.factories import season_make
 
 # The stamped cache is used only outside transactions, like the computed one.
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def stamped_on(settings):
-    settings.NCPC_STAMPED_CACHE = True
-    computed_forget()
-    yield
-    computed_forget()
 
 
 def rules_of(season_id: int):
