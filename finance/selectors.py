@@ -12,9 +12,7 @@ from django.db.models import (
     CharField,
     Count,
     DecimalField,
-    Exists,
     F,
-    OuterRef,
     Q,
     QuerySet,
     Subquery,
@@ -793,32 +791,53 @@ def _report_categories(
     return income, expenses
 
 
-_SUMS = (
-    "opening",
-    "receipts",
-    "payments",
-    "transfers_in",
-    "transfers_out",
-    "month_sum",
-    "season_sum",
-    "entry_count",
-)
-# An account nothing was ever posted to: no sums.
-_NO_ENTRIES: dict[str, Any] = {"entry_count": 0}
+@dataclass(frozen=True)
+class _AccountSums:
+    """An account's sums for the monthly report: before the month (opening), the month's receipts and payments,
+    the money moved between the club's own accounts, the month and the season to date, and how many entries it
+    has in all (none: nothing was ever posted to it)."""
+
+    opening: Decimal = ZERO
+    receipts: Decimal = ZERO
+    payments: Decimal = ZERO
+    transfers_in: Decimal = ZERO
+    transfers_out: Decimal = ZERO
+    month_sum: Decimal = ZERO
+    season_sum: Decimal = ZERO
+    entry_count: int = 0
 
 
-def _month_sums(*, start: dt.date, end: dt.date, season_start: dt.date, escrow_prefix: str) -> list[Any]:
-    """Every account with its sums: before the month (opening), the month's receipts and payments, the money
-    moved between the club's own accounts, the month and the season to date; ``entry_count`` counts all its
-    entries (an account nothing was ever posted to has none: its sums are None). Each row also carries three
-    facts of the report that are not the account's (the same on every row, worked out once by the server):
-    ``closed_pk``, the month's closing if the month was closed, ``escrow_moved_on``, the date of the live
-    transaction posted under ``escrow_prefix`` (the season's escrow move, ``posted_under_key``), and
-    ``books_start_on``, the day the books start (the first opening balance, ``ledger.books_start_day``).
+_NO_SUMS = _AccountSums()
 
-    Two queries: the accounts, and the entries summed by account. One query of accounts LEFT JOIN entries
-    gave the same sums, but its filters reach through the join (eleven of them), which made building and
-    compiling it most of the report's query time."""
+
+@dataclass(frozen=True)
+class _LedgerMonth:
+    """What the monthly report reads of the ledger: every account (by id) with its sums, and three facts of the
+    report that are not an account's, read with the accounts (None when no account exists yet): the month's
+    closing if it was closed (``closed_pk``), the date of the live transaction posted under the season's escrow
+    key (``escrow_moved_on``, as ``posted_under_key``), and the day the books start (``books_start_on``, the
+    first opening balance, as ``ledger.books_start_day``)."""
+
+    accounts: Sequence[Account]
+    sums: dict[int, _AccountSums]
+    closed_pk: int | None
+    escrow_moved_on: dt.date | None
+    books_start_on: dt.date | None
+
+    def of(self, account: Account) -> _AccountSums:
+        return self.sums.get(account.pk, _NO_SUMS) if account.pk is not None else _NO_SUMS
+
+
+def _month_sums(*, start: dt.date, end: dt.date, season_start: dt.date, escrow_prefix: str) -> _LedgerMonth:
+    """Every account with its sums for the month ``start``–``end`` of the season that started on
+    ``season_start``, and the report's three facts (``_LedgerMonth``).
+
+    Three queries: the accounts (with the three facts), the entries summed by account (before the month, the
+    season to date), and the month's entries themselves. A transaction's entries share its date, so the
+    month's entries hold every entry of each of the month's transactions, and which of them are transfers (all
+    their entries in asset accounts: money moved between the club's own accounts, a reversed transfer too) is
+    seen from the rows rather than asked of the database entry by entry, as a filtered sum per figure did (most
+    of the report's time went to building those sums' SQL)."""
     closing = ClosedMonth.objects.filter(month=start).order_by("pk").values("pk")[:1]
     escrow_move = (
         Transaction.objects.filter(key__startswith=escrow_prefix, reversed_by__isnull=True)
@@ -832,33 +851,52 @@ def _month_sums(*, start: dt.date, end: dt.date, season_start: dt.date, escrow_p
             books_start_on=Subquery(OpeningBalance.objects.order_by("date", "pk").values("date")[:1]),
         ).order_by("pk")
     )
-    in_month = Q(day__gte=start, day__lte=end)
-    # A transfer: a transaction all of whose entries are in asset accounts (money moved between the club's own
-    # accounts; a reversed transfer too).
-    outside = Entry.objects.filter(transaction_id=OuterRef("transaction_id")).exclude(
-        account__kind=Account.Kind.ASSET
-    )
-    sums = {
-        row["account_id"]: row
-        for row in Entry.objects.alias(day=F("transaction__date"), transfer=~Exists(outside))
+    before: dict[int, tuple[Decimal, Decimal, int]] = {
+        account_id: (quantize(opening), quantize(season_sum), count)
+        for account_id, opening, season_sum, count in Entry.objects.alias(day=F("transaction__date"))
         .values("account_id")
         .annotate(
             opening=Sum("amount", filter=Q(day__lt=start)),
-            receipts=Sum("amount", filter=in_month & Q(amount__gt=0, transfer=False)),
-            payments=Sum("amount", filter=in_month & Q(amount__lt=0, transfer=False)),
-            transfers_in=Sum("amount", filter=in_month & Q(amount__gt=0, transfer=True)),
-            transfers_out=Sum("amount", filter=in_month & Q(amount__lt=0, transfer=True)),
-            month_sum=Sum("amount", filter=in_month),
             season_sum=Sum("amount", filter=Q(day__gte=season_start, day__lte=end)),
             entry_count=Count("pk"),
         )
         .order_by()
+        .values_list("account_id", "opening", "season_sum", "entry_count")
     }
-    for account in accounts:
-        row = sums.get(account.pk, _NO_ENTRIES)
-        for name in _SUMS:
-            setattr(account, name, row.get(name))
-    return accounts
+    transactions: dict[int, list[tuple[int, Decimal]]] = {}
+    for account_id, transaction_id, amount in Entry.objects.filter(
+        transaction__date__gte=start, transaction__date__lte=end
+    ).values_list("account_id", "transaction_id", "amount"):
+        transactions.setdefault(transaction_id, []).append((account_id, amount))
+    assets = {a.pk for a in accounts if a.kind == Account.Kind.ASSET}
+    # Per account: receipts, payments, transfers in, transfers out.
+    month: dict[int, list[Decimal]] = {}
+    for entries in transactions.values():
+        transfer = all(account_id in assets for account_id, _amount in entries)
+        for account_id, amount in entries:
+            figures = month.setdefault(account_id, [ZERO, ZERO, ZERO, ZERO])
+            figures[(2 if transfer else 0) + (amount < 0)] += amount
+    sums = {}
+    for account_id, (opening, season_sum, count) in before.items():
+        receipts, payments, moved_in, moved_out = month.get(account_id, (ZERO, ZERO, ZERO, ZERO))
+        sums[account_id] = _AccountSums(
+            opening=opening,
+            receipts=receipts,
+            payments=payments,
+            transfers_in=moved_in,
+            transfers_out=moved_out,
+            month_sum=receipts + payments + moved_in + moved_out,
+            season_sum=season_sum,
+            entry_count=count,
+        )
+    first = accounts[0] if accounts else None
+    return _LedgerMonth(
+        accounts=accounts,
+        sums=sums,
+        closed_pk=first.closed_pk if first is not None else None,
+        escrow_moved_on=first.escrow_moved_on if first is not None else None,
+        books_start_on=first.books_start_on if first is not None else None,
+    )
 
 
 def _opening_balances_in_month(
@@ -905,32 +943,30 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     # account's month and season to date (income and expenses by category).
     season_start = season.start if season is not None else start
     prefix = escrow_key(season=season) if season is not None else _NO_ESCROW_KEY
-    saved: list[Any] = _month_sums(start=start, end=end, season_start=season_start, escrow_prefix=prefix)
-    accounts = accounts_standard(saved)
+    ledger = _month_sums(start=start, end=end, season_start=season_start, escrow_prefix=prefix)
+    accounts = accounts_standard(ledger.accounts)
     rows: list[AccountMonth] = []
-    opened = _opening_balances_in_month(
-        start=start, end=end, books_start=saved[0].books_start_on if saved else None
-    )
+    opened = _opening_balances_in_month(start=start, end=end, books_start=ledger.books_start_on)
     for code in ASSET_CODES:
         account = accounts[code]
-        opening, receipts, payments, moved_in, moved_out = (
-            quantize(getattr(account, k, None))
-            for k in ("opening", "receipts", "payments", "transfers_in", "transfers_out")
-        )
+        sums = ledger.of(account)
         # The books' first month: its opening balances (SPEC §16.6) are the month's opening, not money in.
         into, out = opened.get(account.pk, (ZERO, ZERO)) if account.pk is not None else (ZERO, ZERO)
-        opening, receipts, payments = opening + into + out, receipts - into, payments - out
+        opening, receipts, payments = sums.opening + into + out, sums.receipts - into, sums.payments - out
+        moved_in, moved_out = sums.transfers_in, sums.transfers_out
         closing = opening + receipts + payments + moved_in + moved_out
         rows.append(AccountMonth(account, opening, receipts, -payments, closing, moved_in, -moved_out))
     # Opening balances recorded or corrected in a later month move money in or out of an account against the
     # opening balances' (equity) account: neither income nor an expense. The books' first month's are its
     # opening (``opened``).
-    corrections = -money_total(quantize(a.month_sum) for a in saved if a.kind == Account.Kind.EQUITY)
+    corrections = -money_total(
+        ledger.of(a).month_sum for a in ledger.accounts if a.kind == Account.Kind.EQUITY
+    )
     corrections -= money_total(into + out for into, out in opened.values())
     ledger_sums = [
-        (a, quantize(a.month_sum), quantize(a.season_sum))
-        for a in saved
-        if a.entry_count and a.kind in (Account.Kind.INCOME, Account.Kind.EXPENSE)
+        (a, ledger.of(a).month_sum, ledger.of(a).season_sum)
+        for a in ledger.accounts
+        if ledger.of(a).entry_count and a.kind in (Account.Kind.INCOME, Account.Kind.EXPENSE)
     ]
 
     members: list[MemberDuesRow] = []
@@ -984,7 +1020,7 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
             posted=ledger_sums,
         )
     escrow = next(r for r in rows if r.account.code == Account.ESCROW)
-    closed, moved_on = _closing_and_escrow_move(saved, year=year, month=month, prefix=prefix)
+    closed, moved_on = _closing_and_escrow_move(ledger, year=year, month=month, prefix=prefix)
     return MonthlyReport(
         year=year,
         month=month,
@@ -1010,15 +1046,15 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
 
 
 def _closing_and_escrow_move(
-    saved: list[Any], *, year: int, month: int, prefix: str
+    ledger: _LedgerMonth, *, year: int, month: int, prefix: str
 ) -> tuple[ClosedMonth | None, dt.date | None]:
     """The month's closing (read only when the month was closed) and the date of the season's escrow move, as
-    the month's sums carry them; read on their own when there are no sums (no account exists yet)."""
-    if not saved:
+    the ledger's month carries them; read on their own when no account exists yet."""
+    if not ledger.accounts:
         posted = posted_under_key(prefix=prefix)
         return closed_month(year=year, month=month), posted.date if posted is not None else None
-    closed = closed_month(year=year, month=month) if saved[0].closed_pk is not None else None
-    return closed, saved[0].escrow_moved_on
+    closed = closed_month(year=year, month=month) if ledger.closed_pk is not None else None
+    return closed, ledger.escrow_moved_on
 
 
 def account_outlook(

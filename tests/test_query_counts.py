@@ -44,11 +44,11 @@ PAGES = [
     # memberships (the roster, for the payout row) = 8.
     ("/events/2026-27/4/", 8),
     # monthly report: 4 + season, the accounts (with whether the month is closed, the escrow move, the day the
-    # books start), their entries' sums (the month, the season to date; one grouped query), rules,
-    # memberships, events (their dates, for the dues; kept in memory while the roster stands, like the
-    # memberships, but these tests run without it), the season's payments, waivers and suspensions (one
-    # query) = 11.
-    ("/finance/reports/2026/11/", 11),
+    # books start), their entries' sums (before the month and the season to date; one grouped query), the
+    # month's entries (which transactions are transfers shows in them), rules, memberships, events (their
+    # dates, for the dues; kept in memory while the roster stands, like the memberships, but these tests run
+    # without it), the season's payments, waivers and suspensions (one query) = 12.
+    ("/finance/reports/2026/11/", 12),
     # JSON report: 4 + season, rules, events, memberships, placings (with people and prizes, for the
     # payouts; the standings take their places from them), tie-breaks with declines, the season's money (one
     # query), WSOP results (with their people; the splits use the rules and memberships above) = 12.
