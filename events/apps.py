@@ -5,10 +5,11 @@ class EventsConfig(AppConfig):
     name = "events"
 
     def ready(self) -> None:
-        from events.models import Event, Venue
+        from events.models import Event, Season, Venue
         from events.services.rules_stamp import rules_stamp_watch
         from ncpc.core.cache import roster_watch
 
         rules_stamp_watch()
-        # The seasons' events are kept under the roster version (events.selectors.season_events).
-        roster_watch((Event, Venue))
+        # The seasons and their events are kept under the roster version (events.selectors.seasons_all,
+        # season_events).
+        roster_watch((Season, Event, Venue))

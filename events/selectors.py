@@ -118,25 +118,34 @@ def season_rules(season: Season) -> SeasonRules:
     )
 
 
-@computed(lambda: "")
 def seasons_all() -> list[Season]:
-    """Every season, newest first (season menus)."""
+    """Every season, newest first (season menus; one query, none while the roster version stands: kept in
+    memory under it, as fresh copies for each caller, like a season's events and memberships)."""
+    return [copy.copy(season) for season in roster_kept("seasons", _seasons_all)]
+
+
+def _seasons_all() -> list[Season]:
     return list(Season.objects.all())
 
 
 def season_named(name: str) -> Season | None:
     """The season of a page address ("2026-27"), or None."""
-    return Season.objects.filter(name=name).first()
+    return next((season for season in seasons_all() if season.name == name), None)
 
 
 def season_for_date(day: dt.date) -> Season | None:
-    return Season.objects.filter(start__lte=day, end__gte=day).first()
+    return _season_holding(seasons_all(), day)
 
 
-@computed(lambda: "")
+def _season_holding(seasons: list[Season], day: dt.date) -> Season | None:
+    """The newest of ``seasons`` (newest first) whose dates hold ``day``."""
+    return next((season for season in seasons if season.start <= day <= season.end), None)
+
+
 def current_season() -> Season | None:
     """The season containing today, else the latest one that exists."""
-    return season_for_date(club_today()) or Season.objects.first()
+    seasons = seasons_all()
+    return _season_holding(seasons, club_today()) or (seasons[0] if seasons else None)
 
 
 def first_event_from(events: Iterable[Event], *, on: dt.date) -> Event | None:

@@ -8,20 +8,23 @@ The services that write the tables call ``season_rules_touched``; as a safety ne
 table's row does too (``events.apps``). ``QuerySet.update()`` and ``bulk_create`` send no signals: code using
 them on a table must call it itself, in the same transaction.
 
-(A season's memberships and events are kept under the club-wide roster version instead:
-``ncpc.core.cache.roster_kept``.)
+(The seasons themselves, and a season's memberships and events, are kept under the club-wide roster version
+instead: ``ncpc.core.cache.roster_kept``; a new stamp moves it too.)
 """
 
 from typing import Any
 
 from events.models import BlindLevel, DuesInstallment, PayoutRow, Season, WsopRow, rules_stamp_new
-from ncpc.core.cache import stamped_forget
+from ncpc.core.cache import roster_bump, stamped_forget
 
 RULE_TABLE_ROW_MODELS = (DuesInstallment, PayoutRow, WsopRow, BlindLevel)
 
 
 def season_rules_touched(*, season_id: int) -> None:
     Season.objects.filter(pk=season_id).update(rules_stamp=rules_stamp_new())
+    # The seasons are kept under the roster version (events.selectors.seasons_all) and update() sends no
+    # signal: the new stamp must reach them.
+    roster_bump()
     stamped_forget(f"rules:{season_id}:")
 
 

@@ -1,6 +1,6 @@
-"""A season's memberships and events are kept in memory under the roster version (ncpc.core.cache.roster_kept),
-read with the data version: read once while only payments change, read again as soon as a membership, a
-person, an event or a venue changes, by any path."""
+"""The seasons, and a season's memberships and events, are kept in memory under the roster version
+(ncpc.core.cache.roster_kept), read with the data version: read once while only payments change, read again as
+soon as a season, a membership, a person, an event or a venue changes, by any path."""
 
 import datetime as dt
 
@@ -9,7 +9,14 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from events.models import Event, Season, WsopRow
-from events.selectors import season_events, season_rules
+from events.selectors import (
+    current_season,
+    season_events,
+    season_for_date,
+    season_named,
+    season_rules,
+    seasons_all,
+)
 from events.services.seasons import events_generate
 from members.models import Membership
 from members.selectors import season_memberships
@@ -170,3 +177,41 @@ def test_a_season_read_before_a_change_in_the_same_request_sees_the_change(stamp
     assert len(season_memberships(season=held)) == 1
     assert len(season_events(season=held)) == 9
     assert len(season_rules(held).wsop_table) == wsop_rows - 1
+
+
+def test_the_seasons_are_read_once_while_other_data_changes_and_again_when_one_changes(stamped_on):
+    season = season_make(2026)
+    assert [s.name for s in seasons_all()] == ["2026-27"]
+    assert queries(seasons_all) == 1  # the version alone
+    audit_record(actor=None, action="test.change", target=season, summary="a payment, say")
+    assert queries(lambda: (current_season(), season_named("2026-27"), season_for_date(season.start))) == 1
+    later = season_make(2027)
+    assert [s.name for s in seasons_all()] == ["2027-28", "2026-27"]  # newest first
+    assert season_for_date(dt.date(2027, 9, 1)).pk == later.pk
+    assert season_for_date(dt.date(2025, 9, 1)) is None
+    renamed = fresh(season.pk)
+    renamed.name = "Old season"
+    renamed.save()
+    assert season_named("2026-27") is None and season_named("Old season").pk == season.pk
+    Event.objects.filter(season=later).delete()
+    Season.objects.get(pk=later.pk).delete()
+    assert [s.name for s in seasons_all()] == ["Old season"]
+
+
+def test_a_rule_table_change_reaches_the_kept_seasons(stamped_on):
+    """A rule table's change gives the season a new rules stamp with update(), which sends no signal: the kept
+    seasons must carry the new stamp, since every process finds the season's rule tables under it."""
+    season = season_make()
+    before = season_named(season.name).rules_stamp
+    WsopRow.objects.filter(season=season).first().delete()
+    stamp = fresh(season.pk).rules_stamp
+    assert stamp != before
+    assert season_named(season.name).rules_stamp == stamp
+    assert current_season().rules_stamp == stamp
+
+
+def test_each_caller_gets_its_own_copy_of_a_season(stamped_on):
+    season = season_make()
+    seasons_all()[0].name = "changed in memory by a caller"
+    assert season_named(season.name) is not None
+    assert current_season() is not current_season()
