@@ -35,7 +35,6 @@ from django.db.models import (
     DateTimeField,
     Exists,
     ExpressionWrapper,
-    F,
     IntegerField,
     OuterRef,
     Q,
@@ -463,66 +462,66 @@ class RsvpCard:
     recorded_by: str = ""  # the officer who recorded the answer for the member (a phone call), or ""
 
 
-_CARD_COLUMNS = ("k", "e", "a", "s", "c", "x", "p", "o", "r")
+# The typed stand-ins for the columns a table of the card's UNION lacks (PostgreSQL matches a UNION's column
+# types pairwise): made once.
+_NO_TEXT = Value("", output_field=CharField())
+_NO_TIME = Value(None, output_field=DateTimeField())
+_NO = Value(False, output_field=BooleanField())
+_NO_USER = Value(None, output_field=IntegerField())
 
 
-def _card_rows_query(*, membership_id: int, season_id: int, event_id: int) -> QuerySet[Any]:
-    """One query of three plain selects: the member's answers of the season, the member's seats of the season
-    and the event itself (its status, and whether its seats are listed). Columns: kind, event id, answer or
-    seat status, substitute name, called in at, exemption, prize to, opened (for an answer: not applied yet),
-    recorded by (an answer's officer, by user id)."""
-
-    def part(rows: QuerySet[Any], kind: str, **columns: Any) -> QuerySet[Any]:
-        """The rows as the card's columns, in that order (a typed Value where a table has none: PostgreSQL
-        matches a UNION's column types pairwise)."""
-        defaults = {
-            "k": Value(kind, output_field=CharField()),
-            "s": Value("", output_field=CharField()),
-            "c": Value(None, output_field=DateTimeField()),
-            "x": Value(False, output_field=BooleanField()),
-            "p": Value("", output_field=CharField()),
-            "o": Value(False, output_field=BooleanField()),
-            "r": Value(None, output_field=IntegerField()),
-        }
-        values = {**defaults, **columns}
-        return rows.order_by().annotate(**{c: values[c] for c in _CARD_COLUMNS}).values_list(*_CARD_COLUMNS)
-
-    return part(
-        Rsvp.objects.filter(membership_id=membership_id, event__season_id=season_id),
-        "answer",
-        e=F("event_id"),
-        a=F("answer"),
-        s=F("substitute_name"),
-        c=F("called_in_at"),
-        x=F("exemption"),
-        p=F("prize_to"),
-        o=ExpressionWrapper(Q(applied_at__isnull=True), output_field=BooleanField()),
-        r=F("recorded_by_id"),
-    ).union(
-        part(
-            Attendance.objects.filter(membership_id=membership_id, event__season_id=season_id),
-            "seat",
-            e=F("event_id"),
-            a=F("status"),
-            s=F("substitute_name"),
-            c=F("called_in_at"),
-        ),
-        part(
-            Event.objects.filter(pk=event_id),
-            "event",
-            e=F("pk"),
-            a=F("status"),
-            o=Exists(Attendance.objects.filter(event=OuterRef("pk"))),
-        ),
-        all=True,
+def _card_rows_query(*, membership_id: int, event_id: int) -> QuerySet[Any]:
+    """One query of three plain selects: the member's answers, the member's seats (a membership's answers and
+    seats are all at its own season's events: the services take its seat from the event's roster) and the event
+    itself (its status, and whether its seats are listed). Columns: kind, event id, answer or seat status,
+    substitute name, called in at, exemption, prize to, opened (for an answer: not applied yet), recorded by
+    (an answer's officer, by user id). The columns a table has are named, not annotated: each annotation was
+    most of the time this query took to build."""
+    answers = (
+        Rsvp.objects.filter(membership_id=membership_id)
+        .order_by()
+        .annotate(
+            kind=Value("answer", output_field=CharField()),
+            opened=ExpressionWrapper(Q(applied_at__isnull=True), output_field=BooleanField()),
+        )
+        .values_list(
+            "kind",
+            "event_id",
+            "answer",
+            "substitute_name",
+            "called_in_at",
+            "exemption",
+            "prize_to",
+            "opened",
+            "recorded_by_id",
+        )
     )
+    seats = (
+        Attendance.objects.filter(membership_id=membership_id)
+        .order_by()
+        .annotate(kind=Value("seat", output_field=CharField()), x=_NO, p=_NO_TEXT, o=_NO, r=_NO_USER)
+        .values_list("kind", "event_id", "status", "substitute_name", "called_in_at", "x", "p", "o", "r")
+    )
+    event = (
+        Event.objects.filter(pk=event_id)
+        .order_by()
+        .annotate(
+            kind=Value("event", output_field=CharField()),
+            s=_NO_TEXT,
+            c=_NO_TIME,
+            x=_NO,
+            p=_NO_TEXT,
+            listed=Exists(Attendance.objects.filter(event=OuterRef("pk"))),
+            r=_NO_USER,
+        )
+        .values_list("kind", "pk", "status", "s", "c", "x", "p", "listed", "r")
+    )
+    return answers.union(seats, event, all=True)
 
 
 def _card_rows(*, event: Event, membership: Any) -> list[tuple[Any, ...]]:
     """The card's rows (``_card_rows_query``) for the member and the event."""
-    return list(
-        _card_rows_query(membership_id=membership.pk, season_id=membership.season_id, event_id=event.pk)
-    )
+    return list(_card_rows_query(membership_id=membership.pk, event_id=event.pk))
 
 
 def rsvp_card(
