@@ -52,7 +52,12 @@ def _open_ballots(*, season_id: int, person_id: int) -> "QuerySet":
 
 def ballots_waiting_for(*, person: Person, season: Season, seated: bool | None = None) -> list[BallotWaiting]:
     """The season's open ballots the person may vote on and has not finished (the home page's "Club votes"):
-    one query. ``seated``: whether the person holds a seat in the season now, when the caller knows."""
+    one plain query while no ballot is open (most days), and one more counting the questions answered while
+    one is. ``seated``: whether the person holds a seat in the season now, when the caller knows."""
+    if seated is False:  # the same rule as may_vote: a seat held in the ballot's season
+        return []
+    if not Ballot.objects.filter(season_id=season.pk, status=Ballot.Status.OPEN).exists():
+        return []
     ballots = [
         BallotWaiting(pk, title)
         for pk, title, questions, answered in _open_ballots(season_id=season.pk, person_id=person.pk)
@@ -60,7 +65,7 @@ def ballots_waiting_for(*, person: Person, season: Season, seated: bool | None =
     ]
     if not ballots:
         return []
-    if seated is None:  # the same rule as may_vote: a seat held in the ballot's season
+    if seated is None:
         seated = Membership.objects.filter(
             person=person, season=season, left_after_event__isnull=True
         ).exists()

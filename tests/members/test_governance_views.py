@@ -254,6 +254,18 @@ def test_the_home_page_asks_a_member_to_vote_until_they_have(member_client, memb
     assert "Vote:" not in member_client.get("/").content.decode()
 
 
+def test_the_home_page_asks_no_member_who_left_to_vote(member_client, member, season, today):
+    from members.models import Membership
+    from tests.members.test_governance import _people, _rule_ballot
+
+    ballot, _change = _rule_ballot(season, people=_people(season, 3))
+    assert f"Vote: {ballot.title}" in member_client.get("/").content.decode()
+    seat = Membership.objects.get(person__user=member, season=season)
+    seat.left_after_event = 1
+    seat.save()
+    assert "Vote:" not in member_client.get("/").content.decode()
+
+
 def test_spec_15_15_who_rules_with_no_officer_present_answers_the_independent_player(member_client):
     # With no box ticked a browser sends no "present" or "involved": the form carries a field of its own.
     blank = member_client.get(reverse("members:who_rules")).content.decode()
