@@ -8,7 +8,7 @@ class MembersConfig(AppConfig):
         # Members answers the questions of the layers below it (see ncpc.core.hooks).
         from events import hooks as events_hooks
         from members import receivers, selectors  # noqa: F401  (receivers: events' signals)
-        from members.models import Membership, OfficerTerm, Person
+        from members.models import Membership, Person
         from ncpc.core import permissions
         from ncpc.core.cache import roster_watch
 
@@ -19,6 +19,5 @@ class MembersConfig(AppConfig):
         events_hooks.seats_held.connect(selectors.current_member_count)
         events_hooks.month_votes.connect(selectors.two_events_votes)
         permissions.login_standing.connect(selectors.login_standing)
-        # The seasons' memberships and a login's standing (person, offices, seat) are kept under the roster
-        # version (members.selectors.season_memberships, login_standing).
-        roster_watch((Membership, Person, OfficerTerm))
+        # The seasons' memberships are kept under the roster version (members.selectors.season_memberships).
+        roster_watch((Membership, Person))

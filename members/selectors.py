@@ -19,22 +19,14 @@ from ncpc.core.cache import roster_kept
 
 
 def login_standing(*, user_id: int, on: dt.date) -> tuple[Person | None, set[str], bool]:
-    """For permissions: the login's person, the offices they hold on ``on`` and whether they hold a seat in that
-    date's season. One query, none while the roster version stands (kept in memory under it, like the seasons'
-    memberships: a person's, a membership's, a season's or an officer term's save or delete moves it), with a
-    fresh copy of the person for each caller."""
-    person, offices, seated = roster_kept(
-        f"login:{user_id}:{on.isoformat()}", partial(_login_standing_read, user_id, on)
-    )
-    return (copy.copy(person) if person is not None else None), set(offices), seated
-
-
-def _login_standing_read(user_id: int, on: dt.date) -> tuple[Person | None, frozenset[str], bool]:
+    """For permissions, in one query: the login's person, the offices they hold on ``on`` and whether they hold
+    a seat in that date's season."""
     rows: list[Any] = list(_login_standing(user_id=user_id, on=on))  # with the query's annotations
     if not rows:
-        return None, frozenset(), False
+        return None, set(), False
     person = rows[0]
-    return person, frozenset(row.office for row in rows if row.office), person.seated
+    offices = {row.office for row in rows if row.office}
+    return person, offices, person.seated  # annotated in the query
 
 
 def _login_standing(*, user_id: int, on: dt.date) -> "QuerySet[Person]":

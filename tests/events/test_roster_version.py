@@ -19,20 +19,13 @@ from events.selectors import (
 )
 from events.services.seasons import events_generate
 from members.models import Membership
-from members.selectors import login_standing, season_memberships
+from members.selectors import season_memberships
 from members.services.purge import members_season_purge
 from members.services.roster_import import RosterLine, roster_import
 from ncpc.core.audit import audit_record
 from ncpc.core.cache import data_version, data_version_forget, roster_version
 from ncpc.core.models import DataVersion
-from tests.factories import (
-    MembershipFactory,
-    OfficerTermFactory,
-    PersonFactory,
-    UserFactory,
-    VenueFactory,
-    season_make,
-)
+from tests.factories import MembershipFactory, PersonFactory, VenueFactory, season_make
 
 # The stamped cache is used only outside transactions, like the computed one.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -222,27 +215,3 @@ def test_each_caller_gets_its_own_copy_of_a_season(stamped_on):
     seasons_all()[0].name = "changed in memory by a caller"
     assert season_named(season.name) is not None
     assert current_season() is not current_season()
-
-
-def test_a_logins_standing_is_read_once_and_again_when_an_office_or_a_seat_changes(stamped_on):
-    """What permissions read for a login (person, offices held, seat held) is kept under the roster version:
-    an office given or ended, or a seat left, is seen by the next request."""
-    season = season_make(2026)
-    on = dt.date(2026, 10, 1)
-    user = UserFactory()
-    person = PersonFactory(user=user)
-    seat = MembershipFactory(season=season, person=person)
-    assert login_standing(user_id=user.pk, on=on)[1:] == (set(), True)
-    assert queries(lambda: login_standing(user_id=user.pk, on=on)) == 1  # the version alone
-    audit_record(actor=None, action="test.change", target=season, summary="a payment, say")
-    assert queries(lambda: login_standing(user_id=user.pk, on=on)) == 1
-    term = OfficerTermFactory(person=person, office="treasurer")
-    assert login_standing(user_id=user.pk, on=on)[1] == {"treasurer"}
-    term.delete()
-    assert login_standing(user_id=user.pk, on=on)[1] == set()
-    seat.left_after_event = 1
-    seat.save()
-    assert login_standing(user_id=user.pk, on=on)[2] is False
-    mine = login_standing(user_id=user.pk, on=on)[0]
-    mine.first_name = "changed in memory by a caller"
-    assert login_standing(user_id=user.pk, on=on)[0].first_name != mine.first_name
