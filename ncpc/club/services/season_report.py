@@ -117,14 +117,15 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
     wsop["undecided"] = [row.key for row in standings.rows if row.wsop == "undecided"]
 
     distributions = []
-    # One read of the results (with the representative and the decliner); each split uses the season's rules
-    # and memberships read above.
-    results = (
-        WsopResult.objects.filter(season=season)
-        .select_related("season", "representative__person", "declined__person")
-        .order_by("pk")
-    )
-    for result in results:
+    # One read of the results, without joins: the season, the representative and the decliner (memberships of
+    # the season, with their people) are among what was read above; each split uses the season's rules and
+    # memberships too.
+    by_pk = {m.pk: m for m in memberships}
+    for result in WsopResult.objects.filter(season=season).order_by("pk"):
+        result.season = season
+        result.representative = by_pk[result.representative_id]
+        if result.declined_id is not None:
+            result.declined = by_pk[result.declined_id]
         split = wsop_result_split(result=result, rules=rules, memberships=memberships)
         distributions.append(
             {
