@@ -960,9 +960,9 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     )
     corrections -= money_total(into + out for into, out in opened.values())
     ledger_sums = [
-        (a, sums.month_sum, sums.season_sum)
+        (a, posted.month_sum, posted.season_sum)
         for a in ledger.accounts
-        if a.kind in (Account.Kind.INCOME, Account.Kind.EXPENSE) and (sums := ledger.of(a)).entry_count
+        if a.kind in (Account.Kind.INCOME, Account.Kind.EXPENSE) and (posted := ledger.of(a)).entry_count
     ]
 
     members: list[MemberDuesRow] = []

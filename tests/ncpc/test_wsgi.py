@@ -10,10 +10,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """
-import gc, json, sys, time
+import gc, json, sys
 import ncpc.wsgi
-start = time.perf_counter()
-gc.collect()
 print(json.dumps({
     "frozen": gc.get_freeze_count(),
     "views_loaded": all(m in sys.modules for m in ("finance.views", "events.views", "standings.views")),
