@@ -1,6 +1,6 @@
 """The requests bench/instructions counts: REQUESTS GETs of PAGE by the demo member ann (Django's test client, in
 this process), each page's first requests included in the count it subtracts. ``--pages`` prints the pages it
-measures by default (bench/pages.py's: the floor first), one per line."""
+measures by default (bench/pages.py's), one per line."""
 
 import logging
 import os

@@ -1,19 +1,18 @@
 """In-process timing of the main pages (no web server, no load generator): each page's mean time per
 request, split into database (cursor.execute), SQL compilation (the ORM's as_sql), template rendering and the
-rest, its queries, and its ratio to the logged-in floor (`/reports/`) timed in the same process. A quick look
-at where a page spends its time while working on speed; `bench/run` gives the figures README shows.
+rest, and its queries. A quick look at where a page spends its time while working on speed; `bench/run` gives
+the figures README shows. `/reports/` (the layout and the login alone) comes first, as what every page pays.
 
 Usage, on a database prepared as bench/run prepares it (e.g. DATABASE_URL=postgres://…/ncpc_bench, after
 `manage.py collectstatic`):
-  NCPC_COMPUTED_CACHE=0 .venv/bin/python bench/pages.py [rounds, default 30]
-  NCPC_COMPUTED_CACHE=0 .venv/bin/python bench/pages.py [rounds] --profile /standings/2026-27/   (cProfile)
-  NCPC_COMPUTED_CACHE=0 .venv/bin/python bench/pages.py [rounds] --cpu
+  .venv/bin/python bench/pages.py [rounds, default 30]
+  .venv/bin/python bench/pages.py [rounds] --profile /standings/2026-27/   (cProfile)
+  .venv/bin/python bench/pages.py [rounds] --cpu
 
 --cpu: each page's CPU time per request instead, split between this process (Python, the driver) and the
-database server's process for this connection (read from /proc: PostgreSQL on this machine), and the ratio of
-their sum to the floor's. On a machine that runs the server beside the workers (bench/run's), throughput is
-bounded by that sum rather than by the time a request takes. The ratios come out lower than bench/run's
-(the web server's own work per request, the same for every page, is not in them) but move with them.
+database server's process for this connection (read from /proc: PostgreSQL on this machine). On a machine that
+runs the server beside the workers (bench/run's), throughput is bounded by that sum rather than by the time a
+request takes.
 """
 
 import cProfile
@@ -74,7 +73,7 @@ def db_timer(execute: Any, sql: str, params: Any, many: bool, context: Any) -> A
 
 
 def measured_pages() -> list[str]:
-    """The logged-in floor, /about/ and the main pages, as bench/run measures them (bench/instructions too)."""
+    """/reports/ (the layout and the login alone), /about/ and the main pages (bench/instructions's too)."""
     season = current_season()
     if season is None:
         raise SystemExit("bench: no season (prepare the database as bench/run does)")
@@ -123,14 +122,14 @@ def main() -> None:
         return
     compiler.SQLCompiler.as_sql = timed("compile", compiler.SQLCompiler.as_sql)  # type: ignore[method-assign]
     Template.render = timed("render", Template.render)  # type: ignore[method-assign]
-    print(f"{'page':40} {'ms':>6} {'db':>6} {'sql':>6} {'tmpl':>6} {'rest':>6} {'×floor':>7} queries")
+    print(f"{'page':40} {'ms':>6} {'db':>6} {'sql':>6} {'tmpl':>6} {'rest':>6} queries")
     for page in pages:
         for _ in range(3):
             response = client.get(page)
             if response.status_code != 200:
                 raise SystemExit(f"{page} answered {response.status_code}")
     # Round-robin, one request of each page per round, so that the machine's drift (other work, a slower
-    # moment) falls on every page alike and the ratios hold even when the absolute times do not.
+    # moment) falls on every page alike.
     totals = {page: dict.fromkeys([*spent, "total"], 0.0) for page in pages}
     with connection.execute_wrapper(db_timer):
         for _ in range(rounds):
@@ -142,13 +141,12 @@ def main() -> None:
                 totals[page]["total"] += time.perf_counter() - start
                 for kind, value in spent.items():
                     totals[page][kind] += value
-    floor = totals[pages[0]]["total"]
     for page in pages:
         part = {kind: value / rounds * 1000 for kind, value in totals[page].items()}
         rest = part["total"] - part["db"] - part["compile"] - part["render"]
         print(
             f"{page:40} {part['total']:6.2f} {part['db']:6.2f} {part['compile']:6.2f} {part['render']:6.2f} "
-            f"{rest:6.2f} {floor / totals[page]['total']:7.2f} {round(part['queries'] / 1000):4}"
+            f"{rest:6.2f} {round(part['queries'] / 1000):7}"
         )
 
 
@@ -180,13 +178,12 @@ def cpu_split(client: Client, pages: list[str], rounds: int) -> None:
             spent_cpu[page][0] += time.process_time() - own
             spent_cpu[page][1] += server_cpu() - server
     count = 3 * rounds
-    floor = sum(spent_cpu[pages[0]])
-    print(f"{'page':40} {'python':>7} {'server':>7} {'sum':>7} {'×floor':>7}   (CPU ms per request)")
+    print(f"{'page':40} {'python':>7} {'server':>7} {'sum':>7}   (CPU ms per request)")
     for page in pages:
         own, server = spent_cpu[page]
         print(
             f"{page:40} {own / count * 1000:7.2f} {server / count * 1000:7.2f} "
-            f"{(own + server) / count * 1000:7.2f} {floor / (own + server):7.2f}"
+            f"{(own + server) / count * 1000:7.2f}"
         )
 
 
