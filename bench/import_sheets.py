@@ -19,7 +19,6 @@ os.environ.setdefault("DJANGO_DEBUG", "1")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ncpc.settings")
 WORK = tempfile.mkdtemp(prefix="ncpc-bench-import-")
 os.environ.setdefault("DATABASE_URL", f"sqlite:///{WORK}/bench.sqlite3")
-os.environ.setdefault("NCPC_COMPUTED_CACHE", "0")
 
 import django  # noqa: E402
 

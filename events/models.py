@@ -1,9 +1,8 @@
 """Seasons and their rules (every number of the bylaws, per season), venues and events."""
 
 import datetime as dt
-import uuid
 from decimal import Decimal
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from django.conf import settings
 from django.core.validators import MinValueValidator
@@ -54,11 +53,6 @@ RULE_TABLES = {
 }
 
 
-def rules_stamp_new() -> str:
-    """A fresh mark for a season's rule tables (see ``Season.rules_stamp``)."""
-    return uuid.uuid4().hex
-
-
 class Season(models.Model):
     """A fiscal year (1 Aug – 31 Jul) and the rules the club voted for it (SPEC §1).
 
@@ -69,9 +63,6 @@ class Season(models.Model):
     """
 
     name = models.CharField(max_length=9, unique=True, help_text="Like 2026-27.")
-    # Changes whenever a rule table's rows change (events.services.rules_stamp): the tables, read on nearly
-    # every page, are kept in memory under it, so a payment or a result does not make them be read again.
-    rules_stamp = models.CharField(max_length=32, default=rules_stamp_new, editable=False)
     start = models.DateField()
     end = models.DateField()
 
@@ -228,15 +219,6 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        # A season read before its tables changed holds the old stamp: saving it whole must not put that back
-        # (the tables kept under it would be read again). Only events.services.rules_stamp writes the stamp.
-        if not self._state.adding and kwargs.get("update_fields") is None:
-            kwargs["update_fields"] = [
-                f.name for f in self._meta.concrete_fields if not f.primary_key and f.name != "rules_stamp"
-            ]
-        super().save(*args, **kwargs)
 
     def contains(self, day: dt.date) -> bool:
         return self.start <= day <= self.end

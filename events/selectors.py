@@ -1,10 +1,8 @@
 """Reads of seasons and events that pages and other apps share."""
 
-import copy
 import datetime as dt
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
-from functools import partial
 from operator import itemgetter
 from typing import Any
 
@@ -25,7 +23,6 @@ from events.models import (
 from events.placings import Placing
 from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
 from events.services.places import Bust, points_for
-from ncpc.core.cache import computed, roster_kept, stamped
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 from ncpc.core.money import quantize
@@ -94,8 +91,7 @@ def _rule_tables(season_id: int) -> dict[str, list[tuple]]:
 def season_rules(season: Season) -> SeasonRules:
     """The season's rules as plain values for the rule calculators: the scalars from the season row and the
     four tables in one query. A page that needs the rules in several places reads them once and passes them."""
-    # Kept under the season's rules stamp (a new one whenever a table changes), not the data version.
-    tables = stamped(f"rules:{season.pk}:{season.rules_stamp}", partial(_rule_tables, season.pk))
+    tables = _rule_tables(season.pk)
     values = {name: getattr(season, name) for name in SeasonRules.SCALAR_FIELDS}
     values["schedule"] = tuple(tuple(pair) for pair in season.schedule)
     values["points_table"] = tuple(season.points_table)
@@ -119,12 +115,7 @@ def season_rules(season: Season) -> SeasonRules:
 
 
 def seasons_all() -> list[Season]:
-    """Every season, newest first (season menus; one query, none while the roster version stands: kept in
-    memory under it, as fresh copies for each caller, like a season's events and memberships)."""
-    return [copy.copy(season) for season in roster_kept("seasons", _seasons_all)]
-
-
-def _seasons_all() -> list[Season]:
+    """Every season, newest first (season menus; one query)."""
     return list(Season.objects.all())
 
 
@@ -186,9 +177,8 @@ def night_under_way(*, season: Season, on: dt.date | None = None) -> Event | Non
 # Schedule, attendance and results
 
 
-@computed(lambda *, season_name, number: f"{season_name}:{number}")
 def event_by_name(*, season_name: str, number: int) -> Event | None:
-    """The event of a page address (one query, none when cached: events change only through audited commands)."""
+    """The event of a page address (one query)."""
     return (
         Event.objects.select_related("season", "venue")
         .filter(season__name=season_name, number=number)
@@ -197,37 +187,11 @@ def event_by_name(*, season_name: str, number: int) -> Event | None:
 
 
 def season_events(*, season: Season) -> list[Event]:
-    """The season's events with their venues, by number (one query, none while the roster version stands:
-    kept in memory under it by ``ncpc.core.cache.roster_kept``, as fresh copies for each caller, with
-    ``season`` the caller's). A page that needs them in several places reads them once and passes them on.
-    A final event's ``final_placings`` is not read with them (nothing reads it: ``under_correction`` is False
-    for a final event) and is fetched if asked for."""
-    kept = roster_kept(f"events:{season.pk}", partial(_season_events, season.pk))
-    events = [copy.copy(event) for event in kept]
+    """The season's events with their venues, by number (one query). A page that needs them in several places
+    reads them once and passes them on."""
+    events = list(Event.objects.filter(season=season).select_related("venue").order_by("number", "pk"))
     for event in events:
-        event.season = season
-    return events
-
-
-def _season_events(season_id: int) -> list[Event]:
-    rows = (
-        Event.objects.filter(season_id=season_id)
-        .select_related("venue")
-        # A final event's kept places (SPEC §15.11) are the places it has: only a reopened event's are read.
-        # They were most of the bytes the database sent for the season's events, and JSON to decode.
-        .defer("final_placings")
-        .annotate(
-            kept_placings=models.Case(
-                models.When(~models.Q(status=Event.Status.FINAL), then=models.F("final_placings"))
-            )
-        )
-        .order_by("number", "pk")
-    )
-    events: list[Event] = []
-    for event in rows:
-        if event.status != Event.Status.FINAL:
-            event.final_placings = event.kept_placings
-        events.append(event)
+        event.season = season  # the caller's: no query to find it again
     return events
 
 
@@ -450,7 +414,6 @@ class ResultLine:
     payout: object | None  # finance PayoutLine or None
 
 
-@computed(lambda *, event: f"{event.pk}")
 def event_result_lines(*, event: Event) -> list[ResultLine]:
     """The event page's results: places best first (with points and payouts), then the seats without one."""
     rules = season_rules(event.season)

@@ -18,7 +18,6 @@ from events.models import Event, Season, Venue
 from events.services.event_edit import announcement_is_late, event_announce, event_move, venue_save
 from events.view_helpers import event_view
 from events.views_rsvp import rsvp_page_context
-from ncpc.core.cache import computed
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 from ncpc.core.feedback import command_run
@@ -41,10 +40,8 @@ def schedule_current(request):
     return redirect("events:schedule", season=season.name)
 
 
-@computed(lambda *, season, can_enter: f"{season.pk}:{can_enter}")
 def _schedule_rows(*, season: Season, can_enter: bool) -> SafeString:
-    """The season's rows (events/partials/schedule_rows.html), kept with the computed pages (the cache's key
-    includes the club's date)."""
+    """The season's rows (events/partials/schedule_rows.html)."""
     events = selectors.season_events(season=season)
     today = club_today()
     return render_to_string(
@@ -61,7 +58,7 @@ def _schedule_rows(*, season: Season, can_enter: bool) -> SafeString:
 
 @club_page
 def schedule(request, season):
-    seasons = selectors.seasons_all()  # cached, and the season menu's
+    seasons = selectors.seasons_all()  # and the season menu's
     found = next((s for s in seasons if s.name == season), None)
     if found is None:
         raise Http404("No such season.")
@@ -92,10 +89,9 @@ def schedule(request, season):
     )
 
 
-@computed(lambda *, event, show_reasons: f"{event.pk}:{show_reasons}")
 def _results_html(*, event: Event, show_reasons: bool) -> SafeString:
-    """The event's results table and its seats without a place (events/partials/event_results.html), kept with
-    the computed pages; empty while nobody has a place."""
+    """The event's results table and its seats without a place (events/partials/event_results.html); empty
+    while nobody has a place."""
     lines = selectors.event_result_lines(event=event)
     placed = [line for line in lines if line.place]
     if not placed:

@@ -70,7 +70,6 @@ from members import selectors as members_selectors
 from members.models import Membership, Person, Suspension
 from members.selectors import season_memberships
 from members.services.seat_terms import seat_held_at, seat_left_on
-from ncpc.core.cache import computed
 from ncpc.core.identity import reference_rewrite
 from ncpc.core.money import ZERO, money_display, quantize
 
@@ -270,7 +269,6 @@ def _money(*, membership_ids: Collection[int], season_id: int, season_wide: bool
     return _Money(payments, waivers, suspensions)
 
 
-@computed(lambda *, membership, rules=None, events=None, memberships=None: f"{membership.pk}")
 def dues_account(
     *,
     membership: Membership,
@@ -387,7 +385,6 @@ def _money_in(
     return money_in
 
 
-@computed(lambda *, season, rules=None, events=None, memberships=None: f"{season.pk}")
 def season_dues_accounts(
     *,
     season: Season,
@@ -927,7 +924,6 @@ def _opening_balances_in_month(
 _NO_ESCROW_KEY = "wsop-escrow:no-season:"
 
 
-@computed(lambda *, year, month, today: f"{year}-{month}:{today}")
 def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     """The treasurer's monthly report (§3.6.3, SPEC §11). Dues are as of the month's last day, or today while
     the month is running."""

@@ -78,7 +78,6 @@ from finance.services.payments import payment_reverse as reverse_payment
 from finance.services.reminders import dues_reminders_plan, dues_reminders_send
 from members.models import Membership
 from members.selectors import officer_holders
-from ncpc.core.cache import computed
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 from ncpc.core.feedback import error_show
@@ -950,11 +949,9 @@ def _months_beside(year: int, month: int) -> tuple[dt.date, dt.date]:
     return (first - dt.timedelta(days=1)).replace(day=1), (first + dt.timedelta(days=32)).replace(day=1)
 
 
-@computed(lambda *, year, month, today, viewer, data, own: f"{year}-{month}:{today}:{viewer}")
 def _report_parts(*, year: int, month: int, today: dt.date, viewer: int | None, data, own) -> dict[str, str]:
     """The report's heading (its links) and tables (finance/partials/report_head.html and report_body.html),
-    rendered once per data version for the officers (``viewer`` None: every seat) and once for each member
-    (their own seat): most of the page."""
+    for the officers (``viewer`` None: every seat) or for one member (their own seat): most of the page."""
     prev, nxt = _months_beside(year, month)
     full = viewer is None
     context = {"report": data, "full": full, "own_rows": own}

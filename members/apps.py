@@ -8,9 +8,7 @@ class MembersConfig(AppConfig):
         # Members answers the questions of the layers below it (see ncpc.core.hooks).
         from events import hooks as events_hooks
         from members import receivers, selectors  # noqa: F401  (receivers: events' signals)
-        from members.models import Membership, Person
         from ncpc.core import permissions
-        from ncpc.core.cache import roster_watch
 
         events_hooks.event_roster.connect(selectors.roster_for_event)
         events_hooks.rules_signed.connect(selectors.rules_signed)
@@ -19,5 +17,3 @@ class MembersConfig(AppConfig):
         events_hooks.seats_held.connect(selectors.current_member_count)
         events_hooks.month_votes.connect(selectors.two_events_votes)
         permissions.login_standing.connect(selectors.login_standing)
-        # The seasons' memberships are kept under the roster version (members.selectors.season_memberships).
-        roster_watch((Membership, Person))

@@ -1,11 +1,9 @@
 """Reads about people, seats and offices that other apps and pages share."""
 
-import copy
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import partial
 from typing import Any
 
 from django.db.models import Exists, F, FilteredRelation, OuterRef, Q, QuerySet
@@ -15,7 +13,6 @@ from events.models import Event, Season
 from members import hooks
 from members.models import Membership, OfficerTerm, Person, RulesSignature, Suspension, Vote, WaitingListEntry
 from members.services.seat_terms import seat_held_at
-from ncpc.core.cache import roster_kept
 
 
 def login_standing(*, user_id: int, on: dt.date) -> tuple[Person | None, set[str], bool]:
@@ -84,22 +81,16 @@ def season_roster(*, season: Season) -> list[Membership]:
 
 
 def season_memberships(*, season: Season) -> list[Membership]:
-    """Every membership of the season, left or not, with its person, by name (one query, none while the
-    roster version stands). A page that needs them in several places reads them once and passes them on."""
-    # Kept in memory under the roster version (a new one whenever a membership, a person, an event or a venue
-    # changes: ncpc.core.cache.roster_kept), as fresh copies for each caller.
-    kept = roster_kept(f"memberships:{season.pk}", partial(_season_memberships, season.pk))
-    memberships = [copy.copy(m) for m in kept]
+    """Every membership of the season, left or not, with its person, by name (one query). A page that needs
+    them in several places reads them once and passes them on."""
+    memberships = list(
+        Membership.objects.filter(season=season)
+        .select_related("person")
+        .order_by("person__last_name", "person__first_name", "pk")
+    )
     for m in memberships:
-        m.season = season
+        m.season = season  # the caller's: no query to find it again
     return memberships
-
-
-def _season_memberships(season_id: int) -> list[Membership]:
-    # Sorted here rather than by the model's ordering: ordering by the person's name costs the query more
-    # Python work than the sort.
-    rows = Membership.objects.filter(season_id=season_id).select_related("person").order_by()
-    return sorted(rows, key=lambda m: (m.person.last_name, m.person.first_name, m.pk))
 
 
 def roster_for_event(

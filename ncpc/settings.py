@@ -93,8 +93,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "axes.middleware.AxesMiddleware",
-    "ncpc.core.cache.DataVersionMiddleware",
-    # After the data version: the club's identity is read under it.
+    "ncpc.core.middleware.RequestMemoMiddleware",
+    # After the request memo: the club's identity is read once a request.
     "ncpc.core.identity.ClubTimeZoneMiddleware",
 ]
 
@@ -133,14 +133,10 @@ if _database_url:
         _db = dj_database_url.parse(_database_url, conn_max_age=600, conn_health_checks=True)
     except Exception as exc:  # dj-database-url raises several types for a bad URL
         raise ImproperlyConfigured(f"DATABASE_URL is not a valid database URL: {exc}") from None
-    # Django's engine with the data version's commit hook (ncpc/db/base.py).
-    _engines = {
-        "django.db.backends.postgresql": "ncpc.core.db.postgresql",
-        "django.db.backends.sqlite3": "ncpc.core.db.sqlite3",
-    }
-    if _db["ENGINE"] not in _engines:
+    if _db["ENGINE"] not in ("django.db.backends.postgresql", "django.db.backends.sqlite3"):
         raise ImproperlyConfigured(f"DATABASE_URL must name PostgreSQL or SQLite, not {_db['ENGINE']}.")
-    _db["ENGINE"] = _engines[_db["ENGINE"]]
+    if _db["ENGINE"] == "django.db.backends.sqlite3":
+        _db["ENGINE"] = "ncpc.core.db.sqlite3"  # flush may empty the append-only ledger (its module says why)
 else:
     (BASE_DIR / "var").mkdir(exist_ok=True)
     _db = {
@@ -212,11 +208,7 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 NCPC_MAIL_ATTEMPTS = env_int("NCPC_MAIL_ATTEMPTS", 6)
 NCPC_MAIL_BACKOFF_MINUTES = (1, 5, 15, 60, 240)
 
-# --- Computed pages (standings, dues, reports) are cached under the data version (ncpc/cache.py). ---
-NCPC_COMPUTED_CACHE = env_bool("NCPC_COMPUTED_CACHE", True)
-NCPC_COMPUTED_CACHE_SECONDS = env_int("NCPC_COMPUTED_CACHE_SECONDS", 600)
-# A season's rule tables kept in memory under the season's rules stamp (ncpc.core.cache.stamped).
-NCPC_STAMPED_CACHE = env_bool("NCPC_STAMPED_CACHE", True)
+# --- Django's cache framework: nothing of the club's data is kept between requests (SPEC §17.10). ---
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 2000}}
 }

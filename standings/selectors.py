@@ -22,7 +22,6 @@ from members import selectors as member_selectors
 from members.models import Membership, Person
 from members.services.late_joiners import join_terms, wsop_eligibility_kept
 from members.services.seat_terms import seat_held_at, seat_left_on
-from ncpc.core.cache import computed
 from ncpc.core.errors import NcpcError
 from standings.models import TieBreakEntry, WsopDecline
 from standings.services.career import CareerStats, career_stats
@@ -167,11 +166,6 @@ def _tie_breaks_and_declines(*, season_id: int) -> QuerySet[Any]:
     return entries.union(declines, all=True)
 
 
-@computed(
-    lambda *, season, through=None, rules=None, events=None, memberships=None, placings=None: (
-        f"{season.pk}:{through}"
-    )
-)
 def season_standings(
     *,
     season: Season,

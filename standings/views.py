@@ -12,7 +12,6 @@ from django.views.decorators.http import require_POST
 from events.models import Season
 from events.selectors import current_season, season_named, seasons_all
 from members.models import Person
-from ncpc.core.cache import computed
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 from ncpc.core.permissions import Action, club_page, require, user_can, user_person
@@ -60,10 +59,8 @@ def current(request):
     return redirect("standings:season", season=season.name)
 
 
-@computed(lambda *, season, me_id, can_record, standings, seasons: f"{season.pk}:{me_id}:{can_record}")
 def _standings_body(*, season: Season, me_id: int | None, can_record: bool, standings, seasons) -> SafeString:
-    """The page's content for one viewer (their row marked), rendered once per data version
-    (standings/partials/season_body.html)."""
+    """The page's content for one viewer (their row marked) (standings/partials/season_body.html)."""
     me = standings.row_for(me_id) if me_id is not None else None
     _decorate(standings.rows)
     return render_to_string(

@@ -11,7 +11,6 @@ every main page needs 3 to 5 queries: tests/ncpc/test_cache.py pins those.
 import datetime as dt
 
 import pytest
-from django.conf import settings
 
 from events.models import Attendance, Event, Season
 from members.models import Membership, Person
@@ -94,15 +93,10 @@ def imported_member_client(request, client, today):
 
 @pytest.mark.parametrize(("url", "most"), PAGES, ids=[url for url, _ in PAGES])
 def test_a_page_needs_the_same_few_queries_for_a_small_and_a_large_season(
-    imported_member_client, django_assert_num_queries, django_assert_max_num_queries, url, most
+    imported_member_client, django_assert_num_queries, url, most
 ):
     imported_member_client.get(url)  # the counted visit is the second
-    # Cold (the suite's default): exactly these. With NCPC_TEST_CACHE=on the second visit is warm and needs
-    # fewer (tests/ncpc/test_cache.py pins those): these are its upper bound.
-    assert_queries = (
-        django_assert_max_num_queries if settings.NCPC_COMPUTED_CACHE else django_assert_num_queries
-    )
-    with assert_queries(most):
+    with django_assert_num_queries(most):
         response = imported_member_client.get(url)
     assert response.status_code == 200
 
@@ -130,7 +124,7 @@ JSON_REPORT = 12
 
 @pytest.mark.parametrize("results", [[], ["m04"], ["m02", "m03", "m04"]], ids=["none", "one", "three"])
 def test_the_json_report_reads_the_wsop_results_once_however_many_there_are(
-    client, today, django_assert_num_queries, django_assert_max_num_queries, results
+    client, today, django_assert_num_queries, results
 ):
     season_import(data=finished_season_file(wsop_results=results))
     season_import(data=season_file(10))
@@ -139,10 +133,7 @@ def test_the_json_report_reads_the_wsop_results_once_however_many_there_are(
     client.force_login(user)
     url = "/api/v1/seasons/2025-26/report"
     client.get(url)
-    assert_queries = (
-        django_assert_max_num_queries if settings.NCPC_COMPUTED_CACHE else django_assert_num_queries
-    )
-    with assert_queries(JSON_REPORT):
+    with django_assert_num_queries(JSON_REPORT):
         response = client.get(url)
     assert response.status_code == 200
     distributions = response.json()["wsop_distributions"]

@@ -9,11 +9,9 @@ from events.bylaws import BYLAWS_RULES
 from events.models import BlindLevel, DuesInstallment, Event, PayoutRow, Season, WsopRow
 from events.rules import SeasonRules
 from events.selectors import season_rules
-from events.services.rules_stamp import season_rules_touched
 from events.services.schedule import schedule_dates
 from events.signals import season_created
 from ncpc.core.audit import Actor, audit_record
-from ncpc.core.cache import roster_bump
 from ncpc.core.errors import NcpcError
 
 
@@ -98,8 +96,6 @@ def rules_tables_write(
             )
             for i, lvl in enumerate(rules.blind_structure, start=1)
         )
-    # bulk_create sends no signals (events.services.rules_stamp).
-    season_rules_touched(season_id=season.pk)
 
 
 def events_generate(*, season: Season) -> list[Event]:
@@ -115,6 +111,4 @@ def events_generate(*, season: Season) -> list[Event]:
         for number, date in enumerate(dates, start=1)
         if number not in existing
     ]
-    events = Event.objects.bulk_create(created)
-    roster_bump()  # bulk_create sends no signals (ncpc.core.cache.roster_kept)
-    return events
+    return Event.objects.bulk_create(created)

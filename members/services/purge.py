@@ -2,7 +2,6 @@
 
 from events.models import Season
 from members.models import Membership, RulesSignature, Suspension
-from ncpc.core.cache import roster_bump
 
 
 def members_season_purge(*, season: Season) -> None:
@@ -11,5 +10,4 @@ def members_season_purge(*, season: Season) -> None:
     Suspension.objects.filter(membership__in=memberships).delete()
     # Seat chains point at each other (seat_from, PROTECT): unlink before deleting.
     memberships.update(seat_from=None)
-    roster_bump()  # update() sends no signals (ncpc.core.cache.roster_kept)
     memberships.delete()

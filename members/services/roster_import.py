@@ -11,9 +11,9 @@ from django.db import transaction
 
 from events.models import Season
 from members.models import Membership, Person
-from members.services.logins import person_login_email_sync
+from members.services.logins import login_email_problem, person_login_email_sync
 from ncpc.core.audit import Actor, audit_record, audit_record_many
-from ncpc.core.cache import roster_bump
+from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 
 BATCH = 1000
@@ -56,8 +56,12 @@ def roster_import(
         if person is None:
             continue
         changed = False
+        # A blank e-mail is filled in only where this officer could type it on the person's page (SPEC §17.6).
+        email = line.email
+        if email and not person.email and login_email_problem(person=person, actor=actor, on=club_today()):
+            email = ""
         for field, value in (
-            ("email", line.email),
+            ("email", email),
             ("date_of_birth", line.date_of_birth),
             ("last_name", line.last_name),
         ):
@@ -107,7 +111,6 @@ def roster_import(
         ],
         batch_size=BATCH,
     )
-    roster_bump()  # bulk_create and bulk_update send no signals (ncpc.core.cache.roster_kept)
     audit_record_many(
         actor=actor,
         action="member.person.create",

@@ -21,7 +21,6 @@ from events.rules import SeasonRules
 from events.selectors import season_rules
 from events.services.rules_check import rules_problems
 from events.services.rules_edit import season_values_check
-from events.services.rules_stamp import season_rules_touched
 from events.services.seasons import season_name_for
 from members.governance_selectors import rule_changes_pending
 from members.models import Ballot, RuleChange
@@ -227,7 +226,6 @@ def _write(*, season: Season, edit: RuleEdit) -> None:
         ]
         if same:
             WsopRow.objects.filter(pk=same[0].pk).update(prizes=value["prizes"])
-            season_rules_touched(season_id=season.pk)  # update() sends no signals
         elif overlapping:
             raise RulesError(
                 f"The WSOP row {value['min_members']}–{value['max_members']} overlaps the existing row "

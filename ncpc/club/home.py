@@ -11,7 +11,6 @@ from events.services.rsvp import rsvp_card
 from finance.selectors import account_outlook, checks_awaiting, dues_account, good_standing
 from members.governance_selectors import ballots_waiting_for
 from members.selectors import roster_for_event, season_memberships
-from ncpc.core.cache import computed
 from ncpc.core.clock import club_today
 from ncpc.core.permissions import Action, user_can, user_person
 from standings.selectors import season_standings
@@ -91,7 +90,6 @@ def standings_panel(*, request, season, events, memberships, rules) -> dict | No
     }
 
 
-@computed(lambda *, request, season: f"{request.user.pk}:{season.pk if season else None}")
 def home_page(*, request, season) -> dict:
     """The next event and the panels, rendered. The season's events, memberships and rules are read once,
     here, and handed to every part that needs them."""
@@ -109,7 +107,7 @@ def home_page(*, request, season) -> dict:
     ]
     shown = sorted((p for p in panels if p), key=lambda p: p.get("order", 50))
     for panel in shown:
-        # Rendered here, so that a warm home page takes the panels' HTML from the cache with the rest.
+        # Each panel from its own template (the home template loops over the HTML).
         panel["html"] = render_to_string(panel["template"], {"panel": panel["context"]})
     upcoming = next_event(season=season, events=events)
     card = _rsvp_card(request, upcoming, season=season, memberships=memberships, rules=rules)
@@ -130,7 +128,7 @@ def _rsvp_card(request, event, *, season, memberships, rules):
 def night_to_run(*, request, season, next_event):
     """The night whose console officers who run it get as "Run the night": the next event on its day, else a
     night of the season under way and not final (one that runs past midnight, results left to finish, the
-    demo's night). None for everyone else. Not cached with the page: it depends on the day."""
+    demo's night). None for everyone else."""
     if not user_can(request.user, Action.ENTER_RESULTS):
         return None
     if next_event is not None and next_event.date == club_today() and next_event.status != "final":

@@ -1,4 +1,4 @@
-"""Writing the audit trail. Call inside the command's transaction: the data version moves on when it commits."""
+"""Writing the audit trail. Call inside the command's transaction."""
 
 from collections.abc import Sequence
 from typing import Any
@@ -7,7 +7,6 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import models
 
-from ncpc.core.cache import data_version_bump
 from ncpc.core.models import AuditEntry
 
 # Who did it: the signed-in user of a request, an anonymous visitor, or nobody (a command run by the system).
@@ -36,7 +35,6 @@ def audit_record(
     reason: str = "",
     data: dict[str, Any] | None = None,
 ) -> AuditEntry:
-    data_version_bump()
     user = actor_user(actor)
     return AuditEntry.objects.create(
         actor=user,
@@ -60,7 +58,6 @@ def audit_record_many(
     thousands of rows) writes instead of ``audit_record`` per row. Call inside the command's transaction."""
     if not entries:
         return 0
-    data_version_bump()
     user = actor_user(actor)
     AuditEntry.objects.bulk_create(
         (

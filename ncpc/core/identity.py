@@ -1,8 +1,8 @@
 """The club's identity (SPEC §16.7): its name, short name, time zone, its rule book's name, and the references
 to the rule book that pages, e-mails and messages show beside a rule ("§2.12").
 
-Read with ``club_identity()``: once a request, and cached under the data version (``ncpc.core.cache``), so a
-change shows on every page at once: ``club_identity_update`` writes an audit row, which moves the version on.
+Read with ``club_identity()``: once a request (``ncpc.core.middleware.request_memo``), so a change shows on
+every page from the next request.
 Until the President saves it, the club is what the site was before this was data: the defaults of
 ``ClubIdentity``.
 
@@ -24,7 +24,7 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.text import slugify
 
 from ncpc.core.audit import Actor, audit_record
-from ncpc.core.cache import computed, request_memo
+from ncpc.core.middleware import request_memo, request_memo_forget
 from ncpc.core.models import ClubIdentity
 
 # Every rule the pages refer to: key → what the rule is about (the label on the club identity page). The
@@ -92,14 +92,13 @@ def reference_default(key: str) -> str:
     return f"§{key}"
 
 
-@computed(lambda: "")
 def _identity_stored() -> ClubIdentity:
     """The saved row, or the defaults while none is saved (a GET never writes it)."""
     return ClubIdentity.objects.filter(pk=1).first() or ClubIdentity()
 
 
 def club_identity() -> ClubIdentity:
-    """The club's identity: one query a request at most, none while the data version has not moved."""
+    """The club's identity: one query a request at most."""
     return request_memo("club_identity", _identity_stored)
 
 
@@ -198,6 +197,7 @@ def club_identity_update(*, values: IdentityValues, actor: Actor) -> ClubIdentit
     }
     identity.full_clean()
     identity.save()
+    request_memo_forget()
     after = _identity_data(identity)
     changed = sorted(field for field in after if after[field] != before[field])
     audit_record(

@@ -1,5 +1,4 @@
 import zoneinfo
-from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -31,40 +30,6 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action}: {self.summary}"
-
-
-class DataVersion(models.Model):
-    """One row (id 1) whose number moves on with every committed change to the club's data.
-
-    Computed pages are cached under it (ncpc/cache.py). It is bumped inside the writing transaction, as its
-    last statement before COMMIT, so readers see the new number only together with the new data.
-
-    ``roster`` is the number at the last change of a season's memberships, their people, its events or their
-    venues: the seasons' memberships and events are kept in memory under it (``ncpc.core.cache.roster_kept``),
-    so a payment, which leaves it where it is, does not make every page read them again.
-    """
-
-    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
-    n = models.BigIntegerField(default=0)
-    roster = models.BigIntegerField(default=0)
-
-    class Meta:
-        constraints = [models.CheckConstraint(condition=models.Q(id=1), name="ncpc_dataversion_one_row")]
-
-    def __str__(self) -> str:
-        return f"data version {self.n}"
-
-    @classmethod
-    def bump(cls, *, using: str, roster: bool = False) -> None:
-        """``n = n + 1`` in the caller's transaction (and ``roster`` to the new ``n`` when the roster changed);
-        the row lock makes writers commit one after the other."""
-        moved: dict[str, Any] = {"n": models.F("n") + 1}
-        if roster:
-            moved["roster"] = models.F("n") + 1
-        rows = cls.objects.using(using).filter(pk=1)
-        if not rows.update(**moved):
-            # The row went missing (a test database is flushed between transactional tests).
-            cls.objects.using(using).create(pk=1, n=1, roster=1 if roster else 0)
 
 
 class MailDelivery(models.Model):

@@ -17,7 +17,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponseBase
 
 from ncpc.core.audit import Actor, actor_user
-from ncpc.core.cache import computed
 from ncpc.core.clock import club_today
 from ncpc.core.hooks import Hook
 
@@ -102,7 +101,7 @@ login_standing: Hook[LoginStanding] = Hook("login_standing(user_id, on)", "membe
 
 def _standing_now(user: Actor) -> tuple[Any, set[Action]]:
     """Today's (person or None, actions) of the login, remembered on the request's user object (made per
-    request by the session middleware, so it never outlives the request): one query, or none when cached."""
+    request by the session middleware, so it never outlives the request): one query."""
     signed_in = actor_user(user)
     if signed_in is None:
         return None, set()
@@ -126,9 +125,8 @@ def user_offices(user: Actor, *, on: dt.date | None = None) -> set[str]:
     return set(login_standing(user_id=signed_in.pk, on=on or club_today())[1])
 
 
-@computed(lambda user, *, on=None: f"{user.pk}:{user.is_active}:{user.is_superuser}:{on}")
 def user_standing(user: Actor, *, on: dt.date | None = None) -> tuple[Any, set[Action]]:
-    """(the login's person or None, the actions they may take on ``on``), in one query (cached)."""
+    """(the login's person or None, the actions they may take on ``on``), in one query."""
     signed_in = actor_user(user)
     if signed_in is None:
         return None, set()

@@ -13,7 +13,6 @@ from finance.models import WsopResult
 from finance.services.escrow import wsop_result_split
 from finance.services.payouts import PayoutTableMissing, payout_lines
 from members.selectors import season_memberships
-from ncpc.core.cache import computed
 from ncpc.core.clock import club_today
 from ncpc.core.money import ZERO, money_str
 from standings.selectors import counted_events, roster_from, season_standings
@@ -27,7 +26,6 @@ def report_as_of(*, season: Season, as_of: dt.date | None) -> dt.date:
     return max(season.start, min(day, season.end))
 
 
-@computed(lambda *, season, as_of=None: f"{season.pk}:{as_of}")
 def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, Any]:
     as_of = report_as_of(season=season, as_of=as_of)
     rules = season_rules(season)

@@ -1,4 +1,1 @@
-"""Database engines: Django's PostgreSQL and SQLite backends, with the data version bumped before COMMIT.
-
-``settings.DATABASES`` names ``ncpc.core.db.postgresql`` or ``ncpc.core.db.sqlite3`` as the ENGINE (see ncpc/cache.py).
-"""
+"""The SQLite engine ``settings.DATABASES`` names (``ncpc.core.db.sqlite3``): see its module."""

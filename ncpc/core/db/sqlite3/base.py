@@ -1,9 +1,11 @@
+"""Django's SQLite engine, with one change: emptying the database (``manage.py flush``, and pytest-django
+between transactional tests) may delete the append-only ledger. PostgreSQL empties tables with TRUNCATE, which
+fires no row trigger, so it uses Django's own engine."""
+
 from collections.abc import Sequence
 from typing import Any
 
 from django.db.backends.sqlite3 import base, operations
-
-from ncpc.core.db.base import DataVersionOnCommit
 
 # The ledger's tables refuse DELETE by a trigger unless this table holds a row (finance migration 0003).
 LEDGER_UNLOCK = "finance_ledgerunlock"
@@ -28,5 +30,5 @@ class DatabaseOperations(operations.DatabaseOperations):
         ]
 
 
-class DatabaseWrapper(DataVersionOnCommit, base.DatabaseWrapper):
+class DatabaseWrapper(base.DatabaseWrapper):
     ops_class = DatabaseOperations
