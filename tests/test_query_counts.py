@@ -2,10 +2,10 @@
 of history (no query per member, per season or per WSOP result).
 
 The season is imported from a season file (every member pays and plays all 10 events), after the past seasons
-with the same members and all their results; the visitor is m01, a plain member. These are the counts of a cold request (nothing cached: the first visit after any change);
-the target is at most 15 (issue 9). A page reads the season's events, memberships and rules (all four tables in
-one query) once and passes them to the parts that need them. Warm,
-every main page needs 3 to 5 queries: tests/ncpc/test_cache.py pins those.
+with the same members and all their results; the visitor is m01, a plain member. Nothing is kept between
+requests (SPEC §17.10), so every visit makes these queries; the target is at most 15 (issue 44). A page reads the
+season's events, memberships and rules (all four tables in one query) once and passes them to the parts that
+need them.
 """
 
 import datetime as dt
@@ -22,8 +22,7 @@ pytestmark = pytest.mark.django_db
 
 TARGET = 15
 
-# Every logged-in page starts with: the club's identity (its time zone, for the whole request; none when the
-# cache is warm), session, user, and one query for permissions, the navigation and "who is this" (the user's
+# Every logged-in page starts with: the club's identity (its time zone, for the whole request), session, user, and one query for permissions, the navigation and "who is this" (the user's
 # person, offices held and seat held today, members.selectors.login_standing) = 4 queries.
 # The counts are exact, so that a read added or saved shows here (and the comment says which).
 PAGES = [
@@ -45,8 +44,7 @@ PAGES = [
     # monthly report: 4 + season, the accounts (with whether the month is closed, the escrow move, the day the
     # books start), their entries' sums (before the month and the season to date; one grouped query), the
     # month's entries (which transactions are transfers shows in them), rules, memberships, events (their
-    # dates, for the dues; kept in memory while the roster stands, like the memberships, but these tests run
-    # without it), the season's payments, waivers and suspensions (one query) = 12.
+    # dates, for the dues), the season's payments, waivers and suspensions (one query) = 12.
     ("/finance/reports/2026/11/", 12),
     # JSON report: 4 + season, rules, events, memberships, placings (with people and prizes, for the
     # payouts; the standings take their places from them), tie-breaks with declines, the season's money (one
