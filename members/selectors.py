@@ -83,11 +83,9 @@ def season_roster(*, season: Season) -> list[Membership]:
 def season_memberships(*, season: Season) -> list[Membership]:
     """Every membership of the season, left or not, with its person, by name (one query). A page that needs
     them in several places reads them once and passes them on."""
-    memberships = list(
-        Membership.objects.filter(season=season)
-        .select_related("person")
-        .order_by("person__last_name", "person__first_name", "pk")
-    )
+    rows = Membership.objects.filter(season=season).select_related("person").order_by()
+    # Sorted here, not by the database: the same order whatever the database's collation.
+    memberships = sorted(rows, key=lambda m: (m.person.last_name, m.person.first_name, m.pk))
     for m in memberships:
         m.season = season  # the caller's: no query to find it again
     return memberships
