@@ -66,6 +66,16 @@ def attendance_prepare(request, event):
     if event.status == Event.Status.FINAL:
         messages.info(request, "The results of this event are final: its seats stay as they are.")
         return _back(event, back)
+    # A night not dated today is opened only once asked (issue 43): the page's button asks in the browser and
+    # then sends "confirmed"; a post without it (no script, an old page, a hand-made request) is asked here.
+    note = night_date_note(event=event, doing="Open the night")
+    if note and request.POST.get("confirmed") != "1" and not Attendance.objects.filter(event=event).exists():
+        return render(
+            request,
+            "events/night/open_confirm.html",
+            {"event": event, "season": event.season, "note": note, "back": request.POST.get("back", "")},
+            status=409,
+        )
     # The members' answers (who's coming) become the seats in the same transaction (issue 19).
     opened = command_run(request, rsvp_services.night_open, event=event)
     if opened is None:

@@ -1,7 +1,11 @@
 from django import forms
 from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.contrib.auth.models import User
 
 from members.models import Ballot, Membership, OfficerTerm, Person, RuleChange, Ruling, Vote
+from members.services.logins import username_problem
 from members.services.officers import officer_term_overlap
 from ncpc.core.admin_read_only import ReadOnlyAdmin
 
@@ -76,3 +80,32 @@ class RuleChangeAdmin(admin.ModelAdmin):
 @admin.register(Ruling)
 class RulingAdmin(admin.ModelAdmin):
     list_display = ("event", "hand", "parties", "ruled_by")
+
+
+# Logins made or renamed in the admin follow the club's rules for usernames (SPEC §17.6): ASCII, and not another
+# login's name in other capitals.
+class _UsernameChecked(forms.ModelForm):
+    def clean_username(self) -> str:
+        username = self.cleaned_data.get("username", "")
+        if self.instance.pk is not None and username == self.instance.username:
+            return username  # unchanged: a name from before the rule stays usable
+        if problem := username_problem(username, exclude_pk=self.instance.pk):
+            raise forms.ValidationError(problem)
+        return username
+
+
+class LoginCreationForm(_UsernameChecked, AdminUserCreationForm):
+    pass
+
+
+class LoginChangeForm(_UsernameChecked, UserChangeForm):
+    pass
+
+
+class LoginAdmin(UserAdmin):
+    add_form = LoginCreationForm
+    form = LoginChangeForm
+
+
+admin.site.unregister(User)
+admin.site.register(User, LoginAdmin)

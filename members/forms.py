@@ -49,6 +49,37 @@ class PersonEditForm(forms.Form):
     address = forms.CharField(max_length=200, required=False)
     date_of_birth = forms.DateField(required=False, widget=DateInput())
 
+    def __init__(self, *args, email_locked: str = "", **kwargs):
+        """``email_locked``: why this editor may not change the e-mail (SPEC §17.6); the field is then shown
+        and not taken from the form."""
+        super().__init__(*args, **kwargs)
+        if email_locked:
+            self.fields["email"].disabled = True
+            self.fields["email"].help_text = email_locked
+
+
+class OwnEmailForm(forms.Form):
+    """A member changes the e-mail of their own login: their password again, as a session left open on a shared
+    computer must not hand the login over."""
+
+    email = forms.EmailField(label="New e-mail")
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        max_length=128,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your password.")
+        return password
+
 
 class VoteFields(forms.Form):
     held_on = forms.DateField(label="Vote held on", widget=DateInput())

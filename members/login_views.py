@@ -132,7 +132,8 @@ def invitations(request):
 @never_cache
 def invitation_accept_view(request, token):
     """The invited person chooses a username and password (no login needed: the link is the key). A link that
-    cannot be used shows why, never an error page."""
+    cannot be used shows why, never an error page. A browser logged in as someone else is asked to log out
+    first (SPEC §17.6): the new login never silently replaces the session's."""
     now = timezone.now()
     invitation = invitation_for_token(token=token)
     problem = invitation_problem(invitation=invitation, now=now)
@@ -140,6 +141,9 @@ def invitation_accept_view(request, token):
         status = 404 if invitation is None else 410
         return render(request, "members/invitation_invalid.html", {"problem": problem}, status=status)
     person: Person = invitation.person
+    if request.user.is_authenticated:  # the invited person has no login yet: this session is someone else's
+        status = 409 if request.method == "POST" else 200
+        return render(request, "members/invitation_logged_in.html", {"person": person}, status=status)
     form = InvitationAcceptForm(request.POST or None, initial={"username": person.key})
     if request.method == "POST" and form.is_valid():
         try:

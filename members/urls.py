@@ -9,6 +9,7 @@ urlpatterns = [
     path("people/<slug:key>/", views.profile, name="profile"),
     path("people/<slug:key>/turned-pro/", views.turned_pro, name="turned_pro"),
     path("people/<slug:key>/edit/", views.person_edit, name="person_edit"),
+    path("my-email/", views.own_email, name="own_email"),
     path("officers/", views.manage, name="manage"),
     path("officers/people/new/", views.person_new, name="person_new"),
     path("officers/admit/", views.admit, name="admit"),

@@ -3,6 +3,7 @@
 import datetime as dt
 
 from django.contrib import messages
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
@@ -24,6 +25,7 @@ from members.selectors import (
 )
 from members.services.admission import AdmissionRefused, VoteCounts, member_admit
 from members.services.late_joiners import join_terms
+from members.services.logins import login_email_problem
 from members.services.people import EDITABLE, person_create, person_turned_pro, person_update
 from members.services.roster import season_open
 from members.services.seats import member_remove, member_withdraw, seat_transfer
@@ -89,6 +91,7 @@ def profile(request, key):
             "person": person,
             "seasons": seasons,
             "show_personal": user_can(request.user, Action.VIEW_PERSONAL_DATA) or (me and me.pk == person.pk),
+            "is_me": bool(me and me.pk == person.pk and person.user_id),
             "can_manage": user_can(request.user, Action.MANAGE_MEMBERS),
             "panels": profile_panels(request=request, person=person, season=season),
             "turned_pro_form": forms.TurnedProForm(initial={"on": club_today()}),
@@ -138,7 +141,9 @@ def person_new(request):
 def person_edit(request, key):
     person = get_object_or_404(Person, key=key)
     form = forms.PersonEditForm(
-        request.POST or None, initial={name: getattr(person, name) for name in EDITABLE}
+        request.POST or None,
+        initial={name: getattr(person, name) for name in EDITABLE},
+        email_locked=login_email_problem(person=person, actor=request.user, on=club_today()),
     )
     if request.method == "POST" and form.is_valid():
         try:
@@ -155,6 +160,36 @@ def person_edit(request, key):
                 messages.info(request, "Nothing changed.")
             return redirect("members:profile", key=person.key)
     return render(request, "members/person_edit.html", {"form": form, "person": person})
+
+
+def own_email(request):
+    """The e-mail of one's own login (SPEC §17.6): a member changes it here; an officer's is changed by the
+    President, on the person's page."""
+    person = user_person(request.user)
+    if person is None:
+        raise Http404("This login belongs to no person of the club.")
+    problem = login_email_problem(person=person, actor=request.user, on=club_today())
+    form = forms.OwnEmailForm(request.POST or None, user=request.user, initial={"email": person.email})
+    if request.method == "POST" and not problem and form.is_valid():
+        try:
+            changed = person_update(
+                person=person, changes={"email": form.cleaned_data["email"]}, actor=request.user
+            )
+        except NcpcError as exc:
+            form.add_error("email" if exc.field == "email" else None, str(exc))
+        else:
+            if changed:
+                messages.success(
+                    request,
+                    f"Your e-mail is now {form.cleaned_data['email']}; a note went to the address before.",
+                )
+            else:
+                messages.info(request, "Nothing changed: that is your e-mail already.")
+            return redirect("members:profile", key=person.key)
+    status = 403 if request.method == "POST" and problem else 200
+    return render(
+        request, "members/own_email.html", {"form": form, "person": person, "problem": problem}, status=status
+    )
 
 
 @require(Action.MANAGE_MEMBERS)

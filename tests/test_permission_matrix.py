@@ -101,6 +101,11 @@ PAGES: dict[str, Page] = {
     ),
     "members:turned_pro": Page(**post_only(PRES, VP), kwargs=lambda o: {"key": "ann"}),
     "members:person_edit": Page(only(PRES, VP), lambda o: {"key": "ann"}),
+    # A login's own e-mail (SPEC §17.6): its owner, and not an officer other than the President (theirs is the
+    # President's to change).
+    "members:own_email": Page(
+        only(*LOGGED_IN), post={ANON: 302, MEMBER: OK, OTHER: OK, PRES: OK, VP: 403, TREAS: 403}
+    ),
     "members:manage": Page(only(PRES, VP)),
     "members:person_new": Page(only(PRES, VP)),
     "members:admit": Page(only(PRES, VP)),

@@ -7,7 +7,9 @@ from django.db import transaction
 
 from events.models import Season
 from members.models import Membership, Person, RulesSignature
+from members.services.logins import login_email_problem
 from ncpc.core.audit import Actor, audit_record
+from ncpc.core.clock import club_today
 
 
 @transaction.atomic
@@ -29,6 +31,9 @@ def person_from_history(
         audit_record(actor=actor, action="member.person.import", target=person, summary=f"Imported {person}")
         return person
     changed = False
+    # A blank e-mail is filled in only where this officer could type it on the person's page (SPEC §17.6).
+    if email and not person.email and login_email_problem(person=person, actor=actor, on=club_today()):
+        email = ""
     for field, value in (("email", email), ("date_of_birth", date_of_birth), ("last_name", last_name)):
         if value and not getattr(person, field):
             setattr(person, field, value)

@@ -2,9 +2,12 @@
 login; the link is valid 7 days and used once, and the person's e-mail is the login's e-mail.
 
 The token is in the link only; the database keeps its SHA-256. A newer invitation to the same person replaces
-the older one (resending makes a new link). Messages go through the mail queue (``ncpc.core.mail``) as
-password-reset messages: their body, which holds the link, is not kept once sent, and the mail page does not
-send them again (the invitations page does, with a new link).
+the older one (resending makes a new link). An invitation is bound to the address it was sent to (SPEC §17.6):
+once the person's e-mail is changed, it no longer works, and a new one goes to the new address.
+
+Messages go through the mail queue (``ncpc.core.mail``) as password-reset messages: their body, which holds
+the link, is not kept once sent, and the mail page does not send them again (the invitations page does, with a
+new link).
 """
 
 import datetime as dt
@@ -38,18 +41,29 @@ class InvitationState(enum.StrEnum):
     ACCEPTED = "accepted"
     EXPIRED = "expired"
     REPLACED = "replaced"
+    VOID = "void"  # the person's e-mail changed since it was sent
+
+
+def invitation_address_kept(*, invitation: Invitation, email: str) -> bool:
+    """Pure: whether the person's e-mail is still the address the invitation was sent to (capitals aside)."""
+    return invitation.email.strip().lower() == email.strip().lower()
 
 
 def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def invitation_state(*, invitation: Invitation, latest: bool, now: dt.datetime) -> InvitationState:
-    """Pure: what became of an invitation (``latest``: no newer one was sent to the person)."""
+def invitation_state(
+    *, invitation: Invitation, latest: bool, now: dt.datetime, email: str | None = None
+) -> InvitationState:
+    """Pure: what became of an invitation (``latest``: no newer one was sent to the person; ``email``: the
+    person's e-mail now, when known)."""
     if invitation.used_at is not None:
         return InvitationState.ACCEPTED
     if not latest:
         return InvitationState.REPLACED
+    if email is not None and not invitation_address_kept(invitation=invitation, email=email):
+        return InvitationState.VOID
     if now >= invitation.expires_at:
         return InvitationState.EXPIRED
     return InvitationState.PENDING
@@ -101,7 +115,7 @@ def invitation_rows(*, season: Season | None, on: dt.date, now: dt.datetime) -> 
     rows = []
     for person in people:
         last = latest.get(person.pk)
-        state = invitation_state(invitation=last, latest=True, now=now) if last else None
+        state = invitation_state(invitation=last, latest=True, now=now, email=person.email) if last else None
         rows.append(InvitationRow(person, last, state, _invite_problem(person)))
     return rows
 
@@ -185,7 +199,9 @@ def invitation_problem(*, invitation: Invitation | None, now: dt.datetime) -> st
     newer = Invitation.objects.filter(person_id=invitation.person_id).filter(
         Q(created_at__gt=invitation.created_at) | Q(created_at=invitation.created_at, pk__gt=invitation.pk)
     )
-    state = invitation_state(invitation=invitation, latest=not newer.exists(), now=now)
+    state = invitation_state(
+        invitation=invitation, latest=not newer.exists(), now=now, email=invitation.person.email
+    )
     if state == InvitationState.ACCEPTED:
         return (
             "This invitation has been used already: log in with the username chosen then. A forgotten password "
@@ -193,6 +209,11 @@ def invitation_problem(*, invitation: Invitation | None, now: dt.datetime) -> st
         )
     if state == InvitationState.REPLACED:
         return "A newer invitation was sent to you since: use the link in the latest e-mail."
+    if state == InvitationState.VOID:
+        return (
+            "This invitation was sent to an address that is no longer the one recorded for you, so it no longer "
+            "works: ask an officer to send a new one."
+        )
     if state == InvitationState.EXPIRED:
         return (
             f"This invitation expired on {timezone.localtime(invitation.expires_at):%b %-d, %Y at %-I:%M %p}: "
@@ -218,6 +239,8 @@ def invitation_accept(*, token: str, username: str, password: str, now: dt.datet
         .filter(token_hash=token_digest(token))
         .first()
     )
+    if invitation is not None:  # its person's e-mail is read under lock: a change waits, or is seen
+        invitation.person = Person.objects.select_for_update().get(pk=invitation.person_id)
     problem = invitation_problem(invitation=invitation, now=now)
     if problem or invitation is None:  # invitation_problem names a missing one
         raise NcpcError(problem or "This invitation link is not known.")

@@ -1,25 +1,37 @@
 """Logins of people (commands): the first officer's (``manage.py start_club``) and a member's own, chosen
 from an invitation. A login belongs to one person (``Person.user``), and its e-mail is the person's: one
-address, kept in step when the person's e-mail changes (``person_login_email_sync``)."""
+address, kept in step when the person's e-mail changes (``person_login_email_sync``).
+
+Where a login's mail goes is its owner's (SPEC §17.6): a password reset is sent there, so whoever changes it can
+take the login over. Only the person himself or the President changes it, an officer's only the President
+(``login_email_problem``), and the old address is told (``login_email_changed_tell``)."""
 
 import datetime as dt
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.validators import ASCIIUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
 
 from members.models import OfficerTerm, Person
 from members.services.officers import default_term, officer_term_create
-from ncpc.core.audit import Actor, audit_record
+from ncpc.core.audit import Actor, actor_user, audit_record
 from ncpc.core.errors import NcpcError
-from ncpc.core.mail import email_problem
+from ncpc.core.identity import club_identity
+from ncpc.core.mail import Mail, email_problem, mail_queue
+from ncpc.core.models import MailDelivery
+
+# ASCII only (SPEC §17.6): "rіck" with a Cyrillic і would pass for "rick" on a page or in an e-mail.
+_ASCII_USERNAME = ASCIIUsernameValidator()
 
 
-def username_problem(username: str) -> str:
-    """Why ``username`` cannot be a new login's name ("" when it can): Django's own rules (letters, digits and
-    @/./+/-/_, at most 150 characters) and not taken, whatever its capitals."""
+def username_problem(username: str, *, exclude_pk: int | None = None) -> str:
+    """Why ``username`` cannot be a login's name ("" when it can): unaccented letters, digits and @/./+/-/_
+    (Django's ASCIIUsernameValidator), at most 150 characters, and not another login's, whatever its capitals.
+    ``exclude_pk``: the login being renamed."""
     model = get_user_model()
     if not username:
         return "Choose a username."
@@ -27,10 +39,13 @@ def username_problem(username: str) -> str:
     if len(username) > limit:
         return f"A username has at most {limit} characters."
     try:
-        User.username_validator(username)
+        _ASCII_USERNAME(username)
     except ValidationError:
-        return "A username may hold letters, digits and @ . + - _ only (no spaces)."
-    if model.objects.filter(username__iexact=username).exists():
+        return "A username may hold unaccented letters, digits and @ . + - _ only (no spaces)."
+    others = model.objects.filter(username__iexact=username)
+    if exclude_pk is not None:
+        others = others.exclude(pk=exclude_pk)
+    if others.exists():
         return f"The username '{username}' is taken; choose another."
     return ""
 
@@ -91,6 +106,64 @@ def person_login_email_sync(*, person: Person) -> int:
         .objects.filter(pk=person.user_id)
         .exclude(email=person.email)
         .update(email=person.email)
+    )
+
+
+def login_email_problem(*, person: Person, actor: Actor, on: dt.date) -> str:
+    """Why ``actor`` may not change the e-mail of ``person`` ("" when they may), SPEC §17.6: the e-mail of a
+    login is changed by the person himself or the President; an officer's (an office held on ``on`` or
+    later) by the President alone, whether or not the officer has a login yet (an invitation would make one at
+    that address). A person without a login and without an office: anyone who edits people. ``actor`` None is
+    the system (a command run on the server); a superuser may do anything the President may."""
+    officer = OfficerTerm.objects.filter(person=person, end__gte=on).exists()
+    if person.user_id is None and not officer:
+        return ""
+    if actor is None:
+        return ""
+    user = actor_user(actor)
+    if user is not None and user.is_superuser:
+        return ""
+    president = president_now(on=on)
+    actor_person_pk = Person.objects.filter(user=user).values_list("pk", flat=True).first() if user else None
+    if president is not None and actor_person_pk == president.person_id:
+        return ""
+    if officer:
+        return (
+            f"{person} is an officer: only the President changes an officer's e-mail (a password reset is sent "
+            "there)."
+        )
+    if actor_person_pk == person.pk:
+        return ""
+    return (
+        f"Only {person} or the President changes the e-mail of {person}'s login (a password reset is sent "
+        "there)."
+    )
+
+
+def login_email_changed_tell(*, person: Person, old: str, new: str, actor: Actor) -> list[MailDelivery]:
+    """Tell the old address that the login's e-mail changed (through the mail queue, after the commit), so that
+    an owner whose address was changed by someone else hears of it there. Nothing when there was none."""
+    if person.user_id is None or not old or old.lower() == new.lower():
+        return []
+    user = get_user_model().objects.filter(pk=person.user_id).first()
+    by = actor_user(actor)
+    club = club_identity()
+    body = render_to_string(
+        "members/email/login_email_changed.txt",
+        {
+            "person": person,
+            "username": user.get_username() if user else "",
+            "old": old,
+            "new": new or "(none)",
+            "by": (by.get_full_name() or by.get_username()) if by is not None else "",
+            "yourself": by is not None and by.pk == person.user_id,
+            "club": club,
+        },
+    )
+    return mail_queue(
+        kind=MailDelivery.Kind.LOGIN_EMAIL,
+        messages=[Mail(to=old, subject=f"The e-mail of your {club.short_name} login was changed", body=body)],
+        reference=f"person:{person.pk}",
     )
 
 

@@ -11,6 +11,7 @@ from django.db import transaction
 from events import hooks as events_hooks
 from members.models import Person
 from members.selectors import membership_on
+from members.services.logins import login_email_changed_tell, login_email_problem
 from ncpc.core.audit import Actor, audit_record
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
@@ -49,7 +50,9 @@ EDITABLE = ("first_name", "last_name", "key", "email", "phone", "address", "date
 def person_update(*, person: Person, changes: dict[str, Any], actor: Actor = None) -> list[str]:
     """Correct a person's details (SPEC §16.10): names, handle, e-mail, phone, address, date of birth. Returns
     the fields changed (none: nothing written). Audited with each field's old and new value; a login linked to
-    the person keeps the person's e-mail (one address)."""
+    the person keeps the person's e-mail (one address). The e-mail of a login or an officer changes only as
+    ``login_email_problem`` allows (SPEC §17.6), and the old address is told; an invitation sent to the old
+    address no longer works (``invitations.invitation_problem``)."""
     person = Person.objects.select_for_update().get(pk=person.pk)
     values = {name: changes[name] for name in EDITABLE if name in changes}
     for name in ("first_name", "last_name", "key", "email", "phone", "address"):
@@ -74,11 +77,14 @@ def person_update(*, person: Person, changes: dict[str, Any], actor: Actor = Non
     }
     if not changed:
         return []
+    if "email" in changed and (problem := login_email_problem(person=person, actor=actor, on=club_today())):
+        raise NcpcError(problem, field="email")
     for name, (_old, new) in changed.items():
         setattr(person, name, new)
     person.save(update_fields=list(changed))
     if "email" in changed and person.user_id is not None:
         get_user_model().objects.filter(pk=person.user_id).update(email=person.email)
+        login_email_changed_tell(person=person, old=changed["email"][0], new=person.email, actor=actor)
     audit_record(
         actor=actor,
         action="member.person.update",

@@ -1,6 +1,7 @@
 """The club identity page (SPEC §16.7): the President sets the club's name, short name, time zone, the rule
 book's name and how the rule book numbers the rules the pages mention."""
 
+import unicodedata
 import zoneinfo
 
 from django import forms
@@ -23,6 +24,20 @@ from ncpc.core.permissions import Action, require
 
 def _field_name(key: str) -> str:
     return "ref_" + key.replace(".", "_")
+
+
+def control_character_problem(value: str) -> str:
+    """Why ``value`` cannot be part of the club's identity ("" when it can), SPEC §17.7: a line break or another
+    control character would end a subject line in every e-mail and a line of the calendar feed."""
+    for char in value:
+        if unicodedata.category(char) in ("Cc", "Zl", "Zp"):
+            what = (
+                "a line break"
+                if char in "\r\n\u2028\u2029"
+                else f"a control character (code {ord(char):#04x})"
+            )
+            return f"This holds {what}: write it on one line, with letters, digits and punctuation."
+    return ""
 
 
 class ClubIdentityForm(forms.Form):
@@ -64,6 +79,13 @@ class ClubIdentityForm(forms.Form):
         if not value:
             raise ValidationError("This cannot be only spaces.")
         return value
+
+    def clean(self) -> dict:
+        data = super().clean() or {}
+        for name in self.fields:
+            if isinstance(data.get(name), str) and (problem := control_character_problem(data[name])):
+                self.add_error(name, problem)
+        return data
 
     def reference_fields(self):
         return [self[_field_name(key)] for key in REFERENCES]

@@ -9,7 +9,8 @@ on the "Mail deliveries" page and can send it again.
 
 A worker that stops while sending (killed, the machine lost) leaves its delivery claimed: a sweep, queued by
 every claim to run once the claim is over twice ``EMAIL_TIMEOUT`` old, puts it back in the queue with the
-attempt counted (SPEC §16.12), and marks the stopped task as failed.
+attempt counted (SPEC §16.12), and marks the stopped task as failed. Such a message may go out twice (at
+least once is the promise), but as the same message: its Message-ID is fixed when it is queued (SPEC §17.9).
 """
 
 import datetime as dt
@@ -18,10 +19,11 @@ import logging
 import smtplib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from email.utils import parseaddr
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.mail import EmailMessage, get_connection
+from django.core.mail import EmailMessage, get_connection, make_msgid
 from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import F
@@ -58,8 +60,16 @@ def email_problem(address: str) -> str | None:
     return None
 
 
+def message_id_make() -> str:
+    """A new Message-ID, under the domain of ``DEFAULT_FROM_EMAIL`` (not the machine's name, which Django would
+    look up in the DNS)."""
+    domain = parseaddr(settings.DEFAULT_FROM_EMAIL)[1].rpartition("@")[2] or "ncpc.invalid"
+    return make_msgid(domain=domain)
+
+
 def mail_queue(*, kind: str, messages: Sequence[Mail], reference: str = "") -> list[MailDelivery]:
-    """Record one delivery per message and send each after the current transaction commits.
+    """Record one delivery per message, each with its Message-ID, and send each after the current transaction
+    commits.
 
     An address that is not valid is recorded as not delivered at once (its reason says so); the others go.
     """
@@ -75,6 +85,7 @@ def mail_queue(*, kind: str, messages: Sequence[Mail], reference: str = "") -> l
                 reference=reference[:80],
                 status=MailDelivery.Status.FAILED if problem else MailDelivery.Status.QUEUED,
                 error=problem or "",
+                message_id=message_id_make(),
             )
         )
     created = MailDelivery.objects.bulk_create(rows)
@@ -150,12 +161,18 @@ def mail_deliver(*, delivery_id: int) -> str:
     delivery = MailDelivery.objects.filter(pk=delivery_id).first()
     if not claimed or delivery is None:
         return delivery.status if delivery else "missing"
+    if (
+        not delivery.message_id
+    ):  # queued before deliveries had one: fixed at its first attempt (it is claimed)
+        delivery.message_id = message_id_make()
+        MailDelivery.objects.filter(pk=delivery.pk).update(message_id=delivery.message_id)
     message = EmailMessage(
         delivery.subject,
         delivery.body,
         settings.DEFAULT_FROM_EMAIL,
         [delivery.to],
         connection=get_connection(timeout=settings.EMAIL_TIMEOUT),
+        headers={"Message-ID": delivery.message_id},
     )
     try:
         message.send()

@@ -44,6 +44,7 @@ class MailDelivery(models.Model):
         BALLOT = "ballot", "ballot"
         RSVP_REMINDER = "rsvp_reminder", "who's coming reminder"
         CHECK_APPROVAL = "check_approval", "check to approve"
+        LOGIN_EMAIL = "login_email", "login's e-mail changed"
 
     class Status(models.TextChoices):
         QUEUED = "queued", "waiting to be sent"
@@ -64,6 +65,9 @@ class MailDelivery(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     next_attempt_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # Fixed when queued and sent with every attempt (SPEC §17.9): a message sent again after a worker stopped
+    # mid-send is the same message, which mail programs show once.
+    message_id = models.CharField(max_length=255, blank=True)
 
     class Meta:
         ordering = ("-created_at", "-pk")

@@ -1,5 +1,6 @@
 // Site-wide behaviour, kept out of the HTML because the Content-Security-Policy forbids inline scripts.
-//   <form data-confirm="Sure?">      asks before submitting
+//   <form data-confirm="Sure?">      asks before submitting; once answered yes, its <input data-confirmed>
+//                                    sends 1 (the server asks again when it is missing)
 //   <button data-confirm="Sure?">    asks before its form submits
 //   <button data-print>              prints the page
 //   <input data-select-on-click>     selects its text when clicked
@@ -15,6 +16,12 @@
     }
     if (message && !window.confirm(message)) {
       event.preventDefault();
+      return;
+    }
+    if (message) {
+      form.querySelectorAll("input[data-confirmed]").forEach(function (input) {
+        input.value = "1";
+      });
     }
   });
   document.addEventListener("change", function (event) {

@@ -281,7 +281,7 @@ def test_opening_the_night_from_the_page_says_how_many_answers_are_kept(
     unpaid.add("a")
 
     response = officer_client.post(
-        "/events/2026-27/5/attendance/prepare/", {"back": "attendance"}, follow=True
+        "/events/2026-27/5/attendance/prepare/", {"back": "attendance", "confirmed": "1"}, follow=True
     )
 
     html = response.content.decode()

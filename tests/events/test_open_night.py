@@ -53,7 +53,9 @@ def test_opening_a_page_of_a_night_not_yet_opened_writes_nothing(officer_client,
 @pytest.mark.parametrize("page", PAGES)
 def test_opening_the_night_lists_the_seats_once_and_returns_to_the_page(officer_client, event, page):
     back = page.rstrip("/")
-    response = officer_client.post(url(event, "attendance/prepare/"), {"back": back}, follow=True)
+    response = officer_client.post(
+        url(event, "attendance/prepare/"), {"back": back, "confirmed": "1"}, follow=True
+    )
     assert response.redirect_chain[-1][0] == url(event, page)
     assert "Seats listed: 5 members from the roster." in response.content.decode()
     assert Attendance.objects.filter(event=event).count() == 5
@@ -87,7 +89,9 @@ def test_a_member_who_joins_later_gets_a_seat_from_the_same_button(officer_clien
 
 
 def test_an_unknown_page_to_return_to_goes_back_to_the_attendance_page(officer_client, event):
-    response = officer_client.post(url(event, "attendance/prepare/"), {"back": "https://example.com/"})
+    response = officer_client.post(
+        url(event, "attendance/prepare/"), {"back": "https://example.com/", "confirmed": "1"}
+    )
     assert response.status_code == 302 and response["Location"] == url(event, "attendance/")
 
 

@@ -145,7 +145,9 @@ def test_once_the_night_is_opened_the_forms_give_way_to_a_note(member_client, me
 def test_opening_the_night_from_the_page_applies_the_answers(officer_client, vice_president, season, others):
     event = season.events.get(number=5)
     rsvp_answer(event=event, membership=others["x"], answer="not_coming", actor=None)
-    response = officer_client.post(EVENT + "attendance/prepare/", {"back": "attendance"}, follow=True)
+    response = officer_client.post(
+        EVENT + "attendance/prepare/", {"back": "attendance", "confirmed": "1"}, follow=True
+    )
     html = response.content.decode()
     assert "Seats listed: 4 members from the roster." in html
     assert "Answers applied to the seats: 1 (who&#x27;s coming)." in html

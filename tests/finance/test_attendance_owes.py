@@ -22,7 +22,8 @@ def test_the_attendance_page_says_what_a_member_owes_at_the_door(client, season,
     membership = member.person.memberships.get()
     rules_signature_record(membership=membership, signed_on=season.start)
     client.force_login(president)  # the President may enter results and record payments
-    client.post("/events/2026-27/5/attendance/prepare/")  # "Open the night": the seats are listed
+    # "Open the night" (dated later: confirmed): the seats are listed
+    client.post("/events/2026-27/5/attendance/prepare/", {"confirmed": "1"})
     html = client.get("/events/2026-27/5/attendance/").content.decode()
     assert "owes <strong>$510.00</strong> by Dec 12" in html
     assert f'href="/finance/payments/?member={membership.pk}"' in html

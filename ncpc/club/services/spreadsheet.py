@@ -65,6 +65,11 @@ from ncpc.core.models import SheetImport
 from ncpc.core.money import parse_money
 
 MAX_BYTES = 1_000_000
+# A workbook larger than this once unpacked is refused from its zip directory, before a cell is read (SPEC §17.7):
+# 300 KB of zip can unpack to gigabytes, and the reader holds what it unpacks.
+MAX_XLSX_UNPACKED = 20_000_000
+# Control characters a cell may not hold (tab, line feed and carriage return are a CSV's own).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # The largest amount a money column holds (max_digits with two places): 10 ** (12 - 2).
 PAYMENT_LIMIT = Decimal(10) ** (Payment._meta.get_field("amount").max_digits - 2)
 MEMBER_COLUMNS = (
@@ -163,23 +168,58 @@ def upload_text(*, name: str, raw: bytes) -> str:
     """The CSV text of an uploaded file: a CSV file as it is (UTF-8), or the first sheet of an Excel workbook
     (.xlsx) written as CSV, its date cells as 2026-08-22. Kept as text until the confirmation."""
     if raw[:2] == b"PK" or name.lower().endswith(".xlsx"):
-        return _xlsx_text(raw)
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise NcpcError(
-            "The file is not UTF-8 text. Save it from your spreadsheet as 'CSV UTF-8' or as an Excel workbook "
-            "(.xlsx)."
-        ) from None
+        text = _xlsx_text(raw)
+    else:
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise NcpcError(
+                "The file is not UTF-8 text. Save it from your spreadsheet as 'CSV UTF-8' or as an Excel "
+                "workbook (.xlsx)."
+            ) from None
+    control_problem(text)
+    return text
+
+
+def control_problem(text: str) -> None:
+    """Refuse a file with a NUL or another control character in a cell (SPEC §17.7), naming its line: no
+    name, date or amount holds one, and PostgreSQL refuses a NUL in any text."""
+    found = _CONTROL.search(text)
+    if found is None:
+        return
+    line = text.count("\n", 0, found.start()) + 1
+    raise NcpcError(
+        f"Line {line} of the file holds a control character (code {ord(found.group()):#04x}), which no cell may "
+        "hold: remove it, or save the file again from the spreadsheet."
+    )
+
+
+def _xlsx_unpacked_problem(raw: bytes) -> str:
+    """Why a workbook is refused from its zip directory alone ("" when it is not): more than
+    ``MAX_XLSX_UNPACKED`` bytes unpacked. The sizes are those the directory declares, and the zip reader never
+    unpacks more than a member declares."""
+    with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+        unpacked = sum(info.file_size for info in archive.infolist())
+    if unpacked > MAX_XLSX_UNPACKED:
+        return (
+            f"The workbook unpacks to {unpacked / 1_000_000:,.0f} MB, more than the "
+            f"{MAX_XLSX_UNPACKED // 1_000_000} MB a members or payments list needs: save its sheet as "
+            "'CSV UTF-8'."
+        )
+    return ""
 
 
 def _xlsx_text(raw: bytes) -> str:
+    unreadable = "The file is not an Excel workbook the app can read (.xlsx): save it as 'CSV UTF-8'."
     try:
+        if problem := _xlsx_unpacked_problem(raw):
+            raise NcpcError(problem)
         book = openpyxl.load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
-    except (zipfile.BadZipFile, InvalidFileException, KeyError, ValueError, TypeError, OSError):
-        raise NcpcError(
-            "The file is not an Excel workbook the app can read (.xlsx): save it as 'CSV UTF-8'."
-        ) from None
+    except (zipfile.BadZipFile, InvalidFileException, KeyError, ValueError, TypeError, OSError, EOFError):
+        raise NcpcError(unreadable) from None
+    if not book.worksheets:
+        book.close()
+        raise NcpcError("The workbook lists no sheet: save the members or payments sheet as 'CSV UTF-8'.")
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     try:
