@@ -19,12 +19,19 @@ def error_show(request: HttpRequest, exc: NcpcError, *, form: forms.BaseForm | N
 
 
 def command_run(
-    request: HttpRequest, command: Callable[..., Any], *, success: str | None = None, **kwargs: Any
+    request: HttpRequest,
+    command: Callable[..., Any],
+    *,
+    success: str | None = None,
+    form: forms.BaseForm | None = None,
+    refused: Callable[[NcpcError], object] | None = None,
+    **kwargs: Any,
 ) -> Any:
     """Run a service command as the user; return its result, or None when it refused.
 
-    A refusal becomes a message (someone else's change meanwhile a warning: reload and try again); on success
-    ``success``, formatted with ``result``, is shown.
+    A refusal becomes a message (someone else's change meanwhile a warning: reload and try again), or goes on
+    ``form``'s field it names (``error_show``); a page that says it otherwise passes ``refused``, called with
+    the error instead. On success ``success``, formatted with ``result``, is shown.
     """
     try:
         result = command(actor=request.user, **kwargs)
@@ -32,7 +39,10 @@ def command_run(
         messages.warning(request, str(exc))
         return None
     except NcpcError as exc:
-        error_show(request, exc)
+        if refused is not None:
+            refused(exc)
+        else:
+            error_show(request, exc, form=form)
         return None
     if success:
         messages.success(request, success.format(result=result))
