@@ -1,7 +1,7 @@
 """What members' payments paid for: the admin fee, dues, late fees, or money paid ahead (the treasurer's
 report's income by category, §3.6.3). Pure calculator: no ORM.
 
-How a payment is split (docs/decisions.md, "Income by category"):
+How a payment is split (docs/architecture.md, "Decisions that still stand", Money):
 - it settles the oldest charge first; charges of one day in the order admin fee, dues, late fee;
 - money beyond the charges already due settles the season's later dues installments in date order (paid
   ahead); whatever is left is a credit on the account;

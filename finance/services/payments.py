@@ -149,7 +149,7 @@ def payment_record(
     rest of the season, or the same member and amount recorded within 10 minutes, is refused with its questions
     (``PaymentUnconfirmed``) unless ``confirmed``. The door list pays exactly what is due under a lock, imports
     check "already recorded" at their preview (SPEC §16.10) and a restore is the season's record: they do not
-    ask (docs/decisions.md)."""
+    ask (docs/architecture.md)."""
     if once:
         existing = payment_by_form(once=once)
         if existing is not None:

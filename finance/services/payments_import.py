@@ -27,7 +27,7 @@ from ncpc.core.money import quantize
 BATCH = 1000
 
 # The words a club's spreadsheet uses for how a member paid, and the ledger's method each one is booked as
-# (SPEC §16.10, docs/decisions.md): coins and notes go to the cash box; everything that lands in the bank —
+# (SPEC §16.10, docs/architecture.md): coins and notes go to the cash box; everything that lands in the bank —
 # a check, a money order, an app or a transfer — to checking. Keys are in ``method_word_form``; another word
 # is asked at preview.
 METHOD_WORDS: dict[str, str] = {
