@@ -25,3 +25,8 @@ class ExemptionUsed(NcpcError):
 
 class AnnouncementLate(NcpcError):
     """Announcing later than the season's notice period needs an explicit confirmation (§4.6)."""
+
+
+class ChangeUnreadable(NcpcError):
+    """A night action lacks a field the app's own pages always send, or it cannot be read (an undo that names
+    no bust, SPEC §17.8): not a rule the officer broke but a request the app did not make (views answer 400)."""

@@ -15,9 +15,8 @@ from events.models import Attendance, Event
 from events.services import night_actions
 from events.services.console import night_date_note, night_overview
 from events.services.late_arrival import second_hour_over
-from events.services.night_actions import Done
 from events.services.night_clock import clock_payload
-from events.view_helpers import event_view, posted_version, seats_to_list
+from events.view_helpers import event_view, night_act, night_form, posted_version, seats_to_list
 from ncpc.core.errors import NcpcError
 from ncpc.core.feedback import error_show
 from ncpc.core.permissions import Action, require, user_can
@@ -91,7 +90,7 @@ def clock_state(request, event):
 def clock_action(request, event):
     payload = {"clock": request.POST.get("action", "")}
     if not _wants_json(request):
-        _act(request, event, "clock", payload, success=False)
+        night_act(request, event, "clock", payload, success=False)
         return _to("events:clock", event)
     # The clock page's buttons: the answer carries the refusal and the new state instead of a message.
     outcome = night_actions.attempt(
@@ -164,55 +163,32 @@ def seats_print(request, event):
     )
 
 
-def _act(request, event: Event, name: str, payload=None, *, success: bool = True) -> Done | None:
-    """Run a night action from a plain form (the version posted is that of the part of the night it checks);
-    its message, or the refusal, is shown on the next page. None when refused."""
-    outcome = night_actions.attempt(
-        name,
-        event=event,
-        actor=request.user,
-        payload=request.POST if payload is None else payload,
-        versions={night_actions.ACTIONS[name].area: posted_version(request)},
-    )
-    if outcome.conflict:
-        messages.warning(request, outcome.error)
-    elif outcome.error:
-        messages.error(request, outcome.error)
-    elif success and outcome.done:
-        messages.success(request, outcome.done.message)
-    return outcome.done
-
-
 @require_POST
 @require(Action.ENTER_RESULTS)
 @event_view
 def seats_draw(request, event):
-    _act(request, event, "draw")
-    return _to("events:night", event)
+    return night_form(request, event, "draw", to="events:night")
 
 
 @require_POST
 @require(Action.ENTER_RESULTS)
 @event_view
 def balance_apply(request, event):
-    _act(request, event, "move")
-    return _to("events:night", event)
+    return night_form(request, event, "move", to="events:night")
 
 
 @require_POST
 @require(Action.ENTER_RESULTS)
 @event_view
 def button_set(request, event):
-    _act(request, event, "button")
-    return _to("events:night", event)
+    return night_form(request, event, "button", to="events:night")
 
 
 @require_POST
 @require(Action.ENTER_RESULTS)
 @event_view
 def final_table(request, event):
-    _act(request, event, "final")
-    return _to("events:night", event)
+    return night_form(request, event, "final", to="events:night")
 
 
 @require_POST
@@ -220,13 +196,12 @@ def final_table(request, event):
 @event_view
 def late_arrival(request, event):
     if request.POST.get("all") == "1":
-        _act(request, event, "remove_all")
-    else:
-        name = "called" if request.POST.get("exempt") == "1" else "remove"
-        done = _act(request, event, name, success=False)
-        if done:
-            row = done.value
-            messages.success(request, f"{row.membership.person.full_name}: {row.get_status_display()}.")
+        return night_form(request, event, "remove_all", to="events:night")
+    name = "called" if request.POST.get("exempt") == "1" else "remove"
+    outcome = night_act(request, event, name, success=False)
+    if outcome.done:
+        row = outcome.done.value
+        messages.success(request, f"{row.membership.person.full_name}: {row.get_status_display()}.")
     return _to("events:night", event)
 
 
@@ -235,14 +210,12 @@ def late_arrival(request, event):
 @event_view
 def arrived(request, event):
     """A late member is here (SPEC §15.5): absent within the first hour, or called in within the second."""
-    _act(request, event, "arrived")
     back = request.POST.get("back") == "attendance"
-    return _to("events:attendance" if back else "events:night", event)
+    return night_form(request, event, "arrived", to="events:attendance" if back else "events:night")
 
 
 @require_POST
 @require(Action.ENTER_RESULTS)
 @event_view
 def seat_add(request, event):
-    _act(request, event, "seat")
-    return _to("events:night", event)
+    return night_form(request, event, "seat", to="events:night")

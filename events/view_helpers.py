@@ -1,11 +1,17 @@
-"""What the event pages share: the event of the page address, and the numbers a form posts."""
+"""What the event pages share: the event of the page address, the numbers a form posts, and the night's
+actions run from a plain form through the night's one registry (``events.services.night_actions``)."""
 
+from collections.abc import Mapping
 from functools import wraps
+from typing import Any
 
-from django.http import Http404
+from django.contrib import messages
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect
 
 from events import selectors
 from events.models import Event
+from events.services import night_actions
 from events.services.attendance import roster_without_seat
 
 
@@ -53,3 +59,42 @@ def posted_int(request, name: str, *, default: int = 0) -> int:
 def posted_version(request, name: str = "version") -> int:
     """The data version the page showed; a form without it is treated as stale (-1 matches no version)."""
     return posted_int(request, name, default=-1)
+
+
+def night_act(
+    request, event: Event, name: str, payload: Mapping[str, Any] | None = None, *, success: bool = True
+) -> night_actions.Outcome:
+    """Run a night action from a plain form (the version posted is that of the part of the night it checks);
+    its message, or the refusal, is shown on the next page. An unreadable request shows nothing: the view
+    answers it with ``unreadable_answer``."""
+    outcome = night_actions.attempt(
+        name,
+        event=event,
+        actor=request.user,
+        payload=request.POST if payload is None else payload,
+        versions={night_actions.ACTIONS[name].area: posted_version(request)},
+    )
+    if outcome.unreadable:
+        return outcome
+    if outcome.conflict:
+        messages.warning(request, outcome.error)
+    elif outcome.error:
+        messages.error(request, outcome.error)
+    elif success and outcome.done:
+        messages.success(request, outcome.done.message)
+    return outcome
+
+
+def unreadable_answer(outcome: night_actions.Outcome) -> HttpResponse:
+    """400 with the reason, for a request the app's own pages never send (an undo that names no bust)."""
+    return HttpResponseBadRequest(outcome.error, content_type="text/plain; charset=utf-8")
+
+
+def night_form(
+    request, event: Event, name: str, *, to: str, payload: Mapping[str, Any] | None = None
+) -> HttpResponse:
+    """``night_act``, then back to the page ``to`` (a URL name of the event), or 400 when unreadable."""
+    outcome = night_act(request, event, name, payload)
+    if outcome.unreadable:
+        return unreadable_answer(outcome)
+    return redirect(to, season=event.season.name, number=event.number)

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from events.models import Event
 from events.services import console as console_services
 from events.services import night_actions
-from events.view_helpers import as_int, event_view, seats_to_list
+from events.view_helpers import as_int, event_view, seats_to_list, unreadable_answer
 from events.views_results import ABUSE_OFFICES, require_any
 from ncpc.core.permissions import Action, user_can
 
@@ -133,6 +133,8 @@ def console_act(request, event):
             "state": _state_json(request, event),
         }
         return JsonResponse(body, status=409 if conflict else (400 if error else 200))
+    if outcome.unreadable:
+        return unreadable_answer(outcome)
     if error:
         messages.error(request, error)
     else:

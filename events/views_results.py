@@ -21,7 +21,7 @@ from events.services import results as results_services
 from events.services import rsvp as rsvp_services
 from events.services.console import night_date_note
 from events.services.places import bust_places
-from events.view_helpers import as_int, event_view, posted_int, posted_version, seats_to_list
+from events.view_helpers import event_view, night_act, night_form, posted_int, posted_version, seats_to_list
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 from ncpc.core.feedback import command_run
@@ -245,73 +245,36 @@ def results_entry(request, event):
     )
 
 
+# The night's actions this page offers go through the night's one registry, as the console's do.
+
+
 @require_POST
 @require(Action.ENTER_RESULTS)
 @event_view
 def results_bust(request, event):
-    ids = [as_int(v) for v in request.POST.getlist("player")]
-    chips = {}
-    if len(ids) > 1:
-        for pk in ids:
-            raw = request.POST.get(f"chips_{pk}", "").replace(",", "").strip()
-            chips[pk] = as_int(raw) if raw else None
-    made = command_run(
-        request,
-        results_services.bust_record,
-        event=event,
-        attendance_ids=ids,
-        start_chips=chips,
-        version=posted_version(request),
-    )
-    if made:
-        names = ", ".join(e.attendance.player_name for e in made)
-        drawn = [e for e in made if e.draw]
-        messages.success(
-            request,
-            f"Out: {names}." + (" Equal chip counts: the app drew the order (shown below)." if drawn else ""),
-        )
-    return _back(event, "events:results")
+    return night_form(request, event, "bust", to="events:results")
 
 
 @require_POST
 @require(Action.ENTER_RESULTS)
 @event_view
 def results_abuse(request, event):
-    made = command_run(
-        request,
-        results_services.abuse_remove,
-        event=event,
-        attendance_id=posted_int(request, "player"),
-        reason=request.POST.get("reason", ""),
-        agreed=request.POST.getlist("agreed"),
-        version=posted_version(request),
-    )
-    if made:
-        messages.success(request, f"Removed for abuse: {made[0].attendance.player_name} (keeps this place).")
-    return _back(event, "events:results")
+    return night_form(request, event, "abuse", to="events:results")
 
 
 @require_POST
 @require(Action.ENTER_RESULTS)
 @event_view
 def results_undo(request, event):
-    command_run(
-        request,
-        results_services.bust_undo,
-        success="Undone: {result} player(s) back in.",
-        event=event,
-        version=posted_version(request),
-    )
-    return _back(event, "events:results")
+    """The undo of the hand the page names (its last one): without one it is refused (SPEC §17.8)."""
+    return night_form(request, event, "undo", to="events:results")
 
 
 @require_POST
 @require(Action.ENTER_RESULTS)
 @event_view
 def results_finish(request, event):
-    done = command_run(request, results_services.results_finish, event=event, version=posted_version(request))
-    if done:
-        messages.success(request, f"Results final. Winner: {done[0].player_name}.")
+    if night_act(request, event, "finish").done:
         return redirect("events:event", season=event.season.name, number=event.number)
     return _back(event, "events:results")
 

@@ -409,7 +409,10 @@ class ClubYear(RuleBasedStateMachine):
         event = self.open_event()
         if event is None:
             return
-        self.attempt(bust_undo, event=event, version=event.results_version, actor=self.officers[1])
+        last = event.eliminations.order_by("-hand").values_list("hand", flat=True).first()
+        self.attempt(
+            bust_undo, event=event, hand=last or 0, version=event.results_version, actor=self.officers[1]
+        )
 
     @rule()
     def finish(self):

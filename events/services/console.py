@@ -3,31 +3,22 @@
 The night's **version** is the three optimistic-concurrency counters it is made of — the results version of the
 event (attendance, busts), the clock version and the seats version of the night — written ``"r.c.s"``. Every
 open console asks for the state with the version it has and gets "unchanged" cheaply while nothing changed.
-Each command still checks its own counter, so two officers never record the same bust twice.
+Each command still checks its own counter, so two officers never record the same bust twice. The commands are
+the night's registry (``events.services.night_actions``); the undo of a bust is ``results.bust_undo``.
 
-Undoing a bust (any bust of the night, not only the last) takes back the table moves that followed it
-(``NightMove.after_hand``): the final-table draw is undone from the seating it kept, a balancing move puts the
-player back in the seat they came from when that seat is still free; a player who comes back in finds their
-seat again, or the nearest free one at the smallest table when it is taken. It is the night's one undo: the
-console, the offline replay (the last hand) and the results page (``results.bust_undo``) all end here.
-
-The read model of the night pages is here too: ``night_overview`` (the tables, seat by seat, the next balancing
+This is the read model of the night pages: ``night_overview`` (the tables, seat by seat, the next balancing
 move, whether the final table is due) and ``console_state`` (everything the console shows, as JSON values).
 """
 
 import datetime as dt
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 
 from events import selectors
-from events.errors import ResultsError
-from events.models import Attendance, Event, Night, NightMove, NightSeat, NightTable
+from events.models import Attendance, Event, Night, NightMove, NightSeat
 from events.services.late_arrival import late_arrival_due, second_hour_over
-from events.services.locking import event_bump, event_lock_open
 from events.services.night import SEATED_STATUSES, night_of, seat_key
 from events.services.night_clock import clock_payload
 from events.services.night_seating import (
@@ -37,8 +28,7 @@ from events.services.night_seating import (
     seated_rows,
 )
 from events.services.places import bust_places
-from events.services.seating import Move, allowed_empty_seats, forbidden_seats, needs_balancing
-from ncpc.core.audit import Actor, audit_record
+from events.services.seating import Move, forbidden_seats, needs_balancing
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 
@@ -70,138 +60,6 @@ def night_version(*, event: Event) -> str:
     if row is None:
         return "0.0.0"
     return f"{row['results_version']}.{row['night__clock_version'] or 0}.{row['night__seats_version'] or 0}"
-
-
-def _taken(*, event: Event) -> set[tuple[int, int]]:
-    """(table, seat) of every seat holding chips now."""
-    return {
-        (s.table.number, s.seat)
-        for s in NightSeat.objects.filter(
-            table__event=event, attendance__status__in=SEATED_STATUSES, attendance__elimination__isnull=True
-        ).select_related("table")
-    }
-
-
-def _restore(*, event: Event, before: dict) -> None:
-    """Put the tables and seats back as a final-table move kept them."""
-    event.night_tables.all().delete()
-    tables = {
-        number: NightTable.objects.create(
-            event=event, number=number, seat_count=seat_count, button=button, final=final
-        )
-        for number, seat_count, button, final in before.get("tables", [])
-    }
-    existing = set(Attendance.objects.filter(event=event).values_list("pk", flat=True))
-    NightSeat.objects.bulk_create(
-        NightSeat(table=tables[table], attendance_id=attendance, seat=seat)
-        for attendance, table, seat in before.get("seats", [])
-        if table in tables and attendance in existing
-    )
-
-
-def _revert_move(*, event: Event, move: NightMove) -> bool:
-    """Take a balancing move back when the player still sits where it put them and their old seat is free."""
-    if move.attendance_id is None or move.from_table is None:
-        return False
-    row = NightSeat.objects.filter(attendance_id=move.attendance_id).select_related("table").first()
-    if row is None or (row.table.number, row.seat) != (move.to_table, move.to_seat):
-        return False
-    table = NightTable.objects.filter(event=event, number=move.from_table).first()
-    if table is None or (move.from_table, move.from_seat) in _taken(event=event):
-        return False
-    row.table, row.seat = table, move.from_seat or 1
-    row.save(update_fields=["table", "seat"])
-    return True
-
-
-def _reseat(*, event: Event, attendance: Attendance, rng: random.Random) -> str:
-    """A player back in after an undo: their own seat when nobody else sits there, else a free seat at the
-    smallest table (never between the button and the small blind); "" when no seat is free (the console then
-    offers to seat them)."""
-    row = NightSeat.objects.filter(attendance=attendance).select_related("table").first()
-    if row is not None:
-        clash = (
-            NightSeat.objects.filter(
-                table=row.table,
-                seat=row.seat,
-                attendance__status__in=SEATED_STATUSES,
-                attendance__elimination__isnull=True,
-            )
-            .exclude(pk=row.pk)
-            .exists()
-        )
-        if not clash:
-            return f"table {row.table.number} seat {row.seat}"
-        row.delete()
-    for table in sorted(calculator_tables(event=event), key=lambda t: (t.size, t.number)):
-        free = allowed_empty_seats(table)
-        if free:
-            seat = rng.choice(free)
-            NightSeat.objects.create(
-                attendance=attendance,
-                table=NightTable.objects.get(event=event, number=table.number),
-                seat=seat,
-            )
-            return f"table {table.number} seat {seat}"
-    return ""
-
-
-@transaction.atomic
-def bust_undo(
-    *, event: Event, hand: int, version: int, actor: Actor, rng: random.Random | None = None
-) -> list[str]:
-    """Undo the bust of ``hand`` (every player out on it) with the table moves that followed it.
-
-    Returns what happened, one line each (for the officer's message and the audit row)."""
-    locked = event_lock_open(event=event, version=version)
-    Night.objects.get_or_create(event_id=locked.pk)
-    night = Night.objects.select_for_update().get(event_id=locked.pk)
-    rows = list(locked.eliminations.filter(hand=hand).select_related("attendance__membership__person"))
-    if not rows:
-        raise ResultsError("That bust is not recorded (any more): the page was out of date.")
-    rng = rng or random.SystemRandom()
-    done: list[str] = []
-    for move in NightMove.objects.filter(event=locked, after_hand=hand).order_by("-pk"):
-        if move.kind == NightMove.Kind.FINAL:
-            _restore(event=locked, before=move.before)
-            done.append("the final table is taken back (the tables are as before it)")
-        elif move.attendance is not None:
-            name = move.attendance.player_name
-            if _revert_move(event=locked, move=move):
-                done.append(f"{name} back to table {move.from_table} seat {move.from_seat}")
-            else:
-                done.append(
-                    f"{name} stays at table {move.to_table} seat {move.to_seat} (the old seat is gone)"
-                )
-        move.delete()
-    names = []
-    for row in rows:
-        attendance = row.attendance
-        names.append(attendance.player_name)
-        row.delete()
-        if locked.night_tables.exists():
-            where = _reseat(event=locked, attendance=attendance, rng=rng)
-            done.insert(
-                0,
-                f"{attendance.player_name} back in at {where}"
-                if where
-                else f"{attendance.player_name} back in (no free seat: seat them when one frees)",
-            )
-        else:
-            done.insert(0, f"{attendance.player_name} back in")
-    if not locked.eliminations.exists():
-        locked.status = Event.Status.SCHEDULED
-    event_bump(event=locked)
-    night.seats_version += 1
-    night.save(update_fields=["seats_version"])
-    audit_record(
-        actor=actor,
-        action="results.undo",
-        target=locked,
-        summary=f"Undid the bust of hand {hand} at {locked}: " + "; ".join(done),
-        data={"hand": hand, "attendances": [r.attendance_id for r in rows]},
-    )
-    return done
 
 
 # ---------------------------------------------------------------------------------------------------------

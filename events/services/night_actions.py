@@ -19,13 +19,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 
-from events.errors import ResultsError
+from events.errors import ChangeUnreadable
 from events.models import Attendance, Event, Night
 from events.services import attendance as attendance_services
-from events.services import console as console_services
 from events.services import results as results_services
 from events.services.late_arrival import call_time_read
 from events.services.night_arrivals import late_arrival_settle, late_arrivals_remove_all
@@ -37,7 +35,8 @@ from ncpc.core.permissions import Action, user_can
 
 Payload = Mapping[str, Any]
 AREAS = ("results", "seats", "clock")
-INT_LIMIT = 2**31 - 1
+INT_LIMIT = 2**31 - 1  # an id or a seat
+CHIPS_LIMIT = 2**63 - 1  # a chip count read as a number, so that one beyond all the chips is told so
 
 
 @dataclass(frozen=True)
@@ -65,11 +64,13 @@ class Done:
 
 @dataclass(frozen=True)
 class Outcome:
-    """``attempt``'s answer: done, or refused with the reason (``conflict``: the page was out of date)."""
+    """``attempt``'s answer: done, or refused with the reason (``conflict``: the page was out of date;
+    ``unreadable``: the request lacks a field the app's pages always send, a 400)."""
 
     done: Done | None = None
     error: str = ""
     conflict: bool = False
+    unreadable: bool = False
 
     @property
     def ok(self) -> bool:
@@ -91,14 +92,14 @@ class NightAction:
 # Reading the fields (a form's POST or an offline change's JSON)
 
 
-def _int(value: Any) -> int | None:
+def _int(value: Any, *, limit: int = INT_LIMIT) -> int | None:
     if isinstance(value, bool):
         return None
     try:
         number = int(value)
     except (TypeError, ValueError):
         return None
-    return number if -INT_LIMIT <= number <= INT_LIMIT else None
+    return number if -limit <= number <= limit else None
 
 
 def _required(payload: Payload, key: str, what: str) -> int:
@@ -152,7 +153,7 @@ def _chips(payload: Payload) -> dict[int, int]:
     for key, value in {**fields, **raw}.items():
         if value in (None, ""):
             continue
-        number = _int(str(value).replace(",", "").strip())
+        number = _int(str(value).replace(",", "").strip(), limit=CHIPS_LIMIT)
         player = _int(key)
         if number is None or player is None:
             raise NcpcError("The chip counts of the change cannot be read: give whole numbers of chips.")
@@ -172,7 +173,9 @@ def _bust(ctx: Context, payload: Payload) -> Done:
         version=ctx.version("results"),
         actor=ctx.actor,
     )
-    return Done(f"Out: {', '.join(e.attendance.player_name for e in made)}.", made)
+    names = ", ".join(e.attendance.player_name for e in made)
+    drawn = " Equal chip counts: the app drew the order (shown below)." if any(e.draw for e in made) else ""
+    return Done(f"Out: {names}.{drawn}", made)
 
 
 def _abuse(ctx: Context, payload: Payload) -> Done:
@@ -189,14 +192,13 @@ def _abuse(ctx: Context, payload: Payload) -> Done:
 
 
 def _undo(ctx: Context, payload: Payload) -> Done:
-    """The bust of ``hand``; without one (an offline undo: the device undoes the last bust it knows), the
-    last hand entered."""
+    """The bust of ``hand``: an undo names the bust it undoes, without one it is refused (SPEC §17.8)."""
     hand = _int(payload.get("hand"))
     if hand is None:
-        hand = ctx.event.eliminations.aggregate(m=Max("hand"))["m"]
-        if hand is None:
-            raise ResultsError("Nothing to undo: nobody is out yet.")
-    done = console_services.bust_undo(
+        raise ChangeUnreadable(
+            "The undo names no bust (its hand is missing or not a number): nothing was undone."
+        )
+    done = results_services.bust_undo(
         event=ctx.event, hand=hand, version=ctx.version("results"), actor=ctx.actor
     )
     return Done("Undone: " + "; ".join(done) + ".", done)
@@ -390,6 +392,8 @@ def attempt(
             )
     except ConcurrentChange as exc:
         return Outcome(error=str(exc), conflict=True)
+    except ChangeUnreadable as exc:
+        return Outcome(error=str(exc), unreadable=True)
     except NcpcError as exc:
         return Outcome(error=str(exc))
     return Outcome(done=done)

@@ -314,6 +314,80 @@ def seating_snapshot(*, event: Event) -> dict[str, Any]:
     }
 
 
+def _seats_taken(*, event: Event) -> set[tuple[int, int]]:
+    """(table, seat) of every seat holding chips now."""
+    return {
+        (s.table.number, s.seat)
+        for s in NightSeat.objects.filter(
+            table__event=event, attendance__status__in=SEATED_STATUSES, attendance__elimination__isnull=True
+        ).select_related("table")
+    }
+
+
+def seating_restore(*, event: Event, before: dict) -> None:
+    """Put the tables and seats back as ``seating_snapshot`` kept them (an undone final table)."""
+    event.night_tables.all().delete()
+    tables = {
+        number: NightTable.objects.create(
+            event=event, number=number, seat_count=seat_count, button=button, final=final
+        )
+        for number, seat_count, button, final in before.get("tables", [])
+    }
+    existing = set(Attendance.objects.filter(event=event).values_list("pk", flat=True))
+    NightSeat.objects.bulk_create(
+        NightSeat(table=tables[table], attendance_id=attendance, seat=seat)
+        for attendance, table, seat in before.get("seats", [])
+        if table in tables and attendance in existing
+    )
+
+
+def move_revert(*, event: Event, move: NightMove) -> bool:
+    """Take a balancing move back when the player still sits where it put them and their old seat is free."""
+    if move.attendance_id is None or move.from_table is None:
+        return False
+    row = NightSeat.objects.filter(attendance_id=move.attendance_id).select_related("table").first()
+    if row is None or (row.table.number, row.seat) != (move.to_table, move.to_seat):
+        return False
+    table = NightTable.objects.filter(event=event, number=move.from_table).first()
+    if table is None or (move.from_table, move.from_seat) in _seats_taken(event=event):
+        return False
+    row.table, row.seat = table, move.from_seat or 1
+    row.save(update_fields=["table", "seat"])
+    return True
+
+
+def player_reseat(*, event: Event, attendance: Attendance, rng: random.Random) -> str:
+    """A player back in after an undo: their own seat when nobody else sits there, else a free seat at the
+    smallest table (never between the button and the small blind); "" when no seat is free (the console then
+    offers to seat them)."""
+    row = NightSeat.objects.filter(attendance=attendance).select_related("table").first()
+    if row is not None:
+        clash = (
+            NightSeat.objects.filter(
+                table=row.table,
+                seat=row.seat,
+                attendance__status__in=SEATED_STATUSES,
+                attendance__elimination__isnull=True,
+            )
+            .exclude(pk=row.pk)
+            .exists()
+        )
+        if not clash:
+            return f"table {row.table.number} seat {row.seat}"
+        row.delete()
+    for table in sorted(calculator_tables(event=event), key=lambda t: (t.size, t.number)):
+        free = allowed_empty_seats(table)
+        if free:
+            seat = rng.choice(free)
+            NightSeat.objects.create(
+                attendance=attendance,
+                table=NightTable.objects.get(event=event, number=table.number),
+                seat=seat,
+            )
+            return f"table {table.number} seat {seat}"
+    return ""
+
+
 def final_table_is_due(*, event: Event, tables: list[Table]) -> bool:
     in_use = [t for t in tables if t.seats]
     return final_table_due(

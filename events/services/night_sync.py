@@ -15,8 +15,8 @@ The rules:
   own changes applied since, nothing can conflict. Otherwise: a bust conflicts when one of its players was
   recorded out on another screen; a move when its player was moved, seated again or put out, or its seat
   taken, on another screen (the seating changes since the version the device saw are read from the audit
-  rows of the seating commands); an undo (it names no player: "the last bust") and a clock change conflict
-  with any such change. A conflict is stored and waits for the Vice President (keep mine, keep theirs,
+  rows of the seating commands); an undo (it names a hand, which another screen may have undone and used
+  again) and a clock change conflict with any such change. A conflict is stored and waits for the Vice President (keep mine, keep theirs,
   drop); it is never merged silently.
 - A change that follows a parked one of the same device and depends on it is parked with it
   (``parked_with``): a move after a parked bust or undo (balancing follows the busts), an undo after a parked
@@ -24,8 +24,9 @@ The rules:
   clock change after a parked clock change. It can be kept only once that one is settled.
 - A device id belongs to the login that first used it (``NightDevice``); another login sending under it is
   refused and audited. Unknown actions and malformed fields are refused when the batch is read (nothing is
-  stored), and a device with ``OPEN_CAP`` changes waiting at an event has the rest held until some are
-  settled, so junk cannot grow the conflicts page.
+  stored): among them an undo that names no bust (SPEC §17.8); it names its hand, or, for a bust the device
+  recorded offline, that change's sequence number (``bust``). A device with ``OPEN_CAP`` changes waiting at
+  an event has the rest held until some are settled, so junk cannot grow the conflicts page.
 - When the night is as the device saw it, the change goes through the same registry of actions, with the same
   checks, as online (``events.services.night_actions``); a change it refuses is stored as *refused*, with its
   message, and waits to be dropped (or kept, once fixed).
@@ -42,7 +43,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from events.models import Attendance, Event, Night, NightChange, NightDevice, NightSeat
+from events.models import Attendance, Elimination, Event, Night, NightChange, NightDevice, NightSeat
 from events.services import night_actions
 from events.services.night import SEATED_STATUSES
 from events.services.night_actions import player_ids
@@ -63,7 +64,7 @@ DEVICE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # The fields each kind of change may carry (anything else is dropped when read), and the clock's changes.
 FIELDS = {
     "bust": ("players", "chips"),
-    "undo": ("hand",),
+    "undo": ("hand", "bust"),
     "move": ("player", "to_table", "to_seat"),
     "clock": ("clock",),
 }
@@ -222,8 +223,13 @@ def _fields_check(*, action: str, payload: Mapping[str, Any], sequence: int) -> 
     elif action == "clock":
         if payload.get("clock") not in CLOCK_CHANGES:
             raise SyncError(f"{where} must be one of {', '.join(CLOCK_CHANGES)}.")
-    elif action == "undo" and "hand" in payload and not _is_int(payload["hand"]):
-        raise SyncError(f"{where} names a hand that is not a number.")
+    elif action == "undo":
+        named = [key for key in ("hand", "bust") if key in payload]
+        if len(named) != 1 or not _is_int(payload[named[0]]):
+            raise SyncError(
+                f"{where} must name the bust it undoes (SPEC §17.8): its hand, or the sequence number of this "
+                "device's own bust recorded offline."
+            )
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -261,6 +267,7 @@ def _own_applied(*, event: Event, device: str, area: str, seen: int) -> int:
 def _apply(
     *,
     event: Event,
+    device: str,
     action: str,
     payload: Mapping[str, Any],
     versions: Mapping[str, int],
@@ -268,9 +275,34 @@ def _apply(
     when: dt.datetime,
 ) -> str:
     """Run the change's action against the night as it is now; returns what was done (for the list)."""
+    if action == NightChange.Action.UNDO:
+        payload = _undo_named(event=event, device=device, payload=payload)
     return night_actions.perform(
         action, event=event, actor=actor, payload=payload, versions=versions, offline=True, when=when
     ).message
+
+
+def _undo_named(*, event: Event, device: str, payload: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The hand an offline undo names. An undo of a bust the device recorded offline names that bust by its
+    sequence number (``bust``: the device did not know its hand yet): the hand it was recorded under."""
+    if "bust" not in payload:
+        return payload
+    bust = NightChange.objects.filter(
+        event=event,
+        device=device,
+        sequence=int(payload["bust"]),
+        action=NightChange.Action.BUST,
+        status__in=(NightChange.Status.APPLIED, NightChange.Status.KEPT_MINE),
+    ).first()
+    players = set(player_ids(bust.payload or {})) if bust is not None else set()
+    hands = set(
+        Elimination.objects.filter(event=event, attendance_id__in=players).values_list("hand", flat=True)
+    )
+    if len(hands) != 1:
+        raise NcpcError(
+            f"The bust this undo names (change #{payload['bust']} of this device) is not recorded."
+        )
+    return {"hand": hands.pop()}
 
 
 def _out_elsewhere(*, event: Event, device: str, ids: Sequence[int]) -> list[str]:
@@ -380,8 +412,8 @@ def _conflict(*, event: Event, device: str, change: OfflineChange, area: str, ow
         return ""
     if change.action == NightChange.Action.UNDO:
         return (
-            "The results changed on another screen while this device was offline: an undo takes back the "
-            "last bust, which may no longer be the one this device saw."
+            "The results changed on another screen while this device was offline: the bust this undo names "
+            "may no longer be the one this device saw."
         )
     return "The clock changed on another screen while this device was offline."
 
@@ -596,6 +628,7 @@ def _sync_one(
                 with transaction.atomic():
                     message = _apply(
                         event=event,
+                        device=device,
                         action=change.action,
                         payload=change.payload,
                         versions=night_versions(event=event),
@@ -648,6 +681,7 @@ def change_resolve(
             with transaction.atomic():
                 done = _apply(
                     event=event,
+                    device=row.device,
                     action=row.action,
                     payload=row.payload,
                     versions=versions,
@@ -711,7 +745,9 @@ def change_describe(*, change: NightChange, names: Mapping[int, str] | None = No
     if change.action == NightChange.Action.BUST:
         return f"Bust: {name(payload.get('players'))}"
     if change.action == NightChange.Action.UNDO:
-        return "Undo the last bust"
+        if "hand" in payload:
+            return f"Undo the bust of hand {payload['hand']}"
+        return f"Undo the bust of change #{payload.get('bust', '?')}"
     if change.action == NightChange.Action.MOVE:
         return f"Move: {name(payload.get('player'))} to table {payload.get('to_table')} seat {payload.get('to_seat')}"
     if change.action == NightChange.Action.CLOCK:

@@ -1,18 +1,17 @@
-"""Results entry on tournament night: busts in order, same-hand busts, undo, removal for abuse, finish,
-and corrections (SPEC §4, §5). Commands lock the event row and check the results version the officer saw."""
+"""Results entry on tournament night: busts in order, same-hand busts, the undo of a bust, removal for abuse,
+finish, and corrections (SPEC §4, §5). Commands lock the event row and check the results version the officer saw."""
 
 import random
 from collections.abc import Mapping, Sequence
 
 from django.db import transaction
-from django.db.models import Max
 
 from events import selectors
 from events.errors import ResultsError
-from events.models import Attendance, Elimination, Event
-from events.services import console as console_services
+from events.models import Attendance, Elimination, Event, Night, NightMove
 from events.services.locking import event_bump, event_lock, event_lock_open
 from events.services.night_clock import clock_stop
+from events.services.night_seating import move_revert, newest_hand, player_reseat, seating_restore
 from events.services.places import Bust, bust_places, places_final
 from events.signals import results_final
 from ncpc.core.audit import Actor, actor_user, audit_record
@@ -102,7 +101,7 @@ def bust_record(
                     f"{seats[i].player_name}'s chip count {chips[i]:,} is more than all the chips in play "
                     f"({in_play:,}): check the number."
                 )
-    hand = (locked.eliminations.aggregate(m=Max("hand"))["m"] or 0) + 1
+    hand = (newest_hand(event=locked) or 0) + 1
     draws: dict[int, int] = {}
     if len(ids) > 1:
         by_count: dict[int, list[int]] = {}
@@ -207,16 +206,71 @@ def abuse_remove(
 
 
 @transaction.atomic
-def bust_undo(*, event: Event, version: int, actor: Actor) -> int:
-    """Take back the last hand entered (all players out on it), with the table moves that followed it, as the
-    night console's undo does. Returns how many players came back."""
+def bust_undo(
+    *, event: Event, hand: int, version: int, actor: Actor, rng: random.Random | None = None
+) -> list[str]:
+    """Undo the bust of ``hand`` (every player out on it, any bust of the night, not only the last) with the
+    table moves that followed it. The night's one undo: the console, the offline replay and the results page
+    all name the hand (SPEC §17.8) and end here, through the registry (``night_actions``).
+
+    Returns what happened, one line each (for the officer's message and the audit row)."""
     locked = event_lock_open(event=event, version=version)
-    last = locked.eliminations.aggregate(m=Max("hand"))["m"]
-    if last is None:
-        raise ResultsError("Nothing to undo: nobody is out yet.")
-    back = locked.eliminations.filter(hand=last).count()
-    console_services.bust_undo(event=locked, hand=last, version=version, actor=actor)
-    return back
+    Night.objects.get_or_create(event_id=locked.pk)
+    night = Night.objects.select_for_update().get(event_id=locked.pk)
+    rows = list(locked.eliminations.filter(hand=hand).select_related("attendance__membership__person"))
+    if not rows:
+        raise ResultsError("That bust is not recorded (any more): the page was out of date.")
+    rng = rng or random.SystemRandom()
+    moves = _moves_take_back(event=locked, hand=hand)
+    back = []
+    for row in rows:
+        row.delete()
+        back.append(_player_back(event=locked, attendance=row.attendance, rng=rng))
+    done = [*reversed(back), *moves]
+    if not locked.eliminations.exists():
+        locked.status = Event.Status.SCHEDULED
+    event_bump(event=locked)
+    night.seats_version += 1
+    night.save(update_fields=["seats_version"])
+    audit_record(
+        actor=actor,
+        action="results.undo",
+        target=locked,
+        summary=f"Undid the bust of hand {hand} at {locked}: " + "; ".join(done),
+        data={"hand": hand, "attendances": [r.attendance_id for r in rows]},
+    )
+    return done
+
+
+def _moves_take_back(*, event: Event, hand: int) -> list[str]:
+    """Take back the table moves that followed the bust of ``hand``, newest first: the final table from the
+    seating it kept, a balancing move when the player's old seat is still free. One line each."""
+    done: list[str] = []
+    for move in NightMove.objects.filter(event=event, after_hand=hand).order_by("-pk"):
+        if move.kind == NightMove.Kind.FINAL:
+            seating_restore(event=event, before=move.before)
+            done.append("the final table is taken back (the tables are as before it)")
+        elif move.attendance is not None:
+            name = move.attendance.player_name
+            if move_revert(event=event, move=move):
+                done.append(f"{name} back to table {move.from_table} seat {move.from_seat}")
+            else:
+                done.append(
+                    f"{name} stays at table {move.to_table} seat {move.to_seat} (the old seat is gone)"
+                )
+        move.delete()
+    return done
+
+
+def _player_back(*, event: Event, attendance: Attendance, rng: random.Random) -> str:
+    """A player whose bust is undone, back in: reseated when the seats are drawn. The line that says where."""
+    name = attendance.player_name
+    if not event.night_tables.exists():
+        return f"{name} back in"
+    where = player_reseat(event=event, attendance=attendance, rng=rng)
+    return (
+        f"{name} back in at {where}" if where else f"{name} back in (no free seat: seat them when one frees)"
+    )
 
 
 @transaction.atomic

@@ -9,6 +9,7 @@ from events.errors import ResultsError
 from events.models import Attendance, Elimination, NightMove, NightSeat
 from events.services import console as console_services
 from events.services import night_clock, night_seating
+from events.services.results import bust_undo
 from ncpc.core.errors import ConcurrentChange
 from ncpc.core.models import AuditEntry
 from tests.events.factories import night_make
@@ -73,9 +74,7 @@ def test_undoing_the_bust_takes_its_move_back_and_the_player_sits_where_they_sat
     bust(event, seats["l"])
     before = seated_at(event)
     move = apply_move(event)
-    done = console_services.bust_undo(
-        event=event, hand=hand_of(seats["l"]), version=results_version(event), actor=None
-    )
+    done = bust_undo(event=event, hand=hand_of(seats["l"]), version=results_version(event), actor=None)
     after = seated_at(event)
     assert after[1] == before[1]  # the moved player is back at table 1
     assert after[2] == {**before[2], 6: str(seats["l"].pk)}  # l is back in seat 6
@@ -87,17 +86,21 @@ def test_undoing_the_bust_takes_its_move_back_and_the_player_sits_where_they_sat
     assert AuditEntry.objects.filter(action="results.undo").count() == 1
 
 
-def test_the_results_pages_undo_of_the_last_bust_takes_its_move_back_too(season):
-    """The results-entry page (and a queued offline undo) undo the last hand; the move that followed it goes
-    with it, so the seating is as before the bust and no move is left pointing at a hand that is gone."""
-    from events.services.results import bust_undo as last_bust_undo
-
+def test_the_results_pages_undo_of_the_last_bust_takes_its_move_back_too(officer_client, season, today):
+    """The results-entry page names its last hand; the move that followed it goes with it, so the seating is
+    as before the bust and no move is left pointing at a hand that is gone."""
     event, seats = six_and_six(season)
     bust(event, seats["k"])
     bust(event, seats["l"])
     before = seated_at(event)
     apply_move(event)
-    assert last_bust_undo(event=event, version=results_version(event), actor=None) == 1
+    page = officer_client.get(f"/events/{season.name}/{event.number}/results/").content.decode()
+    assert f'<input type="hidden" name="hand" value="{hand_of(seats["l"])}">' in page
+    answer = officer_client.post(
+        f"/events/{season.name}/{event.number}/results/undo/",
+        {"version": results_version(event), "hand": hand_of(seats["l"])},
+    )
+    assert answer.status_code == 302
     after = seated_at(event)
     assert after[1] == before[1]
     assert after[2] == {**before[2], 6: str(seats["l"].pk)}
@@ -110,7 +113,7 @@ def test_any_bust_of_the_night_can_be_undone_not_only_the_last(season):
     bust(event, seats["a"])
     bust(event, seats["k"])
     first = hand_of(seats["a"])
-    console_services.bust_undo(event=event, hand=first, version=results_version(event), actor=None)
+    bust_undo(event=event, hand=first, version=results_version(event), actor=None)
     assert not Elimination.objects.filter(attendance=seats["a"]).exists()
     assert Elimination.objects.filter(attendance=seats["k"]).exists()
     assert seated_at(event)[1][1] == str(seats["a"].pk)  # a's seat was free: a sits there again
@@ -124,7 +127,7 @@ def test_a_player_back_in_whose_seat_was_taken_by_a_later_move_gets_a_free_seat(
     move = apply_move(event)
     assert (move.to_table, move.to_seat in (5, 6)) == (2, True)
     # The move followed l's bust, not k's: undoing k leaves the move, and k needs a seat nobody holds.
-    console_services.bust_undo(
+    bust_undo(
         event=event,
         hand=hand_of(seats["k"]),
         version=results_version(event),
@@ -152,9 +155,7 @@ def test_undoing_the_bust_before_the_final_table_restores_the_tables(season):
         event=event, version=seats_version(event), actor=None, rng=random.Random(3)
     )
     assert list(seated_at(event)) == [1] and len(seated_at(event)[1]) == 10
-    console_services.bust_undo(
-        event=event, hand=hand_of(seats["b"]), version=results_version(event), actor=None
-    )
+    bust_undo(event=event, hand=hand_of(seats["b"]), version=results_version(event), actor=None)
     after = seated_at(event)
     assert set(after) == set(before)
     assert sorted(p for t in after.values() for p in t.values()) == sorted(
@@ -178,11 +179,11 @@ def test_an_undo_from_a_stale_page_or_of_a_bust_undone_already_is_refused(season
     bust(event, seats["a"])
     hand = hand_of(seats["a"])
     seen = results_version(event)
-    console_services.bust_undo(event=event, hand=hand, version=seen, actor=None)
+    bust_undo(event=event, hand=hand, version=seen, actor=None)
     with pytest.raises(ConcurrentChange):
-        console_services.bust_undo(event=event, hand=hand, version=seen, actor=None)
+        bust_undo(event=event, hand=hand, version=seen, actor=None)
     with pytest.raises(ResultsError, match="not recorded"):
-        console_services.bust_undo(event=event, hand=hand, version=results_version(event), actor=None)
+        bust_undo(event=event, hand=hand, version=results_version(event), actor=None)
 
 
 def test_the_night_version_changes_with_every_kind_of_change(season):

@@ -80,10 +80,7 @@ def test_a_bust_and_its_undo_are_one_action_by_every_path(officer_client, night,
         send(officer_client, event, path, "bust", player=player)
     assert list(Elimination.objects.filter(event=event).values_list("attendance_id", "hand")) == [(player, 1)]
     assert audit(event, "results.bust") == [("results.bust", "Out: H Player 14th")]
-    if path == "offline":  # the device undoes the last bust it knows: no hand
-        send(officer_client, event, path, "undo")
-    else:
-        send(officer_client, event, path, "undo", hand=1)
+    send(officer_client, event, path, "undo", hand=1)
     assert not Elimination.objects.filter(event=event).exists()
     assert audit(event, "results.undo") == [
         ("results.undo", f"Undid the bust of hand 1 at {event}: H Player back in at table 2 seat 1")
@@ -127,3 +124,79 @@ def test_a_member_without_the_right_is_refused_by_the_registry(night):
     )
     assert not outcome.ok and "does not allow" in outcome.error
     assert not Elimination.objects.exists()
+
+
+UNDO_REFUSED = "The undo names no bust (its hand is missing or not a number): nothing was undone."
+
+
+@pytest.mark.parametrize("hand", [None, "", "last", "1.5"], ids=["missing", "empty", "text", "fraction"])
+@pytest.mark.parametrize("path", ("console", "form", "results page", "offline"))
+def test_an_undo_that_names_no_bust_is_a_400_by_every_path_and_undoes_nothing(
+    officer_client, night, path, hand
+):
+    """SPEC §17.8: an undo names the bust it undoes; without one (or one that is not a number) it is refused,
+    never taken for the last bust."""
+    event, seats = night
+    send(officer_client, event, "console", "bust", player=seats["h"].pk)
+    fields = {} if hand is None else {"hand": hand}
+    version = console_services.night_version(event=event)
+    if path == "offline":
+        change = {
+            "sequence": 1,
+            "happened_at": 0,
+            "action": "undo",
+            "seen": night_sync.night_versions(event=event),
+        }
+        answer = officer_client.post(
+            base(event) + "night/sync/",
+            json.dumps({"device": "phone-1", "changes": [{**change, **fields}]}),
+            content_type="application/json",
+        )
+        assert answer.status_code == 400
+        assert answer.json() == {
+            "error": "Change #1 (undo) must name the bust it undoes (SPEC §17.8): its hand, or the sequence "
+            "number of this device's own bust recorded offline."
+        }
+        assert not night_sync.NightChange.objects.exists()
+    elif path == "console":
+        answer = officer_client.post(
+            base(event) + "console/act/",
+            {"action": "undo", "version": version, **fields},
+            HTTP_ACCEPT="application/json",
+        )
+        assert answer.status_code == 400
+        assert (answer.json()["ok"], answer.json()["error"]) == (False, UNDO_REFUSED)
+    else:
+        url, data = (
+            ("console/act/", {"action": "undo", "version": version})
+            if path == "form"
+            else ("results/undo/", {"version": version.split(".")[0]})
+        )
+        answer = officer_client.post(base(event) + url, {**data, **fields})
+        assert answer.status_code == 400
+        assert answer.content.decode() == UNDO_REFUSED
+    assert list(Elimination.objects.filter(event=event).values_list("attendance_id", "hand")) == [
+        (seats["h"].pk, 1)
+    ]
+    assert audit(event, "results.undo") == []
+
+
+def test_the_results_page_runs_its_bust_and_undo_through_the_registry(officer_client, night):
+    """The results page's forms are the registry's actions: the same rows, audit and messages as the console."""
+    event, seats = night
+    event.refresh_from_db()
+    answer = officer_client.post(
+        base(event) + "results/bust/",
+        {"version": event.results_version, "player": seats["h"].pk},
+        follow=True,
+    )
+    assert "Out: H Player." in answer.content.decode()
+    event.refresh_from_db()
+    answer = officer_client.post(
+        base(event) + "results/undo/", {"version": event.results_version, "hand": 1}, follow=True
+    )
+    assert "Undone: H Player back in at table 2 seat 1." in answer.content.decode()
+    assert audit(event, "results.bust", "results.undo") == [
+        ("results.bust", "Out: H Player 14th"),
+        ("results.undo", f"Undid the bust of hand 1 at {event}: H Player back in at table 2 seat 1"),
+    ]

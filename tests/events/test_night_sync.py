@@ -176,7 +176,9 @@ def test_an_undo_after_a_parked_bust_waits_with_it_and_a_dropped_change_is_not_r
     s = seen(event)
     event.refresh_from_db()
     bust_record(event=event, attendance_ids=[seats["c"].pk], version=event.results_version, actor=None)
-    outcomes = sync(event, "phone-a", [change(1, "bust", s, players=[seats["c"].pk]), change(2, "undo", s)])
+    outcomes = sync(
+        event, "phone-a", [change(1, "bust", s, players=[seats["c"].pk]), change(2, "undo", s, bust=1)]
+    )
     assert [o.status for o in outcomes] == ["conflict", "conflict"]
     assert outcomes[1].message == "Follows “Bust: C Player” (#1), which waits too: it is parked with it."
     night_sync.change_resolve(
@@ -205,7 +207,7 @@ def test_a_move_after_the_devices_own_undo_is_not_taken_for_another_screens_chan
         "phone-a",
         [
             change(1, "bust", s, minute=5, players=[seats["c"].pk]),
-            change(2, "undo", s, minute=6),
+            change(2, "undo", s, minute=6, bust=1),  # its own bust, whose hand it did not know yet
             change(3, "move", s, minute=7, player=mover.pk, to_table=1, to_seat=to),
         ],
     )
@@ -253,8 +255,8 @@ def test_a_bust_of_a_player_out_already_on_the_same_device_is_refused(night):
             {
                 "device": "p",
                 "changes": [
-                    {"sequence": 1, "happened_at": MS0, "action": "undo"},
-                    {"sequence": 1, "happened_at": MS0, "action": "undo"},
+                    {"sequence": 1, "happened_at": MS0, "action": "undo", "hand": 1},
+                    {"sequence": 1, "happened_at": MS0, "action": "undo", "hand": 1},
                 ],
             },
             "appears twice",
@@ -266,13 +268,67 @@ def test_a_batch_that_cannot_be_read_is_refused_with_a_message(data, message):
         night_sync.changes_parse(data=data, now=T0)
 
 
+@pytest.mark.parametrize(
+    "fields",
+    [{}, {"hand": None}, {"hand": "last"}, {"hand": True}, {"bust": "x"}, {"hand": 1, "bust": 1}],
+    ids=["none", "null", "text", "true", "bust-text", "both"],
+)
+def test_an_undo_that_names_no_bust_is_refused_with_the_batch(fields):
+    """SPEC §17.8: an undo names the bust it undoes (its hand, or the device's own bust); without one the
+    batch is refused and nothing is stored."""
+    with pytest.raises(night_sync.SyncError) as refused:
+        night_sync.changes_parse(
+            data={
+                "device": "p",
+                "changes": [{"sequence": 1, "happened_at": MS0, "action": "undo", **fields}],
+            },
+            now=T0,
+        )
+    assert str(refused.value) == (
+        "Change #1 (undo) must name the bust it undoes (SPEC §17.8): its hand, or the sequence number of this "
+        "device's own bust recorded offline."
+    )
+
+
+def test_an_undo_of_the_devices_own_bust_undoes_that_hand_not_the_last(night):
+    event, seats = night
+    s = seen(event)
+    outcomes = sync(
+        event,
+        "phone-a",
+        [
+            change(1, "bust", s, minute=5, players=[seats["c"].pk]),
+            change(2, "bust", s, minute=6, players=[seats["d"].pk]),
+            change(3, "undo", s, minute=7, bust=1),
+        ],
+    )
+    assert [o.status for o in outcomes] == ["applied"] * 3
+    assert out_in_order(event) == [(2, "d")]
+    assert (
+        night_sync.change_describe(change=NightChange.objects.get(sequence=3)) == "Undo the bust of change #1"
+    )
+
+
+def test_an_undo_of_a_bust_the_device_never_recorded_is_refused(night):
+    event, seats = night
+    s = seen(event)
+    outcomes = sync(
+        event,
+        "phone-a",
+        [change(1, "bust", s, players=[seats["c"].pk]), change(2, "undo", s, bust=7)],
+    )
+    assert [o.status for o in outcomes] == ["applied", "refused"]
+    assert outcomes[1].message == "The bust this undo names (change #7 of this device) is not recorded."
+    assert out_in_order(event) == [(1, "c")]
+
+
 def test_a_time_in_the_future_is_taken_as_now_and_iso_times_are_read():
     _, [late, iso] = night_sync.changes_parse(
         data={
             "device": "p",
             "changes": [
-                {"sequence": 1, "happened_at": MS0 + 3_600_000, "action": "undo"},
-                {"sequence": 2, "happened_at": "2026-12-12T18:30:00Z", "action": "undo"},
+                {"sequence": 1, "happened_at": MS0 + 3_600_000, "action": "undo", "hand": 1},
+                {"sequence": 2, "happened_at": "2026-12-12T18:30:00Z", "action": "undo", "hand": 1},
             ],
         },
         now=T0,

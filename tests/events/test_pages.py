@@ -117,7 +117,7 @@ def test_undo_from_the_page(officer_client, season, today):
     event, s = night_make(season=season, players=4)
     bust_record(event=event, attendance_ids=[s["d"].pk], version=event.results_version, actor=None)
     event.refresh_from_db()
-    officer_client.post("/events/2026-27/4/results/undo/", {"version": event.results_version})
+    officer_client.post("/events/2026-27/4/results/undo/", {"version": event.results_version, "hand": 1})
     assert not event.eliminations.exists()
 
 

@@ -77,15 +77,16 @@ def test_undo_takes_back_the_whole_last_hand(season, today):
     bust(event, s["e"])
     bust(event, s["d"], s["c"], chips=[4000, 9000])
     event.refresh_from_db()
-    assert bust_undo(event=event, version=event.results_version, actor=None) == 2
+    done = bust_undo(event=event, hand=2, version=event.results_version, actor=None)
+    assert sorted(done) == ["C Player back in", "D Player back in"]
     assert event_field(event=event).left == 4
     assert AuditEntry.objects.filter(action="results.undo").count() == 1
 
 
-def test_undo_with_nothing_entered_is_refused(season, today):
+def test_undo_of_a_hand_nobody_went_out_on_is_refused(season, today):
     event, _s = night_make(season=season, players=3)
-    with pytest.raises(ResultsError, match="Nothing to undo"):
-        bust_undo(event=event, version=event.results_version, actor=None)
+    with pytest.raises(ResultsError, match="That bust is not recorded"):
+        bust_undo(event=event, hand=1, version=event.results_version, actor=None)
 
 
 def test_a_player_entered_twice_is_refused(season, today):
@@ -169,16 +170,16 @@ def test_a_correction_after_finishing_needs_a_reason_and_is_audited(season, toda
     finish(event)
     event.refresh_from_db()
     with pytest.raises(NcpcError, match="final"):
-        bust_undo(event=event, version=event.results_version, actor=None)
+        bust_undo(event=event, hand=2, version=event.results_version, actor=None)
     with pytest.raises(NcpcError, match="reason"):
         results_reopen(event=event, version=event.results_version, actor=None, reason=" ")
     results_reopen(event=event, version=event.results_version, actor=None, reason="b and c were swapped")
     event.refresh_from_db()
     # SPEC §15.11: while the correction is open, the last final places still count.
     assert [(p.place, p.member_key) for p in event_placings(event=event)] == [(1, "a"), (2, "b"), (3, "c")]
-    for _hand in range(2):
+    for hand in (2, 1):
         event.refresh_from_db()
-        bust_undo(event=event, version=event.results_version, actor=None)
+        bust_undo(event=event, hand=hand, version=event.results_version, actor=None)
     bust(event, s["b"])
     bust(event, s["c"])
     finish(event)
@@ -228,9 +229,9 @@ def test_spec_15_11_while_reopened_the_standings_keep_the_last_final_results(sea
     finish(event)
     event.refresh_from_db()
     results_reopen(event=event, version=event.results_version, actor=None, reason="b and c were swapped")
-    for _hand in range(2):
+    for hand in (2, 1):
         event.refresh_from_db()
-        bust_undo(event=event, version=event.results_version, actor=None)
+        bust_undo(event=event, hand=hand, version=event.results_version, actor=None)
     event.refresh_from_db()
     assert event.status == Event.Status.SCHEDULED  # every bust undone
     points = {r.key: r.points for r in season_standings(season=season).rows}
@@ -264,9 +265,9 @@ def test_the_places_standings_read_are_the_placings_places(season, today):
     assert both() == (first, first, first)
     event.refresh_from_db()
     results_reopen(event=event, version=event.results_version, actor=None, reason="b and c were swapped")
-    for _hand in range(2):
+    for hand in (2, 1):
         event.refresh_from_db()
-        bust_undo(event=event, version=event.results_version, actor=None)
+        bust_undo(event=event, hand=hand, version=event.results_version, actor=None)
     bust(event, s["b"])  # b now has place 3 on the night being corrected
     assert both() == (first, first, first)
     bust(event, s["c"])

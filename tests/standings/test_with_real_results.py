@@ -71,9 +71,9 @@ def test_corrected_results_after_a_reopening_are_emailed_again_marked_corrected(
         results_reopen(
             event=event, version=event.results_version, actor=vice_president, reason="b and c swapped"
         )
-    for _hand in range(2):
+    for hand in (3, 2):  # b's and c's busts (vp was out on hand 1)
         event.refresh_from_db()
-        bust_undo(event=event, version=event.results_version, actor=vice_president)
+        bust_undo(event=event, hand=hand, version=event.results_version, actor=vice_president)
     out("b")
     out("c")
     finish()

@@ -704,6 +704,10 @@
         return Promise.resolve(null);
       }
       change.action = "undo";
+      // An undo names its bust (SPEC §17.8): the hand the server gave it, or, for a bust recorded on this
+      // device and not sent yet, that change's sequence number.
+      if (top.hand !== undefined) change.hand = top.hand;
+      else change.bust = top.sequence;
       change.label = "Undo the last bust (" + top.players.map(nameOf).join(", ") + " back in)";
     } else if (act === "move") {
       change.action = "move";
