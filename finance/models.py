@@ -167,6 +167,8 @@ class Payment(models.Model):
     amount = MoneyField()
     method = models.CharField(max_length=5, choices=Method.choices)
     reference = models.CharField(max_length=80, blank=True, help_text="Check number or receipt note.")
+    # The member's check number (SPEC §17.4), so the bank's line of its deposit matches this payment.
+    check_number = models.CharField(max_length=20, blank=True)
     transaction = models.OneToOneField(Transaction, on_delete=models.PROTECT, related_name="payment")
 
     class Meta:
@@ -360,3 +362,153 @@ class DuesReminder(models.Model):
 
     def __str__(self) -> str:
         return f"Reminder to {self.email} ({self.to_play if self.to_play is not None else self.balance})"
+
+
+def bank_statement_path(instance: "BankStatement", filename: str) -> str:
+    """Where a statement's PDF is stored: by account and month, a new name per version (never overwritten)."""
+    return f"bank-statements/{instance.account.code}/{instance.month:%Y-%m}-v{instance.version}.pdf"
+
+
+class BankStatement(models.Model):
+    """The bank's statement of one account for one month (bylaws §3.6.6, SPEC §17.3): the bank's PDF, kept
+    through Django's storage API. None is ever deleted: a replacement is a new version (the highest number is
+    the current one), with the reason it replaces the last."""
+
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="+")
+    month = models.DateField(help_text="The first day of the month.")
+    version = models.PositiveSmallIntegerField(default=1)
+    file = models.FileField(upload_to=bank_statement_path, max_length=200)
+    original_name = models.CharField(max_length=200)
+    size = models.PositiveIntegerField()
+    reason = models.TextField(blank=True, help_text="Why this version replaces the one before.")
+    # The one-time key of the form that uploaded it (``ncpc.core.forms.BooksOnceForm``): a replay finds it.
+    form_key = models.CharField(max_length=32, null=True, blank=True, unique=True, editable=False)
+    uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    uploaded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-month", "account", "-version", "-pk")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["account", "month", "version"], name="finance_bankstatement_one_per_version"
+            ),
+            models.CheckConstraint(
+                condition=Q(version__gte=1), name="finance_bankstatement_version_from_one"
+            ),
+            models.CheckConstraint(
+                condition=Q(version=1) | ~Q(reason=""), name="finance_bankstatement_replacement_has_reason"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.account} statement {self.month:%B %Y} (version {self.version})"
+
+
+class BankCsvColumns(models.Model):
+    """How one account's bank names the columns of its CSV export (SPEC §17.4: mapped once, remembered)."""
+
+    account = models.OneToOneField(Account, on_delete=models.PROTECT, related_name="+")
+    date = models.CharField(max_length=80)
+    amount = models.CharField(max_length=80)
+    description = models.CharField(max_length=80, blank=True)
+    check_number = models.CharField(max_length=80, blank=True)
+    date_format = models.CharField(max_length=20, default="%m/%d/%Y")
+
+    def __str__(self) -> str:
+        return f"CSV columns of {self.account}"
+
+
+class BankImport(models.Model):
+    """One transaction file of the bank (OFX/QFX or CSV) imported for an account's month (SPEC §17.4)."""
+
+    class Format(models.TextChoices):
+        OFX = "ofx", "OFX/QFX"
+        CSV = "csv", "CSV"
+
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="+")
+    month = models.DateField(help_text="The first day of the month.")
+    format = models.CharField(max_length=3, choices=Format.choices)
+    file_name = models.CharField(max_length=200)
+    lines_added = models.PositiveIntegerField(default=0)
+    # The one-time key of the form that imported it: a replay finds it.
+    form_key = models.CharField(max_length=32, null=True, blank=True, unique=True, editable=False)
+    imported_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    imported_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-imported_at", "-pk")
+
+    def __str__(self) -> str:
+        return f"{self.file_name} ({self.account}, {self.month:%B %Y})"
+
+
+class BankLine(models.Model):
+    """One line of the bank's file: money into (positive) or out of (negative) the account, as the bank saw
+    it. ``entry``: the posting of the account it is matched to (one each way), by the import's matching or by
+    the Treasurer's hand; empty while it is listed as not in the books."""
+
+    class Matched(models.TextChoices):
+        AUTO = "auto", "Matched on import"
+        HAND = "hand", "Matched by hand"
+
+    bank_import = models.ForeignKey(BankImport, on_delete=models.PROTECT, related_name="lines")
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="+")
+    month = models.DateField(help_text="The first day of the month of the import.")
+    date = models.DateField()
+    amount = MoneyField()
+    check_number = models.CharField(max_length=20, blank=True)
+    description = models.CharField(max_length=200, blank=True)
+    # What makes the line the same line in a second import of the same or an overlapping file: the bank's own
+    # id (OFX FITID), or for a CSV the row's date, amount, check number, text and its count among equal rows.
+    bank_id = models.CharField(max_length=255)
+    entry = models.OneToOneField(
+        Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="bank_line"
+    )
+    matched = models.CharField(max_length=4, choices=Matched.choices, blank=True)
+    matched_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ("date", "pk")
+        constraints = [
+            models.UniqueConstraint(fields=["account", "bank_id"], name="finance_bankline_once_per_account"),
+            models.CheckConstraint(condition=~Q(amount=0), name="finance_bankline_not_zero"),
+            models.CheckConstraint(
+                condition=Q(entry__isnull=True, matched="") | Q(entry__isnull=False) & ~Q(matched=""),
+                name="finance_bankline_matched_how",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date} {self.amount} {self.description}".strip()
+
+
+class BankReconciliation(models.Model):
+    """An account's month against its bank statement (SPEC §17.4): the statement's closing balance, and when
+    it does not equal the books' balance less the items not yet cleared, the difference the Treasurer recorded
+    with a reason (shown on the monthly report). One per account and month; the month closes only when it
+    agrees or its difference is recorded."""
+
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="+")
+    month = models.DateField(help_text="The first day of the month.")
+    statement_balance = MoneyField(null=True, blank=True)
+    difference = MoneyField(null=True, blank=True)
+    difference_reason = models.TextField(blank=True)
+    difference_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("-month", "account")
+        constraints = [
+            models.UniqueConstraint(fields=["account", "month"], name="finance_bankreconciliation_once"),
+            models.CheckConstraint(
+                condition=Q(difference__isnull=True) | ~Q(difference_reason=""),
+                name="finance_bankreconciliation_difference_has_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.account} reconciled for {self.month:%B %Y}"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from finance import views
+from finance import views, views_bank
 
 app_name = "finance"
 
@@ -30,4 +30,26 @@ urlpatterns = [
     path("reports/", views.report_current, name="report_current"),
     path("reports/<int:year>/<int:month>/", views.report, name="report"),
     path("reports/<int:year>/<int:month>/close/", views.report_close, name="report_close"),
+    # Bank statements (SPEC §17.3) and the reconciliation (SPEC §17.4).
+    path("bank/", views_bank.statements, name="bank_statements"),
+    path("bank/<int:year>/<int:month>/", views_bank.statements_month, name="bank_month"),
+    path("bank/statements/<int:pk>/file/", views_bank.statement_file, name="bank_statement_file"),
+    path("bank/<slug:code>/<int:year>/<int:month>/", views_bank.reconcile, name="reconcile"),
+    path(
+        "bank/<slug:code>/<int:year>/<int:month>/import/",
+        views_bank.reconcile_import,
+        name="reconcile_import",
+    ),
+    path(
+        "bank/<slug:code>/<int:year>/<int:month>/balance/",
+        views_bank.reconcile_balance,
+        name="reconcile_balance",
+    ),
+    path(
+        "bank/<slug:code>/<int:year>/<int:month>/difference/",
+        views_bank.reconcile_difference,
+        name="reconcile_difference",
+    ),
+    path("bank/lines/<int:pk>/match/", views_bank.line_match, name="bank_line_match"),
+    path("bank/lines/<int:pk>/unmatch/", views_bank.line_unmatch, name="bank_line_unmatch"),
 ]

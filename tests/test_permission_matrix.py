@@ -233,6 +233,29 @@ PAGES: dict[str, Page] = {
         hidden={MEMBER: [lambda o: o["bob_name"]], OTHER: [lambda o: o["ann_name"]]},
     ),
     "finance:report_close": Page(**post_only(PRES, TREAS), kwargs=lambda o: {"year": 2026, "month": 10}),
+    # Bank statements (SPEC §17.3): every member reads them, the Treasurer keeps them; the reconciliation
+    # (SPEC §17.4) is the Treasurer's. The demo keeps no statement: its file is a 404 for every member.
+    "finance:bank_statements": Page(club(), post=only(PRES, TREAS, ok=OK)),
+    "finance:bank_month": Page(club(), lambda o: {"year": 2026, "month": 11}, post=only(ok=405, denied=405)),
+    "finance:bank_statement_file": Page(
+        only(*MEMBERS, ok=404), lambda o: {"pk": 999999}, post=only(ok=405, denied=405)
+    ),
+    "finance:reconcile": Page(
+        only(PRES, TREAS),
+        lambda o: {"code": "checking", "year": 2026, "month": 10},
+        post=only(PRES, TREAS, ok=405),
+    ),
+    "finance:reconcile_import": Page(
+        **post_only(PRES, TREAS), kwargs=lambda o: {"code": "checking", "year": 2026, "month": 10}
+    ),
+    "finance:reconcile_balance": Page(
+        **post_only(PRES, TREAS), kwargs=lambda o: {"code": "checking", "year": 2026, "month": 10}
+    ),
+    "finance:reconcile_difference": Page(
+        **post_only(PRES, TREAS), kwargs=lambda o: {"code": "checking", "year": 2026, "month": 10}
+    ),
+    "finance:bank_line_match": Page(**post_only(PRES, TREAS), kwargs=lambda o: {"pk": 999999}),
+    "finance:bank_line_unmatch": Page(**post_only(PRES, TREAS), kwargs=lambda o: {"pk": 999999}),
     # --- standings ---
     "standings:current": Page(club(302)),
     "standings:points_report_current": Page(club(302)),

@@ -44,8 +44,9 @@ PAGES = [
     # monthly report: 4 + season, the accounts (with whether the month is closed, the escrow move, the day the
     # books start), their entries' sums (before the month and the season to date; one grouped query), the
     # month's entries (which transactions are transfers shows in them), rules, memberships, events (their
-    # dates, for the dues), the season's payments, waivers and suspensions (one query) = 12.
-    ("/finance/reports/2026/11/", 12),
+    # dates, for the dues), the season's payments, waivers and suspensions (one query), the month's bank
+    # statements, the bank accounts with something kept for the month (one UNION; nothing more when none) = 14.
+    ("/finance/reports/2026/11/", 14),
     # JSON report: 4 + season, rules, events, memberships, placings (with people and prizes, for the
     # payouts; the standings take their places from them), tie-breaks with declines, the season's money (one
     # query), WSOP results (with their people; the splits use the rules and memberships above) = 12.

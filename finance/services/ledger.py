@@ -13,6 +13,7 @@ from django.db.models import Min, Sum
 
 from events.models import Season
 from finance.models import Account, ClosedMonth, Entry, OpeningBalance, Transaction
+from finance.services.reconciliation import BANK_ACCOUNT_CODES, reconciliation_close_problems
 from ncpc.core.audit import Actor, actor_signed_in, actor_user, audit_record
 from ncpc.core.clock import club_today
 from ncpc.core.errors import ConcurrentChange, NcpcError
@@ -530,6 +531,9 @@ def month_close(*, day: dt.date, actor: Actor) -> ClosedMonth:
     first = month_first(day)
     if first >= month_first(club_today()):
         raise LedgerError(f"{first:%B %Y} is not over yet; it can be closed once it is.")
+    # The bank accounts' rows, locked as the reconciliation's commands lock them (so a match cannot change
+    # the month while it closes), and before the postings' hold: a check's posting locks its account first.
+    list(Account.objects.select_for_update().filter(code__in=BANK_ACCOUNT_CODES).order_by("pk"))
     _postings_hold()
     existing = ClosedMonth.objects.filter(month=first).first()
     if existing is not None:
@@ -543,6 +547,11 @@ def month_close(*, day: dt.date, actor: Actor) -> ClosedMonth:
             else f"Months close in order: {names} are still open. Close them first, oldest first, then "
             f"{first:%B %Y}."
         )
+    # SPEC §17.4: a bank account with a statement or a bank file for the month must be reconciled, or its
+    # difference recorded with a reason.
+    unreconciled = reconciliation_close_problems(month=first)
+    if unreconciled:
+        raise LedgerError(f"{first:%B %Y} cannot close yet. " + " ".join(unreconciled))
     closed, created = ClosedMonth.objects.get_or_create(
         month=first, defaults={"closed_by": actor_signed_in(actor)}
     )

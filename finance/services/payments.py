@@ -24,6 +24,7 @@ from finance.services.ledger import (
     transaction_post,
     transaction_reverse,
 )
+from finance.services.reconciliation import check_number_from
 from members.models import Membership
 from ncpc.core.audit import Actor, actor_signed_in, audit_record
 from ncpc.core.errors import NcpcError
@@ -131,6 +132,7 @@ def payment_record(
     amount: Decimal,
     method: str,
     reference: str = "",
+    check_number: str = "",
     actor: Actor,
     once: str | None = None,
     restoring: bool = False,
@@ -138,6 +140,9 @@ def payment_record(
     confirmed: bool = False,
 ) -> PaymentBooked:
     """Cash goes to the cash box, a check to club checking; the credit is dues and fees received.
+
+    ``check_number``: the member's check's number (SPEC §17.4, so the bank's line of its deposit matches);
+    when not given, read from a reference that is one ("1043", "Chk #1043").
 
     ``restoring``: the payment comes from a season file being restored (``import_season``), the season's
     record: it may be dated after today's club date or inside a closed month; nothing else is relaxed.
@@ -204,7 +209,13 @@ def payment_record(
             raise
         return PaymentBooked(first, replayed=True)
     payment = Payment.objects.create(
-        membership=membership, date=date, amount=amount, method=method, reference=reference, transaction=txn
+        membership=membership,
+        date=date,
+        amount=amount,
+        method=method,
+        reference=reference,
+        check_number=payment_check_number(method=method, check_number=check_number, reference=reference),
+        transaction=txn,
     )
     audit_record(
         actor=actor,
@@ -216,6 +227,14 @@ def payment_record(
     # Seats at open events that this payment puts back in good standing (shown on the receipt's message).
     changed = attendance_after_payment(membership=membership, actor=actor)
     return PaymentBooked(payment, seats_changed=tuple(changed))
+
+
+def payment_check_number(*, method: str, check_number: str, reference: str) -> str:
+    """The check number a payment keeps (SPEC §17.4): the one given, else its reference when that is a check
+    number ("1043", "#1043", "Chk #1043"); none for cash. Pure."""
+    if method != Payment.Method.CHECK:
+        return ""
+    return check_number_from(check_number) or check_number_from(reference)
 
 
 def departed_payment_check(*, membership: Membership, date: dt.date) -> None:

@@ -18,7 +18,7 @@ from finance.services.ledger import (
     books_start_problem,
     closed_month_problem,
 )
-from finance.services.payments import METHOD_ACCOUNT, PaymentError
+from finance.services.payments import METHOD_ACCOUNT, PaymentError, payment_check_number
 from members.models import Membership
 from ncpc.core.audit import Actor, actor_user, audit_record, audit_record_many
 from ncpc.core.clock import club_today
@@ -120,6 +120,7 @@ class PaymentLine:
     method: str
     reference: str = ""
     line: int = 0  # the spreadsheet's line, named in a refusal
+    check_number: str = ""  # the member's check (else read from a reference such as "Chk #1043")
 
 
 def closed_months() -> set[dt.date]:
@@ -226,6 +227,9 @@ def payments_record_many(*, lines: Sequence[PaymentLine], actor: Actor, source: 
                 amount=line.amount,
                 method=line.method,
                 reference=line.reference,
+                check_number=payment_check_number(
+                    method=line.method, check_number=line.check_number, reference=line.reference
+                ),
                 transaction=txn,
             )
             for line, txn in zip(lines, txns, strict=True)
