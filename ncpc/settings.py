@@ -219,7 +219,7 @@ EMAIL_BACKEND = (
 # Seconds to wait on the mail server before giving up on one attempt (the worker retries later).
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 20)
 
-# --- Mail leaves the request: every message is a task run by `manage.py db_worker` (ncpc/mail.py). ---
+# --- Mail leaves the request: every message is a task run by `manage.py db_worker` (ncpc/core/mail.py). ---
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 # Attempts per message (the first and the retries), and the waits between them in minutes.
 NCPC_MAIL_ATTEMPTS = env_int("NCPC_MAIL_ATTEMPTS", 6)
@@ -234,7 +234,7 @@ CACHES = {
 NCPC_PUBLIC_STANDINGS = env_bool("NCPC_PUBLIC_STANDINGS", False)
 
 # --- Client addresses: how many proxies in front of the app append to X-Forwarded-For (1 behind the
-# documented nginx). The client is the address the outermost trusted proxy saw (ncpc/client.py). ---
+# documented nginx). The client is the address the outermost trusted proxy saw (ncpc/core/client.py). ---
 NCPC_TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
 if NCPC_TRUSTED_PROXIES < 0:
     raise ImproperlyConfigured("TRUSTED_PROXIES must be 0 or more.")

@@ -33,7 +33,7 @@ class AuditEntry(models.Model):
 
 
 class MailDelivery(models.Model):
-    """One e-mail to one recipient, sent by the task worker (ncpc/mail.py): what was sent, to whom, and how
+    """One e-mail to one recipient, sent by the task worker (ncpc/core/mail.py): what was sent, to whom, and how
     it went. A message that cannot be delivered says why, for the officers' "Mail deliveries" page."""
 
     class Kind(models.TextChoices):
