@@ -1,12 +1,13 @@
 """The night's actions, one registry for every path they arrive by (issue 31).
 
 An officer's action on tournament night — a bust, an undo, a table move, a clock change, a late arrival, … —
-reaches the server three ways: the console's POST (``events.views_console``), a change recorded offline and
-replayed later (``events.services.night_sync``), and the plain forms of the night and clock pages
-(``events.night_views``). All three name the action, give its fields as a mapping (a form's ``POST`` or the
-offline change's JSON) and the versions of the night the page or device saw, and call ``perform`` (or
-``attempt``). So the checks are written once: the permission, the parsing of the fields, the version of the
-part of the night the action changes, and the command with its own rules; a refusal is an ``NcpcError``.
+reaches the server by several paths: the console's POST (``events.views.console``), a change recorded offline
+and replayed later (``events.services.night_sync``), and the plain forms of the night, clock and results pages
+(``events.views.night``, ``events.views.results``). All of them name the action, give its fields as a mapping
+(a form's ``POST`` or the offline change's JSON) and the versions of the night the page or device saw, and call
+``perform`` (or ``attempt``). So the checks are written once: the permission, the parsing of the fields, the
+version of the part of the night the action changes, and the command with its own rules; a refusal is an
+``NcpcError`` (``ChangeUnreadable`` for a request the app's pages never send: a 400).
 
 Each ``NightAction`` says which part of the night it checks (``area``: the results, the seats or the clock),
 which parts its command moves the version of (``moves``: an undo reseats players, so it moves the seats too),

@@ -90,7 +90,7 @@ def test_a_bust_and_its_undo_are_one_action_by_every_path(officer_client, night,
 @pytest.mark.parametrize("path", ("console", "offline", "clock page"))
 def test_a_clock_start_is_one_action_by_every_path(officer_client, night, path):
     event, _seats = night
-    if path == "clock page":  # the TV clock's plain form (events.night_views.clock_action)
+    if path == "clock page":  # the TV clock's plain form (events.views.night.clock_action)
         answer = officer_client.post(base(event) + "clock/action/", {"action": "start", "version": 0})
         assert answer.status_code == 302
     elif path == "offline":

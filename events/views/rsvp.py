@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from events.models import Attendance, Event, Rsvp
 from events.services import rsvp as rsvp_services
-from events.view_helpers import event_view
+from events.views.helpers import event_view
 from ncpc.core.clock import club_today
 from ncpc.core.feedback import command_run
 from ncpc.core.forms import ClubReferencesForm

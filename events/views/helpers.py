@@ -1,11 +1,14 @@
-"""What the event pages share: the event of the page address, the numbers a form posts, and the night's
-actions run from a plain form through the night's one registry (``events.services.night_actions``)."""
+"""What the event pages share: the event of the page address, a page open to any one of several rights, the
+numbers a form posts, and the night's actions run from a plain form through the night's one registry
+(``events.services.night_actions``)."""
 
 from collections.abc import Mapping
 from functools import wraps
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect
 
@@ -13,6 +16,7 @@ from events import selectors
 from events.models import Event
 from events.services import night_actions
 from events.services.attendance import roster_without_seat
+from ncpc.core.permissions import Action, user_can
 
 
 def event_view(view):
@@ -28,6 +32,26 @@ def event_view(view):
         return view(request, *args, event=event, **kwargs)
 
     return wrapper
+
+
+def require_any(*rights: Action):
+    """As ``require``, for a page or action open to any one of ``rights`` (the night's attendance and door:
+    the Vice President's and the Treasurer's, issue 34). Anonymous → login page; neither right → 403."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not any(user_can(request.user, right) for right in rights):
+                raise PermissionDenied(
+                    "Your role does not allow this page or action. If you think it should, ask an officer."
+                )
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
 
 
 def seats_to_list(*, event: Event) -> int:

@@ -4,11 +4,8 @@ pages only read: listing the seats from the roster is a POST ("Open the night").
 
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import wraps
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.views.decorators.http import require_POST
@@ -21,7 +18,15 @@ from events.services import results as results_services
 from events.services import rsvp as rsvp_services
 from events.services.console import night_date_note
 from events.services.places import bust_places
-from events.view_helpers import event_view, night_act, night_form, posted_int, posted_version, seats_to_list
+from events.views.helpers import (
+    event_view,
+    night_act,
+    night_form,
+    posted_int,
+    posted_version,
+    require_any,
+    seats_to_list,
+)
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 from ncpc.core.feedback import command_run
@@ -36,26 +41,6 @@ SEATS_BACK = {
 }
 
 ABUSE_OFFICES = ((PRESIDENT, "President"), (VICE_PRESIDENT, "Vice President"), (TREASURER, "Treasurer"))
-
-
-def require_any(*rights: Action):
-    """As ``require``, for a page or action open to any one of ``rights`` (the night's attendance and door:
-    the Vice President's and the Treasurer's, issue 34). Anonymous → login page; neither right → 403."""
-
-    def decorator(view):
-        @wraps(view)
-        def wrapper(request, *args, **kwargs):
-            if not request.user.is_authenticated:
-                return redirect_to_login(request.get_full_path())
-            if not any(user_can(request.user, right) for right in rights):
-                raise PermissionDenied(
-                    "Your role does not allow this page or action. If you think it should, ask an officer."
-                )
-            return view(request, *args, **kwargs)
-
-        return wrapper
-
-    return decorator
 
 
 @require_POST

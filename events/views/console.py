@@ -21,8 +21,8 @@ from django.views.decorators.http import require_GET, require_POST
 from events.models import Event
 from events.services import console as console_services
 from events.services import night_actions
-from events.view_helpers import as_int, event_view, seats_to_list, unreadable_answer
-from events.views_results import ABUSE_OFFICES, require_any
+from events.views.helpers import as_int, event_view, require_any, seats_to_list, unreadable_answer
+from events.views.results import ABUSE_OFFICES
 from ncpc.core.permissions import Action, user_can
 
 PARTS = ("clock", "attendance", "tables", "busts")

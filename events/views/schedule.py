@@ -16,8 +16,8 @@ from events.forms import EventAnnounceForm, EventMoveForm, VenueForm
 from events.ical import calendar_text, calendar_token
 from events.models import Event, Season, Venue
 from events.services.event_edit import announcement_is_late, event_announce, event_move, venue_save
-from events.view_helpers import event_view
-from events.views_rsvp import rsvp_page_context
+from events.views.helpers import event_view
+from events.views.rsvp import rsvp_page_context
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 from ncpc.core.feedback import command_run

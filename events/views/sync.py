@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from events.models import NightChange
 from events.services import night_clock, night_sync
-from events.view_helpers import event_view
+from events.views.helpers import event_view
 from ncpc.core.errors import NcpcError
 from ncpc.core.jsonread import JsonReadError, json_read
 from ncpc.core.permissions import Action, require

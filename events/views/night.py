@@ -16,7 +16,7 @@ from events.services import night_actions
 from events.services.console import night_date_note, night_overview
 from events.services.late_arrival import second_hour_over
 from events.services.night_clock import clock_payload
-from events.view_helpers import event_view, night_act, night_form, posted_version, seats_to_list
+from events.views.helpers import event_view, night_act, night_form, posted_version, seats_to_list
 from ncpc.core.errors import NcpcError
 from ncpc.core.feedback import error_show
 from ncpc.core.permissions import Action, require, user_can
