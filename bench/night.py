@@ -19,8 +19,9 @@ request, as gunicorn's sync workers close each one):
 Every device logs in first, through the login form. Then it prints, per page or endpoint, the requests, errors,
 p50, p95 and the slowest; how long a change (a bust or an undo) took to show on every other phone, from the
 officer's answer to each other phone's first answer that shows it (a console's version; a clock's first poll
-sent after the change was answered), p95 and the slowest; the resident memory of the server's processes
-(``--pids``, VmRSS in /proc) after the load; and a verdict per target (``--verdict`` adds one shown as given:
+sent after the change was answered), p95 and the slowest; the CPU time the server's processes (``--pids``) and
+this generator used during the load, which other work on the machine does not inflate as it does a time; their
+resident memory (VmRSS in /proc) after the load; and a verdict per target (``--verdict`` adds one shown as given:
 bench/run's on the query counts). Exit status 0 whatever the verdict; 1 when the load could not run.
 """
 
@@ -28,6 +29,7 @@ import argparse
 import http.client
 import json
 import math
+import os
 import random
 import re
 import threading
@@ -319,6 +321,18 @@ def seen_after(change: Change, device: Device) -> float | None:
     return None
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time of these processes so far (fields 14 and 15 of /proc/PID/stat, counted after
+    the command's closing parenthesis)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
 def rss_mb(pids: list[int]) -> float:
     total_kb = 0
     for pid in pids:
@@ -372,6 +386,8 @@ def main() -> None:
     stats.samples.clear()
     stats.problems.clear()
 
+    pids = [int(p) for p in args.pids.split()]
+    server_cpu, own_cpu = cpu_seconds(pids), time.process_time()
     started = time.monotonic()
     stop = started + args.seconds
     stop_acting = stop - QUIET_SECONDS
@@ -388,7 +404,7 @@ def main() -> None:
     for thread in threads:
         thread.join()
     took = time.monotonic() - started
-    pids = [int(p) for p in args.pids.split()]
+    server_cpu, own_cpu = cpu_seconds(pids) - server_cpu, time.process_time() - own_cpu
     memory = rss_mb(pids) if pids else None
 
     by_label: dict[str, list[Sample]] = defaultdict(list)
