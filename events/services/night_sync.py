@@ -493,6 +493,14 @@ def device_claim(*, device: str, actor: Actor, event: Event) -> str:
     )
 
 
+def batch_sync(
+    *, event: Event, data: Any, actor: Actor, now: dt.datetime | None = None
+) -> list[ChangeOutcome]:
+    """A batch as a device posted it: read (``changes_parse``, refused whole when it cannot be) and applied."""
+    device, changes = changes_parse(data=data, now=now or timezone.now())
+    return changes_sync(event=event, device=device, changes=changes, actor=actor)
+
+
 def changes_sync(
     *,
     event: Event,

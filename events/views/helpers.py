@@ -2,20 +2,21 @@
 numbers a form posts, and the night's actions run from a plain form through the night's one registry
 (``events.services.night_actions``)."""
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect
 
 from events import selectors
 from events.models import Event
 from events.services import night_actions
 from events.services.attendance import roster_without_seat
+from ncpc.core.errors import NcpcError, NotAllowed
 from ncpc.core.permissions import Action, user_can
 
 
@@ -83,6 +84,23 @@ def posted_int(request, name: str, *, default: int = 0) -> int:
 def posted_version(request, name: str = "version") -> int:
     """The data version the page showed; a form without it is treated as stale (-1 matches no version)."""
     return posted_int(request, name, default=-1)
+
+
+def command_json(
+    request,
+    command: Callable[..., Any],
+    *,
+    status: int = 400,
+    extra: Callable[[], dict] | None = None,
+    **kwargs: Any,
+) -> tuple[Any, JsonResponse | None]:
+    """``command_run`` for a JSON endpoint: ``(result, None)``, or ``(None, answer)`` when the command refused:
+    ``{"error": …}`` (with ``extra()``), ``status``, or 403 when the user or the device is not allowed."""
+    try:
+        return command(actor=request.user, **kwargs), None
+    except NcpcError as exc:
+        body = {"error": str(exc), **(extra() if extra else {})}
+        return None, JsonResponse(body, status=403 if isinstance(exc, NotAllowed) else status)
 
 
 def night_act(

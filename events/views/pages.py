@@ -14,6 +14,7 @@ from events.services.rules_edit import night_under_way, season_frozen_by, season
 from events.services.schedule import schedule_words
 from events.templatetags import events_tags
 from ncpc.core.errors import NcpcError
+from ncpc.core.feedback import command_run
 from ncpc.core.identity import reference_rewrite
 from ncpc.core.permissions import Action, require, user_can
 
@@ -99,19 +100,20 @@ def rules(request, season):
             request, "Nothing was saved: tick the box to confirm the change of the rules (SPEC §15.10)."
         )
     elif editing and form.is_valid() and all(fs.is_valid() for fs in formsets.values()):
-        try:
-            changed = season_rules_save(
-                season=season,
-                changes=form.cleaned_data,
-                tables={
-                    table: formset_rows(table=table, formset=formsets[prefix])
-                    for prefix, table, _cls in FORMSETS
-                },
-                actor=request.user,
-                reason=request.POST.get("reason", ""),
-            )
-        except NcpcError as exc:
-            messages.error(request, f"Nothing was saved. {exc}")
+        refusals: list[NcpcError] = []
+        changed = command_run(
+            request,
+            season_rules_save,
+            refused=refusals.append,
+            season=season,
+            changes=form.cleaned_data,
+            tables={
+                table: formset_rows(table=table, formset=formsets[prefix]) for prefix, table, _cls in FORMSETS
+            },
+            reason=request.POST.get("reason", ""),
+        )
+        if refusals:
+            messages.error(request, f"Nothing was saved. {refusals[0]}")
         else:
             if changed:
                 messages.success(request, f"Saved the rules of {season}.")

@@ -19,7 +19,6 @@ from events.services.event_edit import announcement_is_late, event_announce, eve
 from events.views.helpers import event_view
 from events.views.rsvp import rsvp_page_context
 from ncpc.core.clock import club_today
-from ncpc.core.errors import NcpcError
 from ncpc.core.feedback import command_run
 from ncpc.core.identity import club_file_prefix, club_identity
 from ncpc.core.permissions import Action, club_page, require, user_can
@@ -232,11 +231,8 @@ def event_announce_view(request, event):
 def venues(request):
     form = VenueForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
-            venue = venue_save(venue=None, actor=request.user, **form.cleaned_data)
-        except NcpcError as exc:
-            form.add_error(exc.field, str(exc))
-        else:
+        venue = command_run(request, venue_save, form=form, venue=None, **form.cleaned_data)
+        if venue is not None:
             messages.success(request, f"Added {venue}.")
             return redirect("events:venues")
     return render(request, "events/venues.html", {"venues": Venue.objects.all(), "form": form})
@@ -248,11 +244,7 @@ def venue_edit(request, pk):
     initial = {"name": venue.name, "address": venue.address, "active": venue.active}
     form = VenueForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        try:
-            venue_save(venue=venue, actor=request.user, **form.cleaned_data)
-        except NcpcError as exc:
-            form.add_error(exc.field, str(exc))
-        else:
+        if command_run(request, venue_save, form=form, venue=venue, **form.cleaned_data) is not None:
             messages.success(request, f"Saved {venue}.")
             return redirect("events:venues")
     return render(request, "events/venue_form.html", {"venue": venue, "form": form})

@@ -12,8 +12,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from events.models import NightChange
 from events.services import night_clock, night_sync
-from events.views.helpers import event_view
-from ncpc.core.errors import NcpcError
+from events.views.helpers import command_json, event_view
+from ncpc.core.feedback import command_run
 from ncpc.core.jsonread import JsonReadError, json_read
 from ncpc.core.permissions import Action, require
 
@@ -52,13 +52,9 @@ def night_sync_view(request, event):
         data = json_read(request.body or b"null", what="The body")
     except JsonReadError as exc:
         return JsonResponse({"error": str(exc)}, status=400)
-    try:
-        device, changes = night_sync.changes_parse(data=data, now=timezone.now())
-        outcomes = night_sync.changes_sync(event=event, device=device, changes=changes, actor=request.user)
-    except night_sync.DeviceNotYours as exc:
-        return JsonResponse({"error": str(exc)}, status=403)
-    except NcpcError as exc:
-        return JsonResponse({"error": str(exc)}, status=400)
+    outcomes, refused = command_json(request, night_sync.batch_sync, event=event, data=data)
+    if refused is not None:
+        return refused
     return JsonResponse(
         {
             "outcomes": [
@@ -97,17 +93,16 @@ def night_conflicts(request, event):
 @require(Action.ENTER_RESULTS)
 @event_view
 def night_conflict_resolve(request, event, pk: int):
-    choice = request.POST.get("choice", "")
-    try:
-        row = night_sync.change_resolve(event=event, change_id=pk, choice=choice, actor=request.user)
-    except NcpcError as exc:
-        if _wants_json(request):
-            return JsonResponse({"ok": False, "error": str(exc), **_state(event)}, status=409)
-        messages.error(request, str(exc))
-        return redirect("events:night_conflicts", season=event.season.name, number=event.number)
+    fields = {"event": event, "change_id": pk, "choice": request.POST.get("choice", "")}
     if _wants_json(request):
+        extra = lambda: {"ok": False, **_state(event)}  # noqa: E731
+        row, refused = command_json(request, night_sync.change_resolve, status=409, extra=extra, **fields)
+        if refused is not None:
+            return refused
         return JsonResponse({"ok": True, "change": night_sync.change_json(change=row), **_state(event)})
-    messages.success(request, f"{night_sync.change_describe(change=row)}: {row.get_status_display()}.")
+    row = command_run(request, night_sync.change_resolve, **fields)
+    if row is not None:
+        messages.success(request, f"{night_sync.change_describe(change=row)}: {row.get_status_display()}.")
     return redirect("events:night_conflicts", season=event.season.name, number=event.number)
 
 
