@@ -27,7 +27,7 @@ from events.services.night_seating import (
     final_table_is_due,
     seated_rows,
 )
-from events.services.places import bust_places
+from events.services.places import Bust, bust_places
 from events.services.seating import Move, forbidden_seats, needs_balancing
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
@@ -190,16 +190,73 @@ def console_state(*, event: Event, now: dt.datetime | None = None) -> dict[str, 
     now = now or timezone.now()
     event = Event.objects.select_related("season").get(pk=event.pk)
     night = night_of(event=event)
-    try:
-        clock: dict[str, Any] | None = clock_payload(event=event, now=now)
-        clock_error = ""
-    except NcpcError as exc:
-        clock, clock_error = None, str(exc)
+    clock, clock_error = _clock_json(event=event, now=now)
     overview = night_overview(event=event)
     rows = selectors.event_attendances(event=event)
-    by_id = {r.pk: r for r in rows}
     playing = [r for r in rows if r.is_playing]
     still_in = [r for r in playing if not hasattr(r, "elimination")]
+    busts = selectors.event_busts(event=event)
+    tables = _tables_json(event=event, overview=overview)
+    return {
+        "version": night_version(event=event),
+        "versions": {
+            "results": event.results_version,
+            "clock": night.clock_version if night else 0,
+            "seats": night.seats_version if night else 0,
+        },
+        "final": event.status == Event.Status.FINAL,
+        "too_early": club_today() < event.date,
+        "date_note": {
+            "draw": night_date_note(event=event, doing="Draw the seats"),
+            "clock": night_date_note(event=event, doing="Start the clock"),
+        },
+        "clock": clock,
+        "clock_error": clock_error,
+        "clock_text": clock_text(clock["seconds_left"]) if clock else "",
+        "counts": _counts_json(rows=rows),
+        "listed": len(rows),
+        "away": _away_json(event=event, night=night, rows=rows, now=now),
+        "unseated": [{"id": a.pk, "name": a.player_name} for a in overview.unseated],
+        "drawn": bool(tables),
+        "clock_started": bool(night and night.started_at),
+        "tables": tables,
+        "move": _move_json(overview=overview),
+        "needs_balancing": overview.needs_balancing,
+        "wait_for_button": overview.wait_for_button,
+        "final_table_due": overview.final_table_due,
+        "final_table_size": selectors.season_rules(event.season).final_table_size,
+        "players_seated": overview.players_seated,
+        "still_in": [{"id": r.pk, "name": r.player_name} for r in still_in],
+        "entrants": len(playing),
+        "busts": _busts_json(event=event, rows=rows, playing=playing, busts=busts),
+        "winner": still_in[0].player_name if len(still_in) == 1 and busts else "",
+        "results_email": event.season.results_email,
+    }
+
+
+def _clock_json(*, event: Event, now: dt.datetime) -> tuple[dict[str, Any] | None, str]:
+    """The clock as the TV shows it, or None and why not (no blind structure yet, …)."""
+    try:
+        return clock_payload(event=event, now=now), ""
+    except NcpcError as exc:
+        return None, str(exc)
+
+
+def _counts_json(*, rows: list[Attendance]) -> list[dict[str, Any]]:
+    """How many seats of each attendance status, in the order of the statuses."""
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r.status] = counts.get(r.status, 0) + 1
+    return [
+        {"status": value, "label": label, "count": counts[value]}
+        for value, label in Attendance.Status.choices
+        if counts.get(value)
+    ]
+
+
+def _away_json(*, event: Event, night: Night | None, rows: list[Attendance], now: dt.datetime) -> list[dict]:
+    """The players away tonight (absent, or called in), with what the console may do for each now: arrive
+    (absent in the first hour, called in within the second), call in (once a season), remove the chips."""
     first_over = late_arrival_due(event=event, night=night, now=now)
     second_over = second_hour_over(event=event, night=night, now=now)
     final = event.status == Event.Status.FINAL
@@ -221,10 +278,14 @@ def console_state(*, event: Event, now: dt.datetime | None = None) -> dict[str, 
                 "can_remove": not final and ((absent and first_over) or (not absent and second_over)),
             }
         )
-    counts: dict[str, int] = {}
-    for r in rows:
-        counts[r.status] = counts.get(r.status, 0) + 1
-    busts = selectors.event_busts(event=event)
+    return away
+
+
+def _busts_json(
+    *, event: Event, rows: list[Attendance], playing: list[Attendance], busts: list[Bust[int]]
+) -> list[dict[str, Any]]:
+    """The busts by hand, newest first, with each player's place and whether table moves followed the hand."""
+    by_id = {r.pk: r for r in rows}
     try:
         places = {p.player: p.place for p in bust_places(entrants=[r.pk for r in playing], busts=busts)}
     except NcpcError:
@@ -242,7 +303,14 @@ def console_state(*, event: Event, now: dt.datetime | None = None) -> dict[str, 
     moved_after = set(
         NightMove.objects.filter(event=event, after_hand__isnull=False).values_list("after_hand", flat=True)
     )
-    move = overview.next_move
+    return [
+        {"hand": hand, "players": players, "moves": hand in moved_after}
+        for hand, players in sorted(hands.items(), reverse=True)
+    ]
+
+
+def _tables_json(*, event: Event, overview: NightOverview) -> list[dict[str, Any]]:
+    """The tables seat by seat, each seat with the player who holds chips there (the console's tap targets)."""
     seat_of = {
         (s.table.number, s.seat): s.attendance_id
         for s in NightSeat.objects.filter(
@@ -251,7 +319,7 @@ def console_state(*, event: Event, now: dt.datetime | None = None) -> dict[str, 
             attendance__elimination__isnull=True,
         ).select_related("table")
     }
-    tables = [
+    return [
         {
             "number": t.number,
             "final": t.final,
@@ -272,56 +340,18 @@ def console_state(*, event: Event, now: dt.datetime | None = None) -> dict[str, 
         }
         for t in overview.tables
     ]
+
+
+def _move_json(*, overview: NightOverview) -> dict[str, Any] | None:
+    """The next balancing move the app proposes, None when the tables are in balance."""
+    move = overview.next_move
+    if move is None:
+        return None
     return {
-        "version": night_version(event=event),
-        "versions": {
-            "results": event.results_version,
-            "clock": night.clock_version if night else 0,
-            "seats": night.seats_version if night else 0,
-        },
-        "final": final,
-        "too_early": club_today() < event.date,
-        "date_note": {
-            "draw": night_date_note(event=event, doing="Draw the seats"),
-            "clock": night_date_note(event=event, doing="Start the clock"),
-        },
-        "clock": clock,
-        "clock_error": clock_error,
-        "clock_text": clock_text(clock["seconds_left"]) if clock else "",
-        "counts": [
-            {"status": value, "label": label, "count": counts[value]}
-            for value, label in Attendance.Status.choices
-            if counts.get(value)
-        ],
-        "listed": len(rows),
-        "away": away,
-        "unseated": [{"id": a.pk, "name": a.player_name} for a in overview.unseated],
-        "drawn": bool(tables),
-        "clock_started": bool(night and night.started_at),
-        "tables": tables,
-        "move": (
-            {
-                "player": int(move.player),
-                "name": overview.move_names.get(move.player, ""),
-                "from_table": move.from_table,
-                "from_seat": move.from_seat,
-                "to_table": move.to_table,
-                "to_seat": move.to_seat,
-            }
-            if move
-            else None
-        ),
-        "needs_balancing": overview.needs_balancing,
-        "wait_for_button": overview.wait_for_button,
-        "final_table_due": overview.final_table_due,
-        "final_table_size": selectors.season_rules(event.season).final_table_size,
-        "players_seated": overview.players_seated,
-        "still_in": [{"id": r.pk, "name": r.player_name} for r in still_in],
-        "entrants": len(playing),
-        "busts": [
-            {"hand": hand, "players": players, "moves": hand in moved_after}
-            for hand, players in sorted(hands.items(), reverse=True)
-        ],
-        "winner": still_in[0].player_name if len(still_in) == 1 and busts else "",
-        "results_email": event.season.results_email,
+        "player": int(move.player),
+        "name": overview.move_names.get(move.player, ""),
+        "from_table": move.from_table,
+        "from_seat": move.from_seat,
+        "to_table": move.to_table,
+        "to_seat": move.to_seat,
     }

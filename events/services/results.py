@@ -66,50 +66,10 @@ def bust_record(
     locked = event_lock_open(event=event, version=version)
     _refuse_before_the_date(event=locked, doing="entered")
     ids = [int(i) for i in attendance_ids]
-    if not ids:
-        raise ResultsError("Choose the player who is out.")
-    if len(set(ids)) != len(ids):
-        raise ResultsError("A player is entered twice on the same hand.")
-    seats = {
-        a.pk: a
-        for a in Attendance.objects.filter(event=locked, pk__in=ids).select_related("membership__person")
-    }
-    for i in ids:
-        if i not in seats:
-            raise ResultsError("Unknown player: that member has no seat at this event.")
-    entrants = _entrants(event=locked)
-    for i in ids:
-        seat = seats[i]
-        if i not in entrants:
-            raise ResultsError(
-                f"{seat.membership.person.full_name} is not playing tonight ({seat.get_status_display().lower()})."
-            )
-        if Elimination.objects.filter(attendance=seat).exists():
-            raise ResultsError(f"{seat.player_name} is out already: entered twice.")
-    chips = {int(k): v for k, v in (start_chips or {}).items()}
-    if len(ids) > 1:
-        # Nobody holds more than every stack at the table: starting stack × the seats that started.
-        in_play = locked.season.starting_stack * Attendance.objects.filter(event=locked).count()
-        for i in ids:
-            if chips.get(i) is None or chips[i] < 1:
-                raise ResultsError(
-                    f"Enter {seats[i].player_name}'s chip count at the start of the hand (players out on the "
-                    "same hand are placed by it, §6.5)."
-                )
-            if chips[i] > in_play:
-                raise ResultsError(
-                    f"{seats[i].player_name}'s chip count {chips[i]:,} is more than all the chips in play "
-                    f"({in_play:,}): check the number."
-                )
+    seats, entrants = _players_out(event=locked, ids=ids)
+    chips = _chips_checked(event=locked, ids=ids, seats=seats, start_chips=start_chips or {})
     hand = (newest_hand(event=locked) or 0) + 1
-    draws: dict[int, int] = {}
-    if len(ids) > 1:
-        by_count: dict[int, list[int]] = {}
-        for i in ids:
-            by_count.setdefault(chips[i], []).append(i)
-        for tied in by_count.values():
-            if len(tied) > 1:
-                draws.update(zip(tied, draw_order(count=len(tied), rng=rng), strict=True))
+    draws = _draws(ids=ids, chips=chips, rng=rng) if len(ids) > 1 else {}
     new = [
         Bust(
             player=i,
@@ -139,20 +99,106 @@ def bust_record(
     ]
     locked.status = Event.Status.IN_PROGRESS
     event_bump(event=locked)
+    _bust_audit(
+        event=locked,
+        actor=actor,
+        new=new,
+        seats=seats,
+        places=places,
+        abuse_agreed=abuse_agreed if removed_for_abuse else None,
+        reason=reason,
+    )
+    return made
+
+
+def _players_out(*, event: Event, ids: list[int]) -> tuple[dict[int, Attendance], dict[int, Attendance]]:
+    """The seats of the players a hand put out, and the night's entrants; refused when a player is missing,
+    named twice, not playing tonight or out already."""
+    if not ids:
+        raise ResultsError("Choose the player who is out.")
+    if len(set(ids)) != len(ids):
+        raise ResultsError("A player is entered twice on the same hand.")
+    seats = {
+        a.pk: a
+        for a in Attendance.objects.filter(event=event, pk__in=ids).select_related("membership__person")
+    }
+    for i in ids:
+        if i not in seats:
+            raise ResultsError("Unknown player: that member has no seat at this event.")
+    entrants = _entrants(event=event)
+    for i in ids:
+        seat = seats[i]
+        if i not in entrants:
+            raise ResultsError(
+                f"{seat.membership.person.full_name} is not playing tonight ({seat.get_status_display().lower()})."
+            )
+        if Elimination.objects.filter(attendance=seat).exists():
+            raise ResultsError(f"{seat.player_name} is out already: entered twice.")
+    return seats, entrants
+
+
+def _chips_checked(
+    *, event: Event, ids: list[int], seats: Mapping[int, Attendance], start_chips: Mapping[int, int]
+) -> dict[int, int]:
+    """The start-of-hand chip counts of several players out on one hand: each given, and none more than every
+    stack at the table (starting stack × the seats that started). One player out needs none."""
+    chips = {int(k): v for k, v in start_chips.items()}
+    if len(ids) < 2:
+        return chips
+    in_play = event.season.starting_stack * Attendance.objects.filter(event=event).count()
+    for i in ids:
+        if chips.get(i) is None or chips[i] < 1:
+            raise ResultsError(
+                f"Enter {seats[i].player_name}'s chip count at the start of the hand (players out on the "
+                "same hand are placed by it, §6.5)."
+            )
+        if chips[i] > in_play:
+            raise ResultsError(
+                f"{seats[i].player_name}'s chip count {chips[i]:,} is more than all the chips in play "
+                f"({in_play:,}): check the number."
+            )
+    return chips
+
+
+def _draws(*, ids: list[int], chips: Mapping[int, int], rng: random.Random | None) -> dict[int, int]:
+    """The app's draw among players out on one hand with equal chip counts: player → order (1 = better)."""
+    by_count: dict[int, list[int]] = {}
+    for i in ids:
+        by_count.setdefault(chips[i], []).append(i)
+    draws: dict[int, int] = {}
+    for tied in by_count.values():
+        if len(tied) > 1:
+            draws.update(zip(tied, draw_order(count=len(tied), rng=rng), strict=True))
+    return draws
+
+
+def _bust_audit(
+    *,
+    event: Event,
+    actor: Actor,
+    new: Sequence[Bust[int]],
+    seats: Mapping[int, Attendance],
+    places: Mapping[int, int],
+    abuse_agreed: Sequence[str] | None,
+    reason: str,
+) -> None:
+    """The audit row of a hand: who went out in which place (with the chips and the draw); a removal for
+    abuse (``abuse_agreed`` given) with the officers who agreed."""
     described = ", ".join(
         f"{seats[b.player].player_name} {_ordinal(places[b.player])}"
         + (f" ({b.start_chips:,} chips{', draw ' + str(b.draw) if b.draw else ''})" if b.start_chips else "")
         for b in sorted(new, key=lambda b: places[b.player])
     )
+    abuse = abuse_agreed is not None
     audit_record(
         actor=actor,
-        action="results.abuse" if removed_for_abuse else "results.bust",
-        target=locked,
-        summary=("Removed for abuse: " if removed_for_abuse else "Out: ") + described,
+        action="results.abuse" if abuse else "results.bust",
+        target=event,
+        summary=("Removed for abuse: " if abuse else "Out: ") + described,
         reason=reason,
         data={
-            "hand": hand,
-            **({"agreed": list(abuse_agreed)} if removed_for_abuse else {}),
+            "hand": new[0].hand,
+            **({"agreed": list(abuse_agreed)} if abuse_agreed is not None else {}),
             "busts": [
                 {
                     "attendance": b.player,
@@ -164,7 +210,6 @@ def bust_record(
             ],
         },
     )
-    return made
 
 
 @transaction.atomic
