@@ -82,7 +82,8 @@ def posted_int(request, name: str, *, default: int = 0) -> int:
 
 
 def posted_version(request, name: str = "version") -> int:
-    """The data version the page showed; a form without it is treated as stale (-1 matches no version)."""
+    """The version (of the results, the seats or the clock) the page showed; a form without it is treated as
+    stale (-1 matches no version)."""
     return posted_int(request, name, default=-1)
 
 
