@@ -450,6 +450,11 @@ def main() -> None:
         )
     else:
         print("no change was recorded: the officers could not act")
+    if pids:
+        print(
+            f"CPU during the load: the server {server_cpu:.1f} s ({server_cpu / took:.2f} of a core; PostgreSQL's "
+            f"own not counted), the load generator {own_cpu:.1f} s ({own_cpu / took:.2f} of a core)"
+        )
     if memory is not None:
         print(
             f"resident memory after the load: {memory:.0f} MB ({len(pids)} processes: gunicorn and the mail worker)"
