@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from standings import views
+from standings.views import pages, records
 
 
 class SeasonNameConverter:
@@ -20,21 +20,21 @@ register_converter(SeasonNameConverter, "standings_season")
 app_name = "standings"
 
 urlpatterns = [
-    path("", views.current, name="current"),
-    path("report/", views.points_report_current, name="points_report_current"),
-    path("history/", views.history, name="history"),
-    path("history/<slug:key>/", views.career, name="career"),
-    path("<standings_season:season>/", views.season, name="season"),
+    path("", pages.current, name="current"),
+    path("report/", pages.points_report_current, name="points_report_current"),
+    path("history/", pages.history, name="history"),
+    path("history/<slug:key>/", pages.career, name="career"),
+    path("<standings_season:season>/", pages.season, name="season"),
     path(
         "<standings_season:season>/report/<int:year>/<int:month>/",
-        views.points_report,
+        pages.points_report,
         name="points_report",
     ),
-    path("<standings_season:season>/tie-breaks/", views.tie_breaks, name="tie_breaks"),
-    path("<standings_season:season>/wsop-declines/", views.declines, name="declines"),
+    path("<standings_season:season>/tie-breaks/", records.tie_breaks, name="tie_breaks"),
+    path("<standings_season:season>/wsop-declines/", records.declines, name="declines"),
     path(
         "<standings_season:season>/wsop-declines/<int:pk>/withdraw/",
-        views.decline_withdraw,
+        records.decline_withdraw,
         name="decline_withdraw",
     ),
 ]

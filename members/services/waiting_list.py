@@ -72,7 +72,7 @@ def waiting_list_move(*, entry: WaitingListEntry, up: bool, actor: Actor = None)
 @transaction.atomic
 def waiting_list_withdraw(
     *, entry: WaitingListEntry, on: dt.date, reason: str = "", actor: Actor = None
-) -> None:
+) -> WaitingListEntry:
     """The person leaves the list (declined a seat, lost interest, …); the next one becomes first alternate."""
     entry = WaitingListEntry.objects.select_for_update().get(pk=entry.pk)
     if entry.status != WAITING:
@@ -89,6 +89,7 @@ def waiting_list_withdraw(
     )
     if entry.offered_on is not None:  # they declined an offered seat: it passes to the next alternate
         offer_seat_to_first_alternate(on=on, actor=actor)
+    return entry
 
 
 def offer_seat_to_first_alternate(*, on: dt.date, actor: Actor = None) -> WaitingListEntry | None:

@@ -1,33 +1,34 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from members import views as members_views
-from ncpc.club import identity_views, import_views, mail_views, pwa_views, setup_views, sheets, views
+from members.views import seats as member_seats
+from ncpc.club import sheets
+from ncpc.club.views import identity, imports, mail, pages, pwa, setup
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("healthz", views.healthz, name="healthz"),
+    path("", pages.home, name="home"),
+    path("healthz", pages.healthz, name="healthz"),
     # The installable night (issue 20): the service worker at the root, so its scope is the whole site.
-    path("sw.js", pwa_views.service_worker, name="pwa_service_worker"),
-    path("manifest.webmanifest", pwa_views.manifest, name="pwa_manifest"),
-    path("reports/", views.reports, name="reports"),
-    path("about/", views.about, name="about"),
-    path("club/", identity_views.club_identity_page, name="club_identity"),
-    path("imports/", import_views.imports, name="imports"),
-    path("audit/", views.audit, name="audit"),
+    path("sw.js", pwa.service_worker, name="pwa_service_worker"),
+    path("manifest.webmanifest", pwa.manifest, name="pwa_manifest"),
+    path("reports/", pages.reports, name="reports"),
+    path("about/", pages.about, name="about"),
+    path("club/", identity.club_identity_page, name="club_identity"),
+    path("imports/", imports.imports, name="imports"),
+    path("audit/", pages.audit, name="audit"),
     # Starting a club in the app (SPEC §16.8): the set-up checklist.
-    path("setup/", setup_views.setup, name="setup"),
-    path("setup/confirm/", setup_views.setup_confirm, name="setup_confirm"),
-    path("setup/home/", setup_views.setup_home, name="setup_home"),
-    path("mail/", mail_views.deliveries, name="mail_deliveries"),
-    path("mail/<int:delivery_id>/send-again/", mail_views.delivery_send_again, name="mail_send_again"),
+    path("setup/", setup.setup, name="setup"),
+    path("setup/confirm/", setup.setup_confirm, name="setup_confirm"),
+    path("setup/home/", setup.setup_home, name="setup_home"),
+    path("mail/", mail.deliveries, name="mail_deliveries"),
+    path("mail/<int:delivery_id>/send-again/", mail.delivery_send_again, name="mail_send_again"),
     # Before Django's own: the reset form is limited per address and client, and its message is queued.
-    path("accounts/password_reset/", mail_views.password_reset, name="password_reset"),
-    path("accounts/login/", views.login, name="login"),
+    path("accounts/password_reset/", mail.password_reset, name="password_reset"),
+    path("accounts/login/", pages.login, name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("members/", include("members.urls")),
     # Members opens a season (it carries the seats over), so the form posts here rather than to events.
-    path("events/seasons/new/", members_views.season_new, name="season_new"),
+    path("events/seasons/new/", member_seats.season_new, name="season_new"),
     path("events/<str:season>/<int:number>/sheet.pdf", sheets.event_sheet, name="event_sheet"),
     path("events/<str:season>/<int:number>/sheet/", sheets.event_sheet_page, name="event_sheet_page"),
     path("events/", include("events.urls")),
@@ -37,6 +38,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
-handler403 = "ncpc.club.views.error_403"
-handler404 = "ncpc.club.views.error_404"
-handler500 = "ncpc.club.views.error_500"
+handler403 = "ncpc.club.views.errors.error_403"
+handler404 = "ncpc.club.views.errors.error_404"
+handler500 = "ncpc.club.views.errors.error_500"

@@ -1,4 +1,4 @@
-// The night's service worker (issue 20). Rendered by ncpc.pwa_views: the cache is named after a hash of the
+// The night's service worker (issue 20). Rendered by ncpc.club.views.pwa: the cache is named after a hash of the
 // files it keeps, so a deploy replaces them. Night pages: the network first, the kept copy when there is
 // none. The site's own files: the kept copy first. Everything else (the JSON state, every POST) goes to the
 // network as always: the pages say themselves when they are offline and queue what the officer records.

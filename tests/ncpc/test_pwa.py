@@ -7,7 +7,7 @@ import re
 import pytest
 from PIL import Image
 
-from ncpc.club import pwa_views
+from ncpc.club.views import pwa as pwa_views
 
 pytestmark = pytest.mark.django_db
 

@@ -11,6 +11,7 @@ from events.models import Season
 from events.selectors import current_season
 from ncpc.club.services import spreadsheet
 from ncpc.core.errors import NcpcError
+from ncpc.core.feedback import command_run
 from ncpc.core.forms import form_field
 from ncpc.core.permissions import Action, user_can
 
@@ -67,13 +68,12 @@ def imports(request):
         messages.warning(request, "Your choices changed since the preview: check it again, then confirm.")
         step = "preview"
     if step == "preview":
-        try:
-            upload, season = spreadsheet.sheet_upload_kept(
-                token=request.POST.get("token", ""), kinds=allowed, actor=request.user
-            )
-        except NcpcError as exc:
-            messages.error(request, str(exc))
+        kept_upload = command_run(
+            request, spreadsheet.sheet_upload_kept, token=request.POST.get("token", ""), kinds=allowed
+        )
+        if kept_upload is None:
             return redirect("imports")
+        upload, season = kept_upload
         kept = KINDS[upload.kind][1](text=upload.text, season=season, options=_options(request.POST))
         return _preview(
             request, UploadForm(initial={"season": season, "kind": upload.kind}), kept, upload.token
@@ -123,12 +123,14 @@ def _preview(request, form, sheet, upload_token):
 
 
 def _confirm(request, allowed, options):
-    try:
-        done = spreadsheet.sheet_confirm(
-            token=request.POST.get("token", ""), kinds=allowed, actor=request.user, options=options
-        )
-    except NcpcError as exc:
-        messages.error(request, str(exc))
+    done = command_run(
+        request,
+        spreadsheet.sheet_confirm,
+        token=request.POST.get("token", ""),
+        kinds=allowed,
+        options=options,
+    )
+    if done is None:
         return redirect("imports")
     upload = done.upload
     result = f"Imported {upload.rows} {upload.kind} row(s) into {upload.season_name}"

@@ -5,7 +5,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from ncpc.club.services.setup import setup_checklist, setup_checklist_show, setup_hidden, setup_step_confirm
-from ncpc.core.errors import NcpcError
+from ncpc.core.feedback import command_run
 from ncpc.core.permissions import Action, require
 
 # Any officer: each step names who does it, and its page checks the right.
@@ -20,12 +20,7 @@ def setup(request):
 @require_POST
 @require(SETUP)
 def setup_confirm(request):
-    try:
-        setup_step_confirm(slug=request.POST.get("step", ""), actor=request.user)
-    except NcpcError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, "Marked as done.")
+    command_run(request, setup_step_confirm, slug=request.POST.get("step", ""), success="Marked as done.")
     return redirect("home" if request.POST.get("back") == "home" else "setup")
 
 

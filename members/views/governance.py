@@ -41,15 +41,11 @@ from members.services.rule_changes import (
     rule_value_text,
 )
 from members.services.votes import vote_record
+from members.views.common import no_season
 from ncpc.core.clock import club_today
-from ncpc.core.errors import NcpcError
-from ncpc.core.feedback import error_show
+from ncpc.core.feedback import command_run
 from ncpc.core.identity import reference_rewrite
 from ncpc.core.permissions import VICE_PRESIDENT, Action, require, user_can, user_offices, user_person
-
-
-def _no_season(request):
-    return render(request, "members/no_season.html")
 
 
 def _may_review(user) -> bool:
@@ -86,7 +82,7 @@ def _may_run(user, ballot: Ballot) -> bool:
 def index(request):
     season = current_season()
     if season is None:
-        return _no_season(request)
+        return no_season(request)
     me = user_person(request.user)
     ballots = []
     for ballot in season_ballots(season=season):
@@ -177,17 +173,15 @@ def ballot_vote(request, pk):
     person = user_person(request.user)
     if person is None:
         raise PermissionDenied("Only members vote.")
-    try:
-        count = ballot_services.ballot_vote(
-            ballot=ballot, person=person, choices=choices, on=club_today(), actor=request.user
-        )
-    except NcpcError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(
-            request,
-            f"Your vote on {count} question(s) is recorded. It is secret: nobody can see your choice.",
-        )
+    command_run(
+        request,
+        ballot_services.ballot_vote,
+        ballot=ballot,
+        person=person,
+        choices=choices,
+        on=club_today(),
+        success="Your vote on {result} question(s) is recorded. It is secret: nobody can see your choice.",
+    )
     return redirect("members:ballot", pk=ballot.pk)
 
 
@@ -213,12 +207,7 @@ def ballot_step(request, pk, step):
     if not request.POST.get("confirm"):
         messages.error(request, "Tick the confirmation box first: nothing was changed.")
         return redirect("members:ballot", pk=ballot.pk)
-    try:
-        command(ballot=ballot, on=club_today(), actor=request.user)
-    except NcpcError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, done)
+    command_run(request, command, ballot=ballot, on=club_today(), success=done)
     return redirect("members:ballot", pk=ballot.pk)
 
 
@@ -230,13 +219,16 @@ def ballot_step(request, pk, step):
 def election_new(request):
     season = current_season()
     if season is None:
-        return _no_season(request)
-    try:
-        ballot = election_services.election_create(season=season, on=club_today(), actor=request.user)
-    except NcpcError as exc:
-        messages.error(request, str(exc))
+        return no_season(request)
+    ballot = command_run(
+        request,
+        election_services.election_create,
+        season=season,
+        on=club_today(),
+        success="Election created: record the nominations made at the March event.",
+    )
+    if ballot is None:
         return redirect("members:governance")
-    messages.success(request, "Election created: record the nominations made at the March event.")
     return redirect("members:ballot", pk=ballot.pk)
 
 
@@ -249,19 +241,16 @@ def nominate(request, pk):
         messages.error(request, "Nothing was saved: choose an office, a nominee and the date.")
         return redirect("members:ballot", pk=ballot.pk)
     data = form.cleaned_data
-    try:
-        nomination = election_services.nomination_record(
-            ballot=ballot,
-            office=data["office"],
-            person=data["person"],
-            nominated_by=data["nominated_by"],
-            on=data["on"],
-            actor=request.user,
-        )
-    except NcpcError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, f"Nominated {nomination}.")
+    command_run(
+        request,
+        election_services.nomination_record,
+        ballot=ballot,
+        office=data["office"],
+        person=data["person"],
+        nominated_by=data["nominated_by"],
+        on=data["on"],
+        success="Nominated {result}.",
+    )
     return redirect("members:ballot", pk=ballot.pk)
 
 
@@ -270,12 +259,9 @@ def nominate(request, pk):
 def nomination_withdraw(request, pk):
     nomination = get_object_or_404(Nomination.objects.select_related("question"), pk=pk)
     ballot_id = nomination.question.ballot_id
-    try:
-        election_services.nomination_withdraw(nomination=nomination, actor=request.user)
-    except NcpcError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, "Nomination withdrawn.")
+    command_run(
+        request, election_services.nomination_withdraw, nomination=nomination, success="Nomination withdrawn."
+    )
     return redirect("members:ballot", pk=ballot_id)
 
 
@@ -292,18 +278,15 @@ def tie_resolve(request, pk):
     if not form.is_valid():
         messages.error(request, "Nothing was saved: choose the winner and say how the club decided.")
         return redirect("members:ballot", pk=question.ballot_id)
-    try:
-        election_services.election_tie_resolve(
-            question=question,
-            winner=form.cleaned_data["winner"],
-            note=form.cleaned_data["note"],
-            recorded_by=user_person(request.user),
-            actor=request.user,
-        )
-    except NcpcError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, f"Recorded the outcome for {question}.")
+    command_run(
+        request,
+        election_services.election_tie_resolve,
+        question=question,
+        winner=form.cleaned_data["winner"],
+        note=form.cleaned_data["note"],
+        recorded_by=user_person(request.user),
+        success="Recorded the outcome for {result}.",
+    )
     return redirect("members:ballot", pk=question.ballot_id)
 
 
@@ -314,27 +297,22 @@ def tie_resolve(request, pk):
 def rule_changes(request):
     season = current_season()
     if season is None:
-        return _no_season(request)
+        return no_season(request)
     form = forms.SuggestionForm(request.POST or None)
     if request.method == "POST":
         person = user_person(request.user)
         if not user_can(request.user, Action.VOTE) or person is None:
             raise PermissionDenied("Only members suggest rule changes.")
         if form.is_valid():
-            try:
-                ballot_services.rule_change_submit(
-                    season=season,
-                    person=person,
-                    suggestion=form.cleaned_data["suggestion"],
-                    on=club_today(),
-                    actor=request.user,
-                )
-            except NcpcError as exc:
-                messages.error(request, str(exc))
-            else:
-                messages.success(
-                    request, "Thank you: the President and Vice President will review your suggestion."
-                )
+            if command_run(
+                request,
+                ballot_services.rule_change_submit,
+                season=season,
+                person=person,
+                suggestion=form.cleaned_data["suggestion"],
+                on=club_today(),
+                success="Thank you: the President and Vice President will review your suggestion.",
+            ):
                 return redirect("members:rule_changes")
     return render(
         request,
@@ -358,19 +336,17 @@ def rule_change_accept(request, pk):
     decline_form = forms.DeclineForm()
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        try:
-            ballot_services.rule_change_accept(
-                change=change,
-                title=data["title"],
-                rule_field=data["rule_field"],
-                value_text=data["new_value"],
-                on=club_today(),
-                actor=request.user,
-            )
-        except NcpcError as exc:
-            error_show(request, exc, form=form)
-        else:
-            messages.success(request, "On the season's rule-change ballot.")
+        if command_run(
+            request,
+            ballot_services.rule_change_accept,
+            form=form,
+            change=change,
+            title=data["title"],
+            rule_field=data["rule_field"],
+            value_text=data["new_value"],
+            on=club_today(),
+            success="On the season's rule-change ballot.",
+        ):
             return redirect("members:rule_changes")
     return render(
         request,
@@ -391,14 +367,15 @@ def rule_change_decline(request, pk):
             request, f"Reason: {' '.join(str(e) for e in form.errors.get('reason', ['give a reason.']))}"
         )
         return redirect("members:rule_change_accept", pk=change.pk)
-    try:
-        ballot_services.rule_change_decline(
-            change=change, reason=form.cleaned_data["reason"], on=club_today(), actor=request.user
-        )
-    except NcpcError as exc:
-        messages.error(request, str(exc))
+    if not command_run(
+        request,
+        ballot_services.rule_change_decline,
+        change=change,
+        reason=form.cleaned_data["reason"],
+        on=club_today(),
+        success="The suggestion does not go on the ballot; the reason is shown to members.",
+    ):
         return redirect("members:rule_change_accept", pk=change.pk)
-    messages.success(request, "The suggestion does not go on the ballot; the reason is shown to members.")
     return redirect("members:rule_changes")
 
 
@@ -421,12 +398,13 @@ def rule_change_apply(request, pk):
 @require(Action.EDIT_RULES)
 def rule_change_by_hand(request, pk):
     change = get_object_or_404(RuleChange, pk=pk)
-    try:
-        rule_change_entered_by_hand(change=change, on=club_today(), actor=request.user)
-    except NcpcError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, "Marked as entered on the Season rules page.")
+    command_run(
+        request,
+        rule_change_entered_by_hand,
+        change=change,
+        on=club_today(),
+        success="Marked as entered on the Season rules page.",
+    )
     return redirect("members:governance")
 
 
@@ -437,27 +415,25 @@ def rule_change_by_hand(request, pk):
 def vote_record_view(request):
     season = current_season()
     if season is None:
-        return _no_season(request)
+        return no_season(request)
     members = current_member_count(season=season)
     form = forms.ClubVoteForm(request.POST or None, initial={"held_on": club_today()})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        try:
-            booked = vote_record(
-                kind=data["kind"],
-                subject=data["subject"],
-                held_on=data["held_on"],
-                yes=data["yes"],
-                no=data["no"],
-                abstain=data["abstain"],
-                members_eligible=members,
-                season=season,
-                actor=request.user,
-                once=data["once"],
-            )
-        except NcpcError as exc:
-            messages.error(request, str(exc))
-        else:
+        booked = command_run(
+            request,
+            vote_record,
+            kind=data["kind"],
+            subject=data["subject"],
+            held_on=data["held_on"],
+            yes=data["yes"],
+            no=data["no"],
+            abstain=data["abstain"],
+            members_eligible=members,
+            season=season,
+            once=data["once"],
+        )
+        if booked is not None:
             vote = booked.record
             if booked.replayed:
                 messages.info(request, f"Already recorded: {vote.subject} (this form was sent before).")
@@ -513,7 +489,7 @@ def who_rules_view(request):
 def rulings(request):
     season = current_season()
     if season is None:
-        return _no_season(request)
+        return no_season(request)
     return render(
         request,
         "members/governance/rulings.html",
@@ -531,7 +507,7 @@ def ruling_new(request):
         raise PermissionDenied("Officers log rulings.")
     season = current_season()
     if season is None:
-        return _no_season(request)
+        return no_season(request)
     initial: dict = {}
     if number := request.GET.get("event"):
         if not (number.isascii() and number.isdigit() and len(number) <= 9):
@@ -547,22 +523,20 @@ def ruling_new(request):
     form = forms.RulingForm(request.POST or None, season=season, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        try:
-            ruling_record(
-                event=data["event"],
-                hand=data["hand"],
-                parties=data["parties"],
-                dispute=data["dispute"],
-                ruling=data["ruling"],
-                present=data["present"],
-                involved=data["involved"],
-                independent_player=data["independent_player"],
-                actor=request.user,
-            )
-        except NcpcError as exc:
-            error_show(request, exc, form=form)
-        else:
-            messages.success(request, "Ruling logged.")
+        if command_run(
+            request,
+            ruling_record,
+            form=form,
+            event=data["event"],
+            hand=data["hand"],
+            parties=data["parties"],
+            dispute=data["dispute"],
+            ruling=data["ruling"],
+            present=data["present"],
+            involved=data["involved"],
+            independent_player=data["independent_player"],
+            success="Ruling logged.",
+        ):
             return redirect("members:rulings")
     return render(
         request, "members/governance/ruling_new.html", {"season": season, "form": form, "answer": answer}

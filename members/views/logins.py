@@ -23,6 +23,7 @@ from members.services.logins import officer_year_end
 from members.services.officers import officer_term_create, officer_term_end
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
+from ncpc.core.feedback import command_run
 from ncpc.core.permissions import Action, require
 
 # Officers' terms follow the elections, which the President runs (SPEC §12): the same right.
@@ -34,12 +35,13 @@ def officer_terms(request):
     today = club_today()
     form = OfficerTermForm(request.POST or None, initial={"start": today, "end": officer_year_end(on=today)})
     if request.method == "POST" and form.is_valid():
-        try:
-            term = officer_term_create(actor=request.user, **form.cleaned_data)
-        except NcpcError as exc:
-            form.add_error(None, str(exc))
-        else:
-            messages.success(request, f"Recorded: {term}.")
+        if command_run(
+            request,
+            officer_term_create,
+            refused=lambda exc: form.add_error(None, str(exc)),
+            success="Recorded: {result}.",
+            **form.cleaned_data,
+        ):
             return redirect("members:officer_terms")
     if request.method == "POST" and not form.is_valid():
         messages.error(request, "Nothing was saved: please correct the fields marked below.")
@@ -70,14 +72,11 @@ def officer_term_end_view(request, pk):
     if not form.is_valid():
         messages.error(request, "Nothing was changed: give the last day of the term and the reason.")
         return redirect("members:officer_terms")
-    try:
-        term = officer_term_end(term=term, actor=request.user, **form.cleaned_data)
-    except NcpcError as exc:
-        messages.error(request, str(exc))
-    else:
+    ended = command_run(request, officer_term_end, term=term, **form.cleaned_data)
+    if ended is not None:
         messages.success(
             request,
-            f"{term.person}'s term as {term.get_office_display()} now ends on {term.end:%b %-d, %Y} (included).",
+            f"{ended.person}'s term as {ended.get_office_display()} now ends on {ended.end:%b %-d, %Y} (included).",
         )
     return redirect("members:officer_terms")
 
@@ -101,11 +100,8 @@ def invitations(request):
         if not chosen:
             messages.error(request, "Nobody was invited: tick members without a login who have an e-mail.")
             return redirect("members:invitations")
-        try:
-            result = invitations_send(people=chosen, actor=request.user)
-        except NcpcError as exc:
-            messages.error(request, str(exc))
-        else:
+        result = command_run(request, invitations_send, people=chosen)
+        if result is not None:
             names = ", ".join(str(i.person) for i in result.sent)
             messages.success(
                 request,

@@ -1,3 +1,5 @@
+"""The club-wide pages: home, the health check, about, the reports index, the audit trail and the login."""
+
 import calendar
 
 from django import forms
@@ -6,10 +8,9 @@ from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.paginator import Paginator
 from django.core.validators import MaxLengthValidator
-from django.db import DatabaseError, connection
-from django.http import HttpResponse, HttpResponseServerError
+from django.db import connection
+from django.http import HttpResponse
 from django.shortcuts import render
-from django.template import loader
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -20,7 +21,7 @@ from events.services.schedule import schedule_words
 from ncpc.club.home import home_page, night_to_run
 from ncpc.club.services.setup import setup_checklist_for_home
 from ncpc.core.forms import form_field
-from ncpc.core.identity import club_identity, reference_rewrite
+from ncpc.core.identity import reference_rewrite
 from ncpc.core.models import AuditEntry
 from ncpc.core.permissions import Action, require, user_can, user_person
 
@@ -121,20 +122,3 @@ class LoginForm(AuthenticationForm):
 
 
 login = login_not_required(auth_views.LoginView.as_view(authentication_form=LoginForm))
-
-
-def error_403(request, exception=None):
-    return render(request, "errors/403.html", {"message": str(exception or "")}, status=403)
-
-
-def error_404(request, exception=None):
-    return render(request, "errors/404.html", status=404)
-
-
-def error_500(request):
-    # No context processors here: the error may be the database itself (then the page names no club).
-    try:
-        club = club_identity()
-    except DatabaseError:
-        club = None
-    return HttpResponseServerError(loader.get_template("errors/500.html").render({"club": club}))
