@@ -114,18 +114,14 @@ def admission_checked(
         problems += vote_counts_problems(
             yes=vote.yes, no=vote.no, abstain=vote.abstain, members_eligible=members_now
         )
-    sponsor_ok = (
-        sponsor is not None
-        and sponsor.pk != person.pk
-        and (sponsor_seat := membership_on(person=sponsor, on=on)) is not None
-        and sponsor_seat.season_id == season.pk
-    )
     problems += admission_problems(
         facts=AdmissionFacts(
             on=on,
             date_of_birth=person.date_of_birth,
             minimum_age=rules.minimum_age,
-            sponsor_is_current_member=sponsor_ok,
+            sponsor_is_current_member=_sponsor_is_current(
+                sponsor=sponsor, person=person, season=season, on=on
+            ),
             vote_yes=None if vote is None else vote.yes,
             current_members=members_now,
             declared_not_professional=declared_not_professional,
@@ -137,7 +133,6 @@ def admission_checked(
     )
     if problems or vote is None or first_event is None:  # no vote or no event is a problem listed
         raise AdmissionRefused(problems)
-
     recorded = vote_build(
         kind=Vote.Kind.ADMISSION,
         subject=f"Admit {person} to {season}",
@@ -152,6 +147,14 @@ def admission_checked(
     )
     recorded.save()
     return first_event, recorded
+
+
+def _sponsor_is_current(*, sponsor: Person | None, person: Person, season: Season, on: dt.date) -> bool:
+    """The sponsor is someone else holding a seat of ``season`` on ``on`` (§2.2)."""
+    if sponsor is None or sponsor.pk == person.pk:
+        return False
+    sponsor_seat = membership_on(person=sponsor, on=on)
+    return sponsor_seat is not None and sponsor_seat.season_id == season.pk
 
 
 @transaction.atomic
@@ -192,15 +195,7 @@ def member_admit(
         admission_vote=recorded,
         declared_not_professional=True,
     )
-    entry = (
-        WaitingListEntry.objects.select_for_update()
-        .filter(person=person, status=WaitingListEntry.Status.WAITING)
-        .first()
-    )
-    if entry is not None:
-        entry.status = WaitingListEntry.Status.ADMITTED
-        entry.closed_on = on
-        entry.save(update_fields=["status", "closed_on"])
+    from_waiting_list = _waiting_list_leave(person=person, on=on)
     audit_record(
         actor=actor,
         action="member.admit",
@@ -215,7 +210,22 @@ def member_admit(
                 "members": members_now,
             },
             "first_event": first_event,
-            "from_waiting_list": entry is not None,
+            "from_waiting_list": from_waiting_list,
         },
     )
     return membership
+
+
+def _waiting_list_leave(*, person: Person, on: dt.date) -> bool:
+    """The admitted person's waiting-list entry, if any, is closed as admitted; True when there was one."""
+    entry = (
+        WaitingListEntry.objects.select_for_update()
+        .filter(person=person, status=WaitingListEntry.Status.WAITING)
+        .first()
+    )
+    if entry is None:
+        return False
+    entry.status = WaitingListEntry.Status.ADMITTED
+    entry.closed_on = on
+    entry.save(update_fields=["status", "closed_on"])
+    return True

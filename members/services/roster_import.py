@@ -50,45 +50,8 @@ def roster_import(
             f"Already holding a seat in {season}: {', '.join(sorted(seated))}; nothing was imported."
         )
     existing = {p.key: p for p in Person.objects.filter(key__in=keys)}
-    filled = []
-    for line in lines:
-        person = existing.get(line.key)
-        if person is None:
-            continue
-        changed = False
-        # A blank e-mail is filled in only where this officer could type it on the person's page (SPEC §17.6).
-        email = line.email
-        if email and not person.email and login_email_problem(person=person, actor=actor, on=club_today()):
-            email = ""
-        for field, value in (
-            ("email", email),
-            ("date_of_birth", line.date_of_birth),
-            ("last_name", line.last_name),
-        ):
-            if value and not getattr(person, field):
-                setattr(person, field, value)
-                changed = True
-        if changed:
-            filled.append(person)
-    Person.objects.bulk_update(filled, ["email", "date_of_birth", "last_name"], batch_size=BATCH)
-    for person in filled:  # bulk_update sends no signal: the logins' e-mail follows here
-        person_login_email_sync(person=person)
-    created = Person.objects.bulk_create(
-        [
-            Person(
-                key=line.key,
-                first_name=line.first_name,
-                last_name=line.last_name,
-                email=line.email,
-                phone=line.phone,
-                address=line.address,
-                date_of_birth=line.date_of_birth,
-            )
-            for line in lines
-            if line.key not in existing
-        ],
-        batch_size=BATCH,
-    )
+    _blanks_fill(people=existing, lines=lines, actor=actor)
+    created = _people_create(lines=[line for line in lines if line.key not in existing])
     people = existing | {p.key: p for p in created}
     sponsor_keys = {line.sponsor for line in lines if line.sponsor} - people.keys()
     sponsors = people | {p.key: p for p in Person.objects.filter(key__in=sponsor_keys)}
@@ -130,3 +93,49 @@ def roster_import(
         data={"seats": len(memberships), "new_people": len(created)},
     )
     return memberships
+
+
+def _blanks_fill(*, people: dict[str, Person], lines: Sequence[RosterLine], actor: Actor) -> None:
+    """The blanks of the people on record (e-mail, date of birth, last name) filled in from their lines."""
+    filled = []
+    for line in lines:
+        person = people.get(line.key)
+        if person is None:
+            continue
+        changed = False
+        # A blank e-mail is filled in only where this officer could type it on the person's page (SPEC §17.6).
+        email = line.email
+        if email and not person.email and login_email_problem(person=person, actor=actor, on=club_today()):
+            email = ""
+        for field, value in (
+            ("email", email),
+            ("date_of_birth", line.date_of_birth),
+            ("last_name", line.last_name),
+        ):
+            if value and not getattr(person, field):
+                setattr(person, field, value)
+                changed = True
+        if changed:
+            filled.append(person)
+    Person.objects.bulk_update(filled, ["email", "date_of_birth", "last_name"], batch_size=BATCH)
+    for person in filled:  # bulk_update sends no signal: the logins' e-mail follows here
+        person_login_email_sync(person=person)
+
+
+def _people_create(*, lines: Sequence[RosterLine]) -> list[Person]:
+    """A person for each line whose key is new."""
+    return Person.objects.bulk_create(
+        [
+            Person(
+                key=line.key,
+                first_name=line.first_name,
+                last_name=line.last_name,
+                email=line.email,
+                phone=line.phone,
+                address=line.address,
+                date_of_birth=line.date_of_birth,
+            )
+            for line in lines
+        ],
+        batch_size=BATCH,
+    )

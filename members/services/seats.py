@@ -75,38 +75,26 @@ def seat_transfer(
     Season.objects.select_for_update().filter(pk=seller.season_id).first()
     seller = _lock_active(seller)
     season = seller.season
-    if buyer.pk == seller.person_id:
-        raise NcpcError("The seat was not transferred: the buyer and the seller are the same person.")
-    try:
-        first_event, admission_vote = admission_checked(
-            person=buyer,
-            season=season,
-            on=on,
-            sponsor=sponsor,
-            vote=vote,
-            declared_not_professional=declared_not_professional,
-            seat_freed=True,
-            actor=actor,
-        )
-    except AdmissionRefused as exc:
-        raise NcpcError("The seat was not transferred: " + " ".join(exc.problems)) from exc
-    rules = season_rules(season)
+    first_event, admission_vote = _buyer_admission(
+        seller=seller,
+        buyer=buyer,
+        on=on,
+        sponsor=sponsor,
+        vote=vote,
+        declared_not_professional=declared_not_professional,
+        actor=actor,
+    )
 
     _leave(membership=seller, on=on, how=how)
-    bought = Membership.objects.create(
-        person=buyer,
-        season=season,
-        first_event=max(first_event, seller.first_event),
-        joined_on=on,
-        seat_from=seller,
+    bought = _buyer_seated(
+        seller=seller,
+        buyer=buyer,
+        on=on,
+        first_event=first_event,
         sponsor=sponsor,
         admission_vote=admission_vote,
-        declared_not_professional=True,
     )
-    WaitingListEntry.objects.filter(person=buyer, status=WaitingListEntry.Status.WAITING).update(
-        status=WaitingListEntry.Status.ADMITTED, closed_on=on
-    )
-    terms = join_terms(rules=rules, first_event=bought.first_event)
+    terms = join_terms(rules=season_rules(season), first_event=bought.first_event)
     audit_record(
         actor=actor,
         action=f"member.seat.{how}",
@@ -118,6 +106,62 @@ def seat_transfer(
         ),
         reason=reason,
         data={"seller_membership": seller.pk, "buyer_membership": bought.pk, **_terms_data(terms)},
+    )
+    return bought
+
+
+def _buyer_admission(
+    *,
+    seller: Membership,
+    buyer: Person,
+    on: dt.date,
+    sponsor: Person | None,
+    vote: VoteCounts | None,
+    declared_not_professional: bool,
+    actor: Actor,
+) -> tuple[int, Vote]:
+    """The buyer's first event and admission vote (saved), every condition of admission checked as for a new
+    member, the seat being freed by the seller; refused (NcpcError) naming every unmet condition."""
+    if buyer.pk == seller.person_id:
+        raise NcpcError("The seat was not transferred: the buyer and the seller are the same person.")
+    try:
+        return admission_checked(
+            person=buyer,
+            season=seller.season,
+            on=on,
+            sponsor=sponsor,
+            vote=vote,
+            declared_not_professional=declared_not_professional,
+            seat_freed=True,
+            actor=actor,
+        )
+    except AdmissionRefused as exc:
+        raise NcpcError("The seat was not transferred: " + " ".join(exc.problems)) from exc
+
+
+def _buyer_seated(
+    *,
+    seller: Membership,
+    buyer: Person,
+    on: dt.date,
+    first_event: int,
+    sponsor: Person | None,
+    admission_vote: Vote | None,
+) -> Membership:
+    """The buyer's membership on the seller's seat (``seat_from``: the seat's dues account continues), playing
+    from their own first event but never before the seller's; the buyer leaves the waiting list."""
+    bought = Membership.objects.create(
+        person=buyer,
+        season=seller.season,
+        first_event=max(first_event, seller.first_event),
+        joined_on=on,
+        seat_from=seller,
+        sponsor=sponsor,
+        admission_vote=admission_vote,
+        declared_not_professional=True,
+    )
+    WaitingListEntry.objects.filter(person=buyer, status=WaitingListEntry.Status.WAITING).update(
+        status=WaitingListEntry.Status.ADMITTED, closed_on=on
     )
     return bought
 
@@ -158,27 +202,23 @@ def first_january_event_date(*, season: Season) -> dt.date | None:
     )
 
 
-@transaction.atomic
-def member_remove(
+def _removal_problems(
     *,
     membership: Membership,
     grounds: str,
     held_on: dt.date,
     yes: int,
-    no: int = 0,
-    abstain: int = 0,
-    nominated_by: Person | None = None,
-    notes: str = "",
-    actor: Actor = None,
-) -> Removal:
-    """Remove a member after a club vote (§2.11 unpaid fees, §5.5.3 abuse): they forfeit the money paid
-    (§2.12, §5.5.3.1) and the seat is offered to the first alternate. Without a majority nothing is saved."""
-    membership = _lock_active(membership)
-    season = membership.season
-    members_now = current_member_count(season=season)
+    no: int,
+    abstain: int,
+    nominated_by: Person | None,
+    members_now: int,
+) -> list[str]:
+    """Why the removal vote cannot remove the member (empty when it can): the counts, the grounds' own
+    conditions (§2.11 after the first January event and only if unpaid then; §5.5.3 a nominating member), a
+    majority of the current members."""
     problems = vote_counts_problems(yes=yes, no=no, abstain=abstain, members_eligible=members_now)
     if grounds == Removal.Grounds.UNPAID_FEES:
-        january = first_january_event_date(season=season)
+        january = first_january_event_date(season=membership.season)
         if january is None or held_on < january:
             problems.append(
                 "A removal for unpaid fees can be voted only after the first January event (§2.11)"
@@ -200,6 +240,37 @@ def member_remove(
             f"Not removed: {yes} yes of {members_now} current members is not a majority "
             f"(more than half is needed)."
         )
+    return problems
+
+
+@transaction.atomic
+def member_remove(
+    *,
+    membership: Membership,
+    grounds: str,
+    held_on: dt.date,
+    yes: int,
+    no: int = 0,
+    abstain: int = 0,
+    nominated_by: Person | None = None,
+    notes: str = "",
+    actor: Actor = None,
+) -> Removal:
+    """Remove a member after a club vote (§2.11 unpaid fees, §5.5.3 abuse): they forfeit the money paid
+    (§2.12, §5.5.3.1) and the seat is offered to the first alternate. Without a majority nothing is saved."""
+    membership = _lock_active(membership)
+    season = membership.season
+    members_now = current_member_count(season=season)
+    problems = _removal_problems(
+        membership=membership,
+        grounds=grounds,
+        held_on=held_on,
+        yes=yes,
+        no=no,
+        abstain=abstain,
+        nominated_by=nominated_by,
+        members_now=members_now,
+    )
     if problems:
         raise NcpcError(" ".join(problems))
 
