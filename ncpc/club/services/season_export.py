@@ -20,6 +20,56 @@ def season_file_export(*, season: Season) -> dict[str, Any]:
     )
     events = list(Event.objects.filter(season=season).select_related("venue").order_by("number"))
     venues = {e.venue.name: e.venue.address for e in events if e.venue}
+    results = _results_export(season=season)
+    tie_breaks = _tie_breaks_export(season=season)
+    return {
+        "format": FORMAT,
+        "season": {"name": season.name, "start": season.start.isoformat()},
+        "rules": season_rules_export(season=season),
+        "venues": [{"name": name, "address": address} for name, address in sorted(venues.items())],
+        "members": [_member_export(m) for m in memberships],
+        "events": [
+            {
+                "number": e.number,
+                "date": e.date.isoformat(),
+                "venue": e.venue.name if e.venue else None,
+                "results": results.get(e.pk, []),
+            }
+            for e in events
+            if e.status == Event.Status.FINAL
+        ],
+        "payments": _payments_export(season=season),
+        "tie_breaks": tie_breaks,
+        "wsop_declined": [
+            d.membership.person.key
+            for d in WsopDecline.objects.filter(season=season)
+            .select_related("membership__person")
+            .order_by("pk")
+        ],
+        "wsop_results": [
+            {"member": w.representative.person.key, "gross": money_str(w.gross), "tips": money_str(w.tips)}
+            for w in WsopResult.objects.filter(season=season)
+            .select_related("representative__person")
+            .order_by("pk")
+        ],
+    }
+
+
+def _member_export(m: Membership) -> dict[str, Any]:
+    return {
+        "key": m.person.key,
+        "first_name": m.person.first_name,
+        "last_name": m.person.last_name,
+        "date_of_birth": m.person.date_of_birth.isoformat() if m.person.date_of_birth else None,
+        "email": m.person.email,
+        "sponsor": m.sponsor.key if m.sponsor else None,
+        "first_event": m.first_event,
+        "left_after_event": m.left_after_event,
+    }
+
+
+def _results_export(*, season: Season) -> dict[int, list[dict]]:
+    """Each event's results (by event id): a place (and a removal for abuse) or a status, and a substitute."""
     results: dict[int, list[dict]] = {}
     attendances = (
         Attendance.objects.filter(event__season=season)
@@ -40,68 +90,33 @@ def season_file_export(*, season: Season) -> dict[str, Any]:
             row["substitute"] = a.substitute_name
             row["prize_to"] = a.prize_to
         results.setdefault(a.event_id, []).append(row)
+    return results
 
+
+def _tie_breaks_export(*, season: Season) -> list[dict[str, Any]]:
     tie_breaks = []
     for tb in (
         TieBreak.objects.filter(season=season).prefetch_related("entries__membership__person").order_by("pk")
     ):
         order = [e.membership.person.key for e in tb.entries.order_by("position")]
         tie_breaks.append({"members": sorted(order), "order": order, "how": tb.get_how_display()})
+    return tie_breaks
 
-    return {
-        "format": FORMAT,
-        "season": {"name": season.name, "start": season.start.isoformat()},
-        "rules": season_rules_export(season=season),
-        "venues": [{"name": name, "address": address} for name, address in sorted(venues.items())],
-        "members": [
-            {
-                "key": m.person.key,
-                "first_name": m.person.first_name,
-                "last_name": m.person.last_name,
-                "date_of_birth": m.person.date_of_birth.isoformat() if m.person.date_of_birth else None,
-                "email": m.person.email,
-                "sponsor": m.sponsor.key if m.sponsor else None,
-                "first_event": m.first_event,
-                "left_after_event": m.left_after_event,
-            }
-            for m in memberships
-        ],
-        "events": [
-            {
-                "number": e.number,
-                "date": e.date.isoformat(),
-                "venue": e.venue.name if e.venue else None,
-                "results": results.get(e.pk, []),
-            }
-            for e in events
-            if e.status == Event.Status.FINAL
-        ],
-        "payments": [
-            {
-                "member": p.membership.person.key,
-                "date": p.date.isoformat(),
-                "amount": money_str(p.amount),
-                "method": p.method,
-                "reference": p.reference,
-            }
-            for p in Payment.objects.filter(membership__season=season, transaction__reversed_by__isnull=True)
-            .select_related("membership__person")
-            .order_by("date", "pk")
-        ],
-        "tie_breaks": tie_breaks,
-        "wsop_declined": [
-            d.membership.person.key
-            for d in WsopDecline.objects.filter(season=season)
-            .select_related("membership__person")
-            .order_by("pk")
-        ],
-        "wsop_results": [
-            {"member": w.representative.person.key, "gross": money_str(w.gross), "tips": money_str(w.tips)}
-            for w in WsopResult.objects.filter(season=season)
-            .select_related("representative__person")
-            .order_by("pk")
-        ],
-    }
+
+def _payments_export(*, season: Season) -> list[dict[str, Any]]:
+    """The season's payments that stand (a reversed one is left out)."""
+    return [
+        {
+            "member": p.membership.person.key,
+            "date": p.date.isoformat(),
+            "amount": money_str(p.amount),
+            "method": p.method,
+            "reference": p.reference,
+        }
+        for p in Payment.objects.filter(membership__season=season, transaction__reversed_by__isnull=True)
+        .select_related("membership__person")
+        .order_by("date", "pk")
+    ]
 
 
 def season_rules_export(*, season: Season) -> dict[str, Any]:

@@ -532,57 +532,20 @@ def _results_read(
     seen: dict[str, int] = {}
     places: Counter[int] = Counter()
     for j, raw_result in enumerate(r.items(f"{where}.results", raw_results)):
-        rw = f"{where}.results[{j}]"
-        res = r.obj(rw, raw_result)
-        member = r.text(f"{rw}.member", res.get("member"), max_length=40)
-        if member and member not in index:
-            r.fail(f"{rw}.member", f"unknown member {member!r}")
-            continue
-        if member in seen:
-            r.fail(f"{rw}.member", f"{member!r} is listed twice in this event (also results[{seen[member]}])")
-            continue
-        if member:
-            seen[member] = j
-        if member and number is not None and not seat_held_at(seat=index[member], event_number=number):
-            r.fail(f"{rw}.member", f"{member!r} does not hold a seat at event {number}")
-        has_place, status = "place" in res and res["place"] is not None, res.get("status")
-        if has_place == (status is not None):
-            r.fail(rw, "give either a place or a status")
-            continue
-        place = None
-        if has_place:
-            place = r.whole(f"{rw}.place", res.get("place"), high=rules.max_members)
-            if place is not None:
-                places[place] += 1
-                if places[place] == 2:
-                    r.fail(f"{rw}.place", f"place {place} given twice")
-        elif status not in STATUSES:
-            r.fail(f"{rw}.status", f"{status!r} is not one of {', '.join(STATUSES)}")
-        substitute = r.text(f"{rw}.substitute", res.get("substitute"), required=False, max_length=120)
-        prize_to = res.get("prize_to", "member")
-        if prize_to not in ("member", "substitute") or (prize_to == "substitute" and not substitute):
-            r.fail(f"{rw}.prize_to", "must be 'member', or 'substitute' when a substitute played")
-        abuse = res.get("removed_for_abuse", False)
-        if not isinstance(abuse, bool) or (abuse and not has_place):
-            r.fail(f"{rw}.removed_for_abuse", "must be true or false, and true only beside a place")
-        if substitute and member:
-            substitutes[member] += 1
-            if substitutes[member] == rules.substitutes_per_season + 1:
-                r.fail(
-                    f"{rw}.substitute",
-                    f"{member!r} sends a substitute for the {substitutes[member]}th time; "
-                    f"the season allows {rules.substitutes_per_season}",
-                )
-        results.append(
-            ResultRow(
-                member=member,
-                place=place,
-                status="placed" if has_place else (status or ""),
-                substitute=substitute,
-                prize_to=prize_to if prize_to in ("member", "substitute") else "member",
-                removed_for_abuse=abuse is True,
-            )
+        result = _result_read(
+            r,
+            raw_result,
+            rw=f"{where}.results[{j}]",
+            j=j,
+            number=number,
+            index=index,
+            seen=seen,
+            places=places,
+            substitutes=substitutes,
+            rules=rules,
         )
+        if result is not None:
+            results.append(result)
     if places and sorted(places) != list(range(1, len(places) + 1)):
         missing = sorted(set(range(1, max(places) + 1)) - set(places))
         r.fail(
@@ -594,6 +557,71 @@ def _results_read(
         ):
             r.fail(f"{where}.results", f"member {key!r} holds a seat at event {number} but has no result")
     return results
+
+
+def _result_read(
+    r: _Reader,
+    raw_result: Any,
+    *,
+    rw: str,
+    j: int,
+    number: int | None,
+    index: dict[str, MemberRow],
+    seen: dict[str, int],
+    places: Counter[int],
+    substitutes: Counter[str],
+    rules: SeasonRules,
+) -> ResultRow | None:
+    """One member's result (``results[j]``): a place or a status, a substitute and who gets the prize; None
+    when the member is unknown or listed twice, or neither or both of a place and a status are given."""
+    res = r.obj(rw, raw_result)
+    member = r.text(f"{rw}.member", res.get("member"), max_length=40)
+    if member and member not in index:
+        r.fail(f"{rw}.member", f"unknown member {member!r}")
+        return None
+    if member in seen:
+        r.fail(f"{rw}.member", f"{member!r} is listed twice in this event (also results[{seen[member]}])")
+        return None
+    if member:
+        seen[member] = j
+    if member and number is not None and not seat_held_at(seat=index[member], event_number=number):
+        r.fail(f"{rw}.member", f"{member!r} does not hold a seat at event {number}")
+    has_place, status = "place" in res and res["place"] is not None, res.get("status")
+    if has_place == (status is not None):
+        r.fail(rw, "give either a place or a status")
+        return None
+    place = None
+    if has_place:
+        place = r.whole(f"{rw}.place", res.get("place"), high=rules.max_members)
+        if place is not None:
+            places[place] += 1
+            if places[place] == 2:
+                r.fail(f"{rw}.place", f"place {place} given twice")
+    elif status not in STATUSES:
+        r.fail(f"{rw}.status", f"{status!r} is not one of {', '.join(STATUSES)}")
+    substitute = r.text(f"{rw}.substitute", res.get("substitute"), required=False, max_length=120)
+    prize_to = res.get("prize_to", "member")
+    if prize_to not in ("member", "substitute") or (prize_to == "substitute" and not substitute):
+        r.fail(f"{rw}.prize_to", "must be 'member', or 'substitute' when a substitute played")
+    abuse = res.get("removed_for_abuse", False)
+    if not isinstance(abuse, bool) or (abuse and not has_place):
+        r.fail(f"{rw}.removed_for_abuse", "must be true or false, and true only beside a place")
+    if substitute and member:
+        substitutes[member] += 1
+        if substitutes[member] == rules.substitutes_per_season + 1:
+            r.fail(
+                f"{rw}.substitute",
+                f"{member!r} sends a substitute for the {substitutes[member]}th time; "
+                f"the season allows {rules.substitutes_per_season}",
+            )
+    return ResultRow(
+        member=member,
+        place=place,
+        status="placed" if has_place else (status or ""),
+        substitute=substitute,
+        prize_to=prize_to if prize_to in ("member", "substitute") else "member",
+        removed_for_abuse=abuse is True,
+    )
 
 
 def _ages_check(

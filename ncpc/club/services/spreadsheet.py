@@ -35,6 +35,7 @@ from django.utils import timezone
 from openpyxl.utils.exceptions import InvalidFileException
 
 from events.models import Season
+from events.rules import SeasonRules
 from events.selectors import season_rules
 from finance.models import Payment
 from finance.services.ledger import books_start_day
@@ -451,36 +452,56 @@ def _dates_read(
     return found
 
 
-def members_sheet_read(*, text: str, season: Season, options: SheetOptions | None = None) -> Sheet:
-    options = options or SheetOptions()
-    rules = season_rules(season)
-    rows, problems, ignored = _read_csv(text, kind="members", required=MEMBER_REQUIRED)
-    notices: list[str] = []
-    born_on = _dates_read(rows, "date_of_birth", problems, notices)
-    today = club_today()
+@dataclass(frozen=True)
+class _OnRecord:
+    """The people on record, as a members sheet is checked against them."""
+
+    seated: set[str]  # keys holding a seat in the season
+    keys: set[str]
+    by_name: dict[str, list[tuple[str, str]]]  # name_compare_form → (key, full name)
+    by_email: dict[str, list[tuple[str, str]]]  # lower-case e-mail → (key, full name)
+    born: dict[str, dt.date | None]
+
+
+def _on_record(*, season: Season) -> _OnRecord:
     seated = set(Membership.objects.filter(season=season).values_list("person__key", flat=True))
     people = list(Person.objects.values_list("key", "first_name", "last_name", "email", "date_of_birth"))
-    existing = {key for key, *_ in people}
     by_name: dict[str, list[tuple[str, str]]] = {}
     by_email: dict[str, list[tuple[str, str]]] = {}
     for key, first, last, email, _born in people:
         by_name.setdefault(name_compare_form(first, last), []).append((key, f"{first} {last}"))
         if email:
             by_email.setdefault(email.lower(), []).append((key, f"{first} {last}"))
-    dob = {key: born for key, *_, born in people}
+    return _OnRecord(
+        seated=seated,
+        keys={key for key, *_ in people},
+        by_name=by_name,
+        by_email=by_email,
+        born={key: born for key, *_, born in people},
+    )
+
+
+def _names_tidy(rows: list[SheetRow], *, tidy: bool) -> list[str]:
+    """Spaces tidied in every name, and capitals too when ``tidy``; the names typed all in lower or upper case
+    left as they are (``line n: name``), to suggest tidying."""
     untidy = []
     for row in rows:
         v = row.values
-        if not options.tidy and any(name_untidy(v.get(name, "")) for name in ("first_name", "last_name")):
+        if not tidy and any(name_untidy(v.get(name, "")) for name in ("first_name", "last_name")):
             full = " ".join((v.get("first_name", "") + " " + v.get("last_name", "")).split())
             untidy.append(f"line {row.line}: {full}")
         for name in ("first_name", "last_name"):
             typed = v.get(name, "")
-            v[name] = name_tidy(typed) if options.tidy else " ".join(typed.split())
-    # Handles: as given, or the one of a person on record with the same name and date of birth (a returning
-    # member), or one made from the name, never taken by anyone on record or in the file.
+            v[name] = name_tidy(typed) if tidy else " ".join(typed.split())
+    return untidy
+
+
+def _keys_give(rows: list[SheetRow], *, record: _OnRecord, born_on: dict[int, dt.date]) -> set[int]:
+    """Handles: as given, or the one of a person on record with the same name and date of birth (a returning
+    member), or one made from the name, never taken by anyone on record or in the file. The lines whose
+    handle was made."""
     given = {v["key"].lower() for r in rows if (v := r.values).get("key")}
-    taken = existing | given
+    taken = record.keys | given
     made: set[int] = set()
     for row in rows:
         v = row.values
@@ -488,7 +509,11 @@ def members_sheet_read(*, text: str, season: Season, options: SheetOptions | Non
             v["key"] = v["key"].lower()
             continue
         form = name_compare_form(v.get("first_name", ""), v.get("last_name", ""))
-        same = [key for key, _ in by_name.get(form, []) if dob.get(key) and dob[key] == born_on.get(row.line)]
+        same = [
+            key
+            for key, _ in record.by_name.get(form, [])
+            if record.born.get(key) and record.born[key] == born_on.get(row.line)
+        ]
         if len(same) == 1 and same[0] not in given:
             v["key"] = same[0]
             given.add(same[0])
@@ -498,12 +523,120 @@ def members_sheet_read(*, text: str, season: Season, options: SheetOptions | Non
             )
             taken.add(v["key"])
             made.add(row.line)
+    return made
+
+
+def _member_row_errors(
+    row: SheetRow,
+    *,
+    born: dt.date | None,
+    seen: dict[str, int],
+    seated: set[str],
+    season: Season,
+    rules: SeasonRules,
+    today: dt.date,
+) -> None:
+    """The row's own problems: its handle, names, e-mail, date of birth, lengths, first event, a seat held."""
+    v = row.values
+    key = v.get("key", "")
+    if key and not KEY_RE.match(key):
+        row.errors.append(f"key {key!r} must be lower-case letters, digits, - or _.")
+    elif key and key in seen:
+        row.errors.append(f"key {key!r} is also on line {seen[key]}.")
+    else:
+        seen[key] = row.line
+    for name in ("first_name", "last_name"):
+        if not v.get(name):
+            row.errors.append(f"{name} is missing.")
+    if v.get("email") and email_problem(v["email"]):
+        row.errors.append(f"email {v['email']!r} is not a valid e-mail address.")
+    if not v.get("date_of_birth"):
+        row.errors.append("date_of_birth is missing.")
+    elif born and (problem := date_of_birth_problem(born=born, on=today)):
+        row.errors.append(problem)
+    elif born and age_on(born=born, on=season.start) < rules.minimum_age:
+        row.errors.append(f"born {born}: under {rules.minimum_age} when the season starts.")
+    _lengths(row, Person, ("key", "first_name", "last_name", "email", "phone", "address"))
+    first = v.get("first_event") or "1"
+    if not (first.isascii() and first.isdigit()) or not 1 <= int(first) <= rules.events_per_season:
+        row.errors.append(f"first_event {first!r} must be a number from 1 to {rules.events_per_season}.")
+    if key in seated:
+        row.errors.append(f"{key!r} already holds a seat in {season}.")
+
+
+def _member_row_warnings(
+    row: SheetRow,
+    *,
+    form: str,
+    record: _OnRecord,
+    season: Season,
+    seen_name: dict[str, int],
+    seen_email: dict[str, int],
+) -> None:
+    """Likely duplicates (SPEC §16.10): the same name or e-mail as someone else on record or in the file."""
+    key = row.values.get("key", "")
+    for other_key, other in record.by_name.get(form, []):
+        if other_key != key:
+            where = f"holds a seat in {season}" if other_key in record.seated else "is on record"
+            row.warnings.append(f"Same name as {other} ({other_key}), who {where}.")
+    email = row.values.get("email", "").lower()
+    for other_key, other in record.by_email.get(email, []) if email else []:
+        if other_key != key:
+            row.warnings.append(f"Same e-mail as {other} ({other_key}), on record.")
+    if form and form in seen_name:
+        row.warnings.append(f"Same name as line {seen_name[form]}.")
+    if email and email in seen_email:
+        row.warnings.append(f"Same e-mail as line {seen_email[email]}.")
+    seen_name.setdefault(form, row.line)
+    if email:
+        seen_email.setdefault(email, row.line)
+
+
+def _member_row_action(v: dict[str, str], *, known: bool, made: bool, born: dt.date | None) -> str:
+    """What confirming does with a members row without problems."""
+    sponsor = v["sponsor"]
+    return (
+        ("Seat for existing person " if known else "New person and seat ")
+        + v["key"]
+        + (" (handle made from the name)" if made else "")
+        + f": {v['first_name']} {v['last_name']}"
+        + (f", born {born:%b %-d, %Y}" if born else "")
+        + (f", sponsored by {sponsor}" if sponsor else "")
+    )
+
+
+def _names_notices(*, untidy: list[str], tidy: bool, made: int) -> list[str]:
+    """How the names were read: typed all in lower or upper case, tidied, handles made from them."""
+    notices = []
+    if untidy:
+        notices.append(
+            f"{len(untidy)} name(s) are typed all in lower or upper case ({'; '.join(untidy[:3])}"
+            + ("; …" if len(untidy) > 3 else "")
+            + "): tick 'Tidy names' to capitalise them."
+        )
+    if tidy:
+        notices.append("Names typed all in lower or upper case are capitalised ('Tidy names').")
+    if made:
+        notices.append(f"{made} handle(s) made from the names (the file gives none for them).")
+    return notices
+
+
+def members_sheet_read(*, text: str, season: Season, options: SheetOptions | None = None) -> Sheet:
+    options = options or SheetOptions()
+    rules = season_rules(season)
+    rows, problems, ignored = _read_csv(text, kind="members", required=MEMBER_REQUIRED)
+    notices: list[str] = []
+    born_on = _dates_read(rows, "date_of_birth", problems, notices)
+    today = club_today()
+    record = _on_record(season=season)
+    untidy = _names_tidy(rows, tidy=options.tidy)
+    made = _keys_give(rows, record=record, born_on=born_on)
     file_keys = {r.values.get("key", "") for r in rows} - {""}
-    in_file_names: dict[str, list[tuple[str, str]]] = {}
     name_forms = {
         row.line: name_compare_form(row.values.get("first_name", ""), row.values.get("last_name", ""))
         for row in rows
     }
+    in_file_names: dict[str, list[tuple[str, str]]] = {}
     for row in rows:
         in_file_names.setdefault(name_forms[row.line], []).append(
             (row.values.get("key", ""), f"line {row.line}")
@@ -514,76 +647,31 @@ def members_sheet_read(*, text: str, season: Season, options: SheetOptions | Non
     for row in rows:
         v = row.values
         key = v.get("key", "")
-        if key and not KEY_RE.match(key):
-            row.errors.append(f"key {key!r} must be lower-case letters, digits, - or _.")
-        elif key and key in seen:
-            row.errors.append(f"key {key!r} is also on line {seen[key]}.")
-        else:
-            seen[key] = row.line
-        for name in ("first_name", "last_name"):
-            if not v.get(name):
-                row.errors.append(f"{name} is missing.")
-        if v.get("email") and email_problem(v["email"]):
-            row.errors.append(f"email {v['email']!r} is not a valid e-mail address.")
         born = born_on.get(row.line)
-        if not v.get("date_of_birth"):
-            row.errors.append("date_of_birth is missing.")
-        elif born and (problem := date_of_birth_problem(born=born, on=today)):
-            row.errors.append(problem)
-        elif born and age_on(born=born, on=season.start) < rules.minimum_age:
-            row.errors.append(f"born {born}: under {rules.minimum_age} when the season starts.")
-        _lengths(row, Person, ("key", "first_name", "last_name", "email", "phone", "address"))
-        first = v.get("first_event") or "1"
-        if not (first.isascii() and first.isdigit()) or not 1 <= int(first) <= rules.events_per_season:
-            row.errors.append(f"first_event {first!r} must be a number from 1 to {rules.events_per_season}.")
-        if key in seated:
-            row.errors.append(f"{key!r} already holds a seat in {season}.")
+        _member_row_errors(
+            row, born=born, seen=seen, seated=record.seated, season=season, rules=rules, today=today
+        )
         sponsor = _sponsor_find(
             v.get("sponsor", ""),
             row=row,
-            existing=existing,
-            by_name=by_name,
+            existing=record.keys,
+            by_name=record.by_name,
             in_file=in_file_names,
             file_keys=file_keys,
         )
-        # Likely duplicates (SPEC §16.10): the same name or e-mail as someone else on record or in the file.
-        form = name_forms[row.line]
-        for other_key, other in by_name.get(form, []):
-            if other_key != key:
-                where = f"holds a seat in {season}" if other_key in seated else "is on record"
-                row.warnings.append(f"Same name as {other} ({other_key}), who {where}.")
-        email = v.get("email", "").lower()
-        for other_key, other in by_email.get(email, []) if email else []:
-            if other_key != key:
-                row.warnings.append(f"Same e-mail as {other} ({other_key}), on record.")
-        if form and form in seen_name:
-            row.warnings.append(f"Same name as line {seen_name[form]}.")
-        if email and email in seen_email:
-            row.warnings.append(f"Same e-mail as line {seen_email[email]}.")
-        seen_name.setdefault(form, row.line)
-        if email:
-            seen_email.setdefault(email, row.line)
+        _member_row_warnings(
+            row,
+            form=name_forms[row.line],
+            record=record,
+            season=season,
+            seen_name=seen_name,
+            seen_email=seen_email,
+        )
         if not row.errors:
             v["sponsor"] = sponsor
-            row.action = (
-                ("Seat for existing person " if key in existing else "New person and seat ")
-                + key
-                + (" (handle made from the name)" if row.line in made else "")
-                + f": {v['first_name']} {v['last_name']}"
-                + (f", born {born:%b %-d, %Y}" if born else "")
-                + (f", sponsored by {sponsor}" if sponsor else "")
-            )
-    if untidy:
-        notices.append(
-            f"{len(untidy)} name(s) are typed all in lower or upper case ({'; '.join(untidy[:3])}"
-            + ("; …" if len(untidy) > 3 else "")
-            + "): tick 'Tidy names' to capitalise them."
-        )
-    if options.tidy:
-        notices.append("Names typed all in lower or upper case are capitalised ('Tidy names').")
-    if made:
-        notices.append(f"{len(made)} handle(s) made from the names (the file gives none for them).")
-    total = len(seated) + sum(1 for r in rows if not r.errors)
+            row.action = _member_row_action(v, known=key in record.keys, made=row.line in made, born=born)
+    notices += _names_notices(untidy=untidy, tidy=options.tidy, made=len(made))
+    total = len(record.seated) + sum(1 for r in rows if not r.errors)
     if total > rules.max_members:
         problems.append(f"{total} seats would be held in {season}; the club allows {rules.max_members}.")
     return Sheet(
@@ -641,6 +729,127 @@ def _seat_find(
     return None, ""
 
 
+@dataclass(frozen=True)
+class _PaymentRead:
+    """A payments row's values as read: what is None could not be read (the row has an error then)."""
+
+    seat: Membership | None
+    day: dt.date | None
+    amount: Decimal | None
+    method: str | None
+    reference: str  # as it is booked
+    file_reference: str  # as the file gives it
+
+
+def _payment_row_read(
+    row: SheetRow,
+    *,
+    season: Season,
+    day: dt.date | None,
+    seats: dict[str, Membership],
+    by_name: dict[str, list[Membership]],
+    answers: dict[str, str],
+) -> _PaymentRead:
+    """The row's member, date, amount, method and reference, each problem a row error."""
+    v = row.values
+    seat, why = _seat_find(v.get("member", ""), seats=seats, by_name=by_name)
+    if seat is None:
+        row.errors.append(why or f"member {v.get('member')!r} holds no seat in {season}.")
+    if not v.get("date"):
+        row.errors.append("date is missing.")
+    if day and not season.start <= day <= season.end:
+        row.errors.append(f"date {day} is outside {season}.")
+    amount = None
+    try:
+        amount = parse_money(v.get("amount", ""))
+        if amount <= 0:
+            row.errors.append("amount must be more than zero.")
+        elif amount >= PAYMENT_LIMIT:
+            row.errors.append(f"amount must be less than {PAYMENT_LIMIT:,}.")
+    except ValueError as exc:
+        row.errors.append(str(exc) + ".")
+    word = v["method_word"] = " ".join(v.get("method", "").split())
+    method = method_read(word=word, answers=answers)
+    if not word:
+        row.errors.append("method is missing: cash or check.")
+    elif method is None:
+        row.ask = word
+    file_reference = " ".join(v.get("reference", "").split())
+    reference = v["reference"] = method_reference(word=word, reference=file_reference)
+    _lengths(row, Payment, ("reference",))
+    return _PaymentRead(seat, day, amount, method, reference, file_reference)
+
+
+def _payment_row_booking(
+    row: SheetRow,
+    *,
+    seat: Membership,
+    day: dt.date,
+    amount: Decimal,
+    method: str,
+    reference: str,
+    file_reference: str,
+    in_file: dict[PaymentKey, int],
+    recorded: Counter[PaymentKey],
+    options: SheetOptions,
+    closed: set[dt.date],
+    today: dt.date,
+    start: dt.date | None,
+) -> None:
+    """Whether a readable row is booked, and what confirming does with it: a row like another in the file is
+    flagged; one matching a payment recorded already is not booked unless ticked; one booked follows the rules
+    of a payment recorded by hand."""
+    row.values["member"], row.values["method"] = seat.person.key, method
+    same = payment_key(membership_id=seat.pk, date=day, amount=amount, method=method, reference=reference)
+    if same in in_file:
+        row.warnings.append(f"Same member, date, amount, method and reference as line {in_file[same]}.")
+    in_file.setdefault(same, row.line)
+    # A row matching a recorded payment (by the file's reference, or the one it is booked with) is not
+    # booked again unless ticked; two identical rows match two recorded payments (SPEC §16.10).
+    for ref in dict.fromkeys((reference, file_reference)):
+        key = payment_key(membership_id=seat.pk, date=day, amount=amount, method=method, reference=ref)
+        if recorded[key] > 0:
+            recorded[key] -= 1
+            row.recorded = True
+            row.book = row.line in options.record
+            break
+    if row.book:
+        # The rules a payment recorded by hand follows (season limit, not after today, no closed month).
+        problem = payment_line_problem(
+            line=PaymentLine(membership=seat, date=day, amount=amount, method=method),
+            closed=closed,
+            today=today,
+            start=start,
+        )
+        if problem:
+            row.errors.append(problem)
+            return
+    what = f"payment of {amount} from {seat.person.key} on {day} ({method}{' ' + reference if reference else ''})"
+    if row.recorded and not row.book:
+        row.action = f"Nothing: already recorded ({what}); tick to record it again"
+    elif row.recorded:
+        row.action = f"Record again: {what}"
+    else:
+        row.action = what[0].upper() + what[1:]
+
+
+def _payments_notices(*, rows: list[SheetRow], asks: dict[str, list[int]]) -> list[str]:
+    """The questions the preview asks (payment methods not known) and the rows recorded already."""
+    notices = []
+    if asks:
+        notices.append(
+            "Choose how to book each payment method the app does not know ("
+            + ", ".join(f"{w!r} on {len(lines)} row(s)" for w, lines in asks.items())
+            + "): cash (the cash box) or check (the checking account)."
+        )
+    if any(r.recorded for r in rows):
+        notices.append(
+            f"{sum(1 for r in rows if r.recorded)} row(s) match a payment recorded already (member, date, amount, "
+            "method and reference) and are not booked again unless ticked."
+        )
+    return notices
+
+
 def payments_sheet_read(*, text: str, season: Season, options: SheetOptions | None = None) -> Sheet:
     options = options or SheetOptions()
     answers = dict(options.methods)
@@ -659,81 +868,33 @@ def payments_sheet_read(*, text: str, season: Season, options: SheetOptions | No
     asks: dict[str, list[int]] = {}
     words: dict[str, str] = {}
     for row in rows:
-        v = row.values
-        seat, why = _seat_find(v.get("member", ""), seats=seats, by_name=by_name)
-        if seat is None:
-            row.errors.append(why or f"member {v.get('member')!r} holds no seat in {season}.")
-        day = days.get(row.line)
-        if not v.get("date"):
-            row.errors.append("date is missing.")
-        if day and not season.start <= day <= season.end:
-            row.errors.append(f"date {day} is outside {season}.")
-        amount = None
-        try:
-            amount = parse_money(v.get("amount", ""))
-            if amount <= 0:
-                row.errors.append("amount must be more than zero.")
-            elif amount >= PAYMENT_LIMIT:
-                row.errors.append(f"amount must be less than {PAYMENT_LIMIT:,}.")
-        except ValueError as exc:
-            row.errors.append(str(exc) + ".")
-        word = v["method_word"] = " ".join(v.get("method", "").split())
-        method = method_read(word=word, answers=answers)
-        if not word:
-            row.errors.append("method is missing: cash or check.")
-        elif method is None:
-            row.ask = word
+        read = _payment_row_read(
+            row, season=season, day=days.get(row.line), seats=seats, by_name=by_name, answers=answers
+        )
+        word = row.values["method_word"]
+        if row.ask:
             asks.setdefault(word, []).append(row.line)
         if word and method_word_form(word) not in METHOD_WORDS:
             words.setdefault(method_word_form(word), word)
-        file_reference = " ".join(v.get("reference", "").split())
-        reference = v["reference"] = method_reference(word=word, reference=file_reference)
-        _lengths(row, Payment, ("reference",))
+        seat, day, amount, method = read.seat, read.day, read.amount, read.method
         if row.errors or seat is None or day is None or amount is None or method is None:
             continue
-        v["member"], v["method"] = seat.person.key, method
-        same = payment_key(membership_id=seat.pk, date=day, amount=amount, method=method, reference=reference)
-        if same in in_file:
-            row.warnings.append(f"Same member, date, amount, method and reference as line {in_file[same]}.")
-        in_file.setdefault(same, row.line)
-        # A row matching a recorded payment (by the file's reference, or the one it is booked with) is not
-        # booked again unless ticked; two identical rows match two recorded payments (SPEC §16.10).
-        for ref in dict.fromkeys((reference, file_reference)):
-            key = payment_key(membership_id=seat.pk, date=day, amount=amount, method=method, reference=ref)
-            if recorded[key] > 0:
-                recorded[key] -= 1
-                row.recorded = True
-                row.book = row.line in options.record
-                break
-        if row.book:
-            # The rules a payment recorded by hand follows (season limit, not after today, no closed month).
-            problem = payment_line_problem(
-                line=PaymentLine(membership=seat, date=day, amount=amount, method=method),
-                closed=closed,
-                today=today,
-                start=start,
-            )
-            if problem:
-                row.errors.append(problem)
-                continue
-        what = f"payment of {amount} from {seat.person.key} on {day} ({method}{' ' + reference if reference else ''})"
-        if row.recorded and not row.book:
-            row.action = f"Nothing: already recorded ({what}); tick to record it again"
-        elif row.recorded:
-            row.action = f"Record again: {what}"
-        else:
-            row.action = what[0].upper() + what[1:]
-    if asks:
-        notices.append(
-            "Choose how to book each payment method the app does not know ("
-            + ", ".join(f"{w!r} on {len(lines)} row(s)" for w, lines in asks.items())
-            + "): cash (the cash box) or check (the checking account)."
+        _payment_row_booking(
+            row,
+            seat=seat,
+            day=day,
+            amount=amount,
+            method=method,
+            reference=read.reference,
+            file_reference=read.file_reference,
+            in_file=in_file,
+            recorded=recorded,
+            options=options,
+            closed=closed,
+            today=today,
+            start=start,
         )
-    if any(r.recorded for r in rows):
-        notices.append(
-            f"{sum(1 for r in rows if r.recorded)} row(s) match a payment recorded already (member, date, amount, "
-            "method and reference) and are not booked again unless ticked."
-        )
+    notices += _payments_notices(rows=rows, asks=asks)
     return Sheet(
         kind="payments",
         rows=rows,
