@@ -6,7 +6,7 @@ All rule logic is in ``standings.services``; this module gathers the data (placi
 
 import copy
 import datetime as dt
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +26,7 @@ from ncpc.core.errors import NcpcError
 from standings.models import TieBreakEntry, WsopDecline
 from standings.services.career import CareerStats, career_stats
 from standings.services.points import EventPlaces, MemberTotal, cumulative_points, season_totals
-from standings.services.ranking import TieBreakOrder, standings_ranks
+from standings.services.ranking import Ranked, TieBreakOrder, standings_ranks
 from standings.services.wsop import wsop_race, wsop_statuses
 
 
@@ -185,11 +185,6 @@ def season_standings(
     rules = rules or event_selectors.season_rules(season)
     season_events = events if events is not None else event_selectors.season_events(season=season)
     events = counted_events(season=season, through=through, events=season_events)
-    if placings is None:
-        by_event = event_selectors.season_places(events=events)
-    else:
-        by_event = event_selectors.places_of(placings)
-    places = [EventPlaces(number=e.number, places=by_event.get(e.pk, {})) for e in events]
     if memberships is None:
         memberships = member_selectors.season_memberships(season=season)
     if through is not None:
@@ -198,20 +193,8 @@ def season_standings(
             memberships=memberships, on=through, events=season_events, season_start=season.start
         )
     by_id = {m.pk: m for m in sorted(memberships, key=lambda m: m.pk)}
-    totals: dict[int, MemberTotal] = season_totals(
-        points_table=rules.points_table, events=places, membership_ids=by_id
-    )
-    # A placing for a membership of another season would be a bug elsewhere; leave it out rather than fail.
-    totals = {mid: t for mid, t in totals.items() if mid in by_id}
-
-    tie_breaks: dict[int, tuple[int, list[int]]] = {}
-    extras = list(_tie_breaks_and_declines(season_id=season.pk))
-    for tie_break_id, _at, _position, tied_on, membership_id in sorted(
-        (row for row in extras if row[0] is not None), key=lambda row: (row[1], row[0], row[2])
-    ):
-        tie_breaks.setdefault(tie_break_id, (tied_on, []))[1].append(membership_id)
-    declined = {row[4] for row in extras if row[0] is None}
-
+    totals = _season_totals_read(rules=rules, events=events, placings=placings, by_id=by_id)
+    tie_breaks, declined = _tie_breaks_and_declines_read(season_id=season.pk)
     ranked = standings_ranks(
         totals={mid: t.points for mid, t in totals.items()},
         tie_breaks=[TieBreakOrder(points=p, order=tuple(order)) for p, order in tie_breaks.values()],
@@ -219,39 +202,147 @@ def season_standings(
     )
 
     member_count = len(roster_from(by_id.values(), 1))
-    last_roster = roster_from(by_id.values(), rules.events_per_season)
     final_numbers = {e.number for e in events}
     still_to_play = set(range(1, rules.events_per_season + 1)) - final_numbers
+    eligible = _wsop_eligible(
+        rules=rules,
+        last_roster=roster_from(by_id.values(), rules.events_per_season),
+        totals=totals,
+        still_to_play=still_to_play,
+    )
+    wsop = _wsop_standing(
+        rules=rules,
+        member_count=member_count,
+        ranked=ranked,
+        totals=totals,
+        eligible=eligible,
+        declined=declined,
+        events_left=len(still_to_play),
+    )
+    rows = _standing_rows(
+        ranked=ranked,
+        totals=totals,
+        by_id=by_id,
+        numbers=[e.number for e in events],
+        eligible=eligible,
+        wsop=wsop,
+    )
+    groups: dict[int, list[StandingRow]] = {}
+    for row in rows:
+        if row.shared:
+            groups.setdefault(row.rank, []).append(row)
+    return SeasonStandings(
+        season=season,
+        rules=rules,
+        events=events,
+        rows=rows,
+        member_count=member_count,
+        prizes=wsop.prizes,
+        events_left=len(still_to_play),
+        problem=wsop.problem,
+        tied_groups=list(groups.values()),
+        memberships=list(by_id.values()),
+    )
+
+
+def _season_totals_read(
+    *,
+    rules: SeasonRules,
+    events: list[Event],
+    placings: dict[int, list[Placing]] | None,
+    by_id: dict[int, Membership],
+) -> dict[int, MemberTotal]:
+    """Each membership's points from the counted events: their places read in one query (``season_places``),
+    unless the caller has read their placings."""
+    if placings is None:
+        by_event = event_selectors.season_places(events=events)
+    else:
+        by_event = event_selectors.places_of(placings)
+    places = [EventPlaces(number=e.number, places=by_event.get(e.pk, {})) for e in events]
+    totals = season_totals(points_table=rules.points_table, events=places, membership_ids=by_id)
+    # A placing for a membership of another season would be a bug elsewhere; leave it out rather than fail.
+    return {mid: t for mid, t in totals.items() if mid in by_id}
+
+
+def _tie_breaks_and_declines_read(*, season_id: int) -> tuple[dict[int, tuple[int, list[int]]], set[int]]:
+    """The season's tie-breaks (id → the points tied on, the memberships in their recorded order) and the
+    memberships that declined the WSOP, in one query."""
+    tie_breaks: dict[int, tuple[int, list[int]]] = {}
+    extras = list(_tie_breaks_and_declines(season_id=season_id))
+    for tie_break_id, _at, _position, tied_on, membership_id in sorted(
+        (row for row in extras if row[0] is not None), key=lambda row: (row[1], row[0], row[2])
+    ):
+        tie_breaks.setdefault(tie_break_id, (tied_on, []))[1].append(membership_id)
+    return tie_breaks, {row[4] for row in extras if row[0] is None}
+
+
+def _wsop_eligible(
+    *,
+    rules: SeasonRules,
+    last_roster: Iterable[Membership],
+    totals: dict[int, MemberTotal],
+    still_to_play: set[int],
+) -> set[int]:
+    """The memberships that can still qualify for the WSOP: before the season's end, eligible while the
+    condition can still be met with the events left."""
     eligible = set()
     for m in last_roster:
         terms = join_terms(rules=rules, first_event=m.first_event)
         played = set(totals[m.pk].places) if m.pk in totals else set()
-        # Before the season's end: eligible while the condition can still be met with the events left.
         if wsop_eligibility_kept(terms=terms, events_played=played | still_to_play):
             eligible.add(m.pk)
+    return eligible
 
-    problem = ""
+
+@dataclass(frozen=True)
+class _WsopStanding:
+    prizes: int | None  # None: no WSOP table row for this member count (``problem`` says so)
+    problem: str
+    statuses: dict[int, str]  # membership id → its WSOP status
+    race: dict[int, str]  # membership id → where it stands in the race for the seats
+
+
+def _wsop_standing(
+    *,
+    rules: SeasonRules,
+    member_count: int,
+    ranked: Sequence[Ranked],
+    totals: dict[int, MemberTotal],
+    eligible: set[int],
+    declined: set[int],
+    events_left: int,
+) -> _WsopStanding:
+    """Each member's WSOP status and place in the race, from the ranks and the seats the table gives."""
     try:
-        prizes: int | None = wsop_prizes(rules=rules, member_count=member_count)
+        prizes = wsop_prizes(rules=rules, member_count=member_count)
     except WsopTableMissing as exc:
-        prizes, problem = None, str(exc)
-
-    if prizes is None:
         statuses = {
             r.membership_id: ("none" if r.membership_id in eligible else "ineligible") for r in ranked
         }
-        race: dict[int, str] = {}
-    else:
-        statuses = wsop_statuses(ranked=ranked, eligible=eligible, prizes=prizes, declined=declined)
-        race = wsop_race(
+        return _WsopStanding(prizes=None, problem=str(exc), statuses=statuses, race={})
+    return _WsopStanding(
+        prizes=prizes,
+        problem="",
+        statuses=wsop_statuses(ranked=ranked, eligible=eligible, prizes=prizes, declined=declined),
+        race=wsop_race(
             points={mid: t.points for mid, t in totals.items()},
             eligible=eligible - declined,
             prizes=prizes,
-            events_left=len(still_to_play),
+            events_left=events_left,
             max_points_per_event=max(rules.points_table, default=0),
-        )
+        ),
+    )
 
-    numbers = [e.number for e in events]
+
+def _standing_rows(
+    *,
+    ranked: Sequence[Ranked],
+    totals: dict[int, MemberTotal],
+    by_id: dict[int, Membership],
+    numbers: list[int],
+    eligible: set[int],
+    wsop: _WsopStanding,
+) -> list[StandingRow]:
     rows = []
     for r in ranked:
         total = totals[r.membership_id]
@@ -267,26 +358,11 @@ def season_standings(
                 places=total.places,
                 cumulative=cumulative_points(per_event=total.per_event, event_numbers=numbers),
                 eligible=r.membership_id in eligible,
-                wsop=statuses[r.membership_id],
-                race=race.get(r.membership_id),
+                wsop=wsop.statuses[r.membership_id],
+                race=wsop.race.get(r.membership_id),
             )
         )
-    groups: dict[int, list[StandingRow]] = {}
-    for row in rows:
-        if row.shared:
-            groups.setdefault(row.rank, []).append(row)
-    return SeasonStandings(
-        season=season,
-        rules=rules,
-        events=events,
-        rows=rows,
-        member_count=member_count,
-        prizes=prizes,
-        events_left=len(still_to_play),
-        problem=problem,
-        tied_groups=list(groups.values()),
-        memberships=list(by_id.values()),
-    )
+    return rows
 
 
 def wsop_statuses_of(*, season: Season) -> dict[int, str]:

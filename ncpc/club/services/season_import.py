@@ -20,6 +20,7 @@ from finance import selectors as finance_selectors
 from finance.services.escrow import wsop_result_record
 from finance.services.payments import payment_record
 from finance.services.purge import finance_season_purge
+from members.models import Membership
 from members.services.history import membership_from_history, person_from_history
 from members.services.purge import members_season_purge
 from members.services.seat_terms import seat_left_on
@@ -116,7 +117,45 @@ def _write(*, season: Season, parsed: SeasonFile, actor: Actor) -> None:
     events = {e.number: e for e in Event.objects.filter(season=season)}
     dates = {number: event.date for number, event in events.items()}
     dates.update({row.number: row.date for row in parsed.events})
+    memberships = _memberships_write(season=season, parsed=parsed, dates=dates, actor=actor)
+    for p in parsed.payments:
+        payment_record(
+            membership=memberships[p.member],
+            date=p.date,
+            amount=p.amount,
+            method=p.method,
+            reference=p.reference,
+            actor=actor,
+            restoring=True,
+        )
 
+    _places_in_good_standing_check(parsed=parsed, memberships=memberships)
+    for row in parsed.events:
+        event_history_write(
+            event=events[row.number],
+            date=row.date,
+            venue=venues.get(row.venue) if row.venue else None,
+            results=[
+                HistoryResult(
+                    membership=memberships[r.member],
+                    place=r.place,
+                    status=r.status,
+                    substitute_name=r.substitute,
+                    prize_to=r.prize_to,
+                    removed_for_abuse=r.removed_for_abuse,
+                )
+                for r in row.results
+            ],
+            actor=actor,
+        )
+
+    _standings_records_write(season=season, parsed=parsed, memberships=memberships, actor=actor)
+
+
+def _memberships_write(
+    *, season: Season, parsed: SeasonFile, dates: dict[int, dt.date], actor: Actor
+) -> dict[str, Membership]:
+    """The file's people (found by key, or made) and their seats in ``season``, by key."""
     people = {
         m.key: person_from_history(
             key=m.key,
@@ -147,18 +186,11 @@ def _write(*, season: Season, parsed: SeasonFile, actor: Actor) -> None:
             sponsor=people.get(m.sponsor) if m.sponsor else None,
             actor=actor,
         )
+    return memberships
 
-    for p in parsed.payments:
-        payment_record(
-            membership=memberships[p.member],
-            date=p.date,
-            amount=p.amount,
-            method=p.method,
-            reference=p.reference,
-            actor=actor,
-            restoring=True,
-        )
 
+def _places_in_good_standing_check(*, parsed: SeasonFile, memberships: dict[str, Membership]) -> None:
+    """Every member with a place was in good standing on the event's day (SeasonFileError naming each one)."""
     problems = []
     for i, row in enumerate(parsed.events):
         # Rows keep the file's order: the index in the file, for messages.
@@ -173,25 +205,11 @@ def _write(*, season: Season, parsed: SeasonFile, actor: Actor) -> None:
     if problems:
         raise SeasonFileError(problems)
 
-    for row in parsed.events:
-        event_history_write(
-            event=events[row.number],
-            date=row.date,
-            venue=venues.get(row.venue) if row.venue else None,
-            results=[
-                HistoryResult(
-                    membership=memberships[r.member],
-                    place=r.place,
-                    status=r.status,
-                    substitute_name=r.substitute,
-                    prize_to=r.prize_to,
-                    removed_for_abuse=r.removed_for_abuse,
-                )
-                for r in row.results
-            ],
-            actor=actor,
-        )
 
+def _standings_records_write(
+    *, season: Season, parsed: SeasonFile, memberships: dict[str, Membership], actor: Actor
+) -> None:
+    """The tie-breaks, the WSOP declines (in rank order) and the WSOP results, each refusal a SeasonFileError."""
     for i, t in enumerate(parsed.tie_breaks):
         try:
             tie_break_record(

@@ -2,9 +2,12 @@
 services the pages use — never by a second copy of the rules."""
 
 import datetime as dt
+from collections.abc import Iterable
 from typing import Any
 
-from events.models import Season
+from events.models import Event, Season
+from events.placings import Placing
+from events.rules import SeasonRules
 from events.selectors import season_events, season_placings, season_rules
 from events.services.event_fund import WsopTableMissing, wsop_allocation
 from events.services.places import points_for
@@ -12,10 +15,11 @@ from finance import selectors as finance_selectors
 from finance.models import WsopResult
 from finance.services.escrow import wsop_result_split
 from finance.services.payouts import PayoutTableMissing, payout_lines
+from members.models import Membership
 from members.selectors import season_memberships
 from ncpc.core.clock import club_today
 from ncpc.core.money import ZERO, money_str
-from standings.selectors import counted_events, roster_from, season_standings
+from standings.selectors import SeasonStandings, counted_events, roster_from, season_standings
 
 FORMAT = "ncpc-season-report/1"
 
@@ -44,6 +48,44 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
         placings=all_placings,
     )
     member_count = standings.member_count
+    events = _events_report(finals=finals, all_placings=all_placings, memberships=memberships, rules=rules)
+    accounts = finance_selectors.season_dues_accounts(
+        season=season, rules=rules, events=season_events_all, memberships=memberships
+    )
+    dues, departed = _dues_report(accounts=accounts, as_of=as_of)
+    wsop = _wsop_report(rules=rules, member_count=member_count, standings=standings)
+    distributions = _wsop_distributions_report(season=season, rules=rules, memberships=memberships)
+    return {
+        "format": FORMAT,
+        "season": season.name,
+        "as_of": as_of.isoformat(),
+        "member_count": member_count,
+        "standings": [
+            {
+                "member": row.key,
+                "rank": row.rank,
+                "points": row.points,
+                "events_played": row.events_played,
+                "wsop": row.wsop,
+            }
+            for row in standings.rows
+        ],
+        "events": events,
+        "dues": dues,
+        "departed": sorted(departed),
+        "wsop": wsop,
+        "wsop_distributions": distributions,
+    }
+
+
+def _events_report(
+    *,
+    finals: list[Event],
+    all_placings: dict[int, list[Placing]],
+    memberships: list[Membership],
+    rules: SeasonRules,
+) -> list[dict[str, Any]]:
+    """Each counted event: its member count, the points of each place and the payouts."""
     events = []
     for event in finals:
         placings = all_placings.get(event.pk, [])
@@ -74,11 +116,14 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
                 "payouts": payouts,
             }
         )
+    return events
 
+
+def _dues_report(
+    *, accounts: Iterable[finance_selectors.DuesAccount], as_of: dt.date
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """Each member's dues on ``as_of`` (by member), and the members who left."""
     dues = []
-    accounts = finance_selectors.season_dues_accounts(
-        season=season, rules=rules, events=season_events_all, memberships=memberships
-    )
     departed: list[str] = []
     for account in accounts:
         status = account.status(on=as_of)
@@ -98,7 +143,11 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
             departed.append(row["member"])
         dues.append(row)
     dues.sort(key=lambda row: str(row["member"]))
+    return dues, departed
 
+
+def _wsop_report(*, rules: SeasonRules, member_count: int, standings: SeasonStandings) -> dict[str, Any]:
+    """The WSOP money for this many members, the qualifiers and the undecided."""
     try:
         allocation = wsop_allocation(rules=rules, member_count=member_count)
         wsop: dict[str, Any] = {
@@ -113,7 +162,13 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
         wsop = {"prizes": None, "error": str(exc)}
     wsop["qualifiers"] = [row.key for row in standings.representatives]
     wsop["undecided"] = [row.key for row in standings.rows if row.wsop == "undecided"]
+    return wsop
 
+
+def _wsop_distributions_report(
+    *, season: Season, rules: SeasonRules, memberships: list[Membership]
+) -> list[dict[str, Any]]:
+    """How each WSOP result recorded is shared out."""
     distributions = []
     # One read of the results, without joins: the season, the representative and the decliner (memberships of
     # the season, with their people) are among what was read above; each split uses the season's rules and
@@ -135,25 +190,4 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
                 "shares": {key: money_str(amount) for key, amount in sorted(split.shares.items())},
             }
         )
-
-    return {
-        "format": FORMAT,
-        "season": season.name,
-        "as_of": as_of.isoformat(),
-        "member_count": member_count,
-        "standings": [
-            {
-                "member": row.key,
-                "rank": row.rank,
-                "points": row.points,
-                "events_played": row.events_played,
-                "wsop": row.wsop,
-            }
-            for row in standings.rows
-        ],
-        "events": events,
-        "dues": dues,
-        "departed": sorted(departed),
-        "wsop": wsop,
-        "wsop_distributions": distributions,
-    }
+    return distributions
