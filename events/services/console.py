@@ -17,7 +17,7 @@ from typing import Any
 from django.utils import timezone
 
 from events import selectors
-from events.models import Attendance, Event, Night, NightMove, NightSeat
+from events.models import Attendance, Event, Night, NightChange, NightMove, NightSeat
 from events.services.late_arrival import late_arrival_due, second_hour_over
 from events.services.night import SEATED_STATUSES, night_of, seat_key
 from events.services.night_clock import clock_payload
@@ -60,6 +60,13 @@ def night_version(*, event: Event) -> str:
     if row is None:
         return "0.0.0"
     return f"{row['results_version']}.{row['night__clock_version'] or 0}.{row['night__seats_version'] or 0}"
+
+
+def changes_waiting(*, event: Event) -> int:
+    """How many changes recorded offline wait for the Vice President (conflicts and refusals): the console's
+    alert comes with its state, so every open console shows it within a poll (one query). A sync that parks a
+    change moves no version of the night: the console sends the count it shows with ``since``."""
+    return NightChange.objects.filter(event_id=event.pk, status__in=NightChange.OPEN).count()
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -231,6 +238,7 @@ def console_state(*, event: Event, now: dt.datetime | None = None) -> dict[str, 
         "busts": _busts_json(event=event, rows=rows, playing=playing, busts=busts),
         "winner": still_in[0].player_name if len(still_in) == 1 and busts else "",
         "results_email": event.season.results_email,
+        "conflicts": changes_waiting(event=event),
     }
 
 

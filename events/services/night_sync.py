@@ -214,7 +214,11 @@ def _fields_check(*, action: str, payload: Mapping[str, Any], sequence: int) -> 
         if any(not _is_int(p) for p in players):
             raise SyncError(f"{where} names a player that is not a number.")
         chips = payload.get("chips")
-        if chips is not None and (not isinstance(chips, Mapping) or len(chips) > 20):
+        if chips is not None and (
+            not isinstance(chips, Mapping)
+            or len(chips) > 20
+            or any(not _is_int(k) or not _is_int(v) or int(v) < 0 for k, v in chips.items())
+        ):
             raise SyncError(f"{where} has chip counts that cannot be read.")
     elif action == "move":
         for key in ("player", "to_table", "to_seat"):

@@ -130,6 +130,7 @@ def rsvp_answer(
     not_professional: bool = False,
     exemption: bool = False,
     recorded: bool = False,
+    called_at: dt.datetime | None = None,
     now: dt.datetime | None = None,
 ) -> Rsvp:
     """Record (or change) the member's answer for the event; the same answer again changes nothing.
@@ -141,8 +142,9 @@ def rsvp_answer(
     opened. One audit row per change.
 
     ``recorded``: an officer (``actor``, who the view checked may) records the answer of a member who phoned;
-    the answer is marked as that officer's (SPEC §16.5) and a late call is timed when it is recorded. The
-    member answering again takes the mark off.
+    the answer is marked as that officer's (SPEC §16.5) and a late call is timed when it is recorded, or at
+    ``called_at``, the time the member phoned (never later than now). The member answering again takes the
+    mark off.
     """
     now = now or timezone.now()
     recorder = actor_user(actor) if recorded else None
@@ -180,6 +182,12 @@ def rsvp_answer(
     else:
         prize_to = Attendance.PrizeTo.MEMBER
     exemption = exemption and answer == Answer.LATE
+    if called_at is not None and called_at > now:
+        raise NcpcError(
+            f"The time of the call ({timezone.localtime(called_at):%H:%M}) is later than now "
+            f"({timezone.localtime(now):%-I:%M %p}): enter the time the member phoned."
+        )
+    called_in_at = (called_at or now) if answer == Answer.LATE else None
     if exemption:
         refused = exemption_refusal(membership=membership, event=locked)
         if refused:
@@ -193,6 +201,7 @@ def rsvp_answer(
         and rsvp.prize_to == prize_to
         and rsvp.exemption == exemption
         and (rsvp.recorded_by_id is not None) == recorded
+        and (called_at is None or rsvp.called_in_at == called_in_at)
     ):
         return rsvp  # the same answer again (a form sent twice): nothing changes, the call-in time stays
     rsvp = rsvp or Rsvp(event=locked, membership=membership)
@@ -200,7 +209,7 @@ def rsvp_answer(
     rsvp.substitute_name = name
     rsvp.prize_to = prize_to
     rsvp.exemption = exemption
-    rsvp.called_in_at = now if answer == Answer.LATE else None
+    rsvp.called_in_at = called_in_at
     rsvp.answered_at = now
     rsvp.answered_by = actor_user(actor)
     rsvp.recorded_by = recorder

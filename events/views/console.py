@@ -15,6 +15,7 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -87,6 +88,8 @@ def console(request, event):
             "state_json": state,
             # Only for those who may open the door list (the Treasurer's): others would be refused every poll.
             "door_url": _door_url(event) if user_can(request.user, Action.RECORD_PAYMENTS) else "",
+            # "Last heard the server" and the queued changes' times are shown in the club's time zone.
+            "time_zone": timezone.get_current_timezone_name(),
         },
     )
 
@@ -97,7 +100,12 @@ def console(request, event):
 @event_view
 def console_state(request, event):
     since = request.GET.get("since", "")
-    if since and since == console_services.night_version(event=event):
+    shown = request.GET.get("conflicts")  # the count of changes waiting the console shows (absent: not asked)
+    if (
+        since
+        and since == console_services.night_version(event=event)
+        and (shown is None or shown == str(console_services.changes_waiting(event=event)))
+    ):
         return HttpResponse(status=204)
     return JsonResponse(_state_json(request, event))
 

@@ -2,10 +2,13 @@
 card (plain POST forms: no script needed), and officers see the answers on the event page and record the answer
 of a member who phoned (SPEC §16.5). Thin views: the rules are in ``events.services.rsvp``."""
 
+import datetime as dt
+
 from django import forms
 from django.contrib import messages
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from events.models import Attendance, Event, Rsvp
@@ -69,9 +72,11 @@ def rsvp_answer(request, event):
 
 
 class RsvpRecordForm(RsvpForm):
-    """An officer records a member's answer (a phone call): the member is chosen from the event's roster."""
+    """An officer records a member's answer (a phone call): the member is chosen from the event's roster; a late
+    call may say when the member phoned (today, club time; empty: now), as the console's "Called in" does."""
 
     membership = forms.IntegerField(min_value=1)
+    called_at = forms.TimeField(required=False, input_formats=["%H:%M", "%H:%M:%S"])
 
 
 @require_POST
@@ -84,6 +89,10 @@ def rsvp_record(request, event):
     if not form.is_valid():
         if "membership" in form.errors:
             messages.error(request, f"Choose a member on the roster of event {event.number}.")
+        elif "called_at" in form.errors:
+            messages.error(
+                request, "Enter the time of the call as HH:MM (for example 18:45), or leave it empty."
+            )
         else:
             messages.error(request, "Choose an answer: coming, not coming, late or sending a substitute.")
         return _back(event, "event")
@@ -103,6 +112,7 @@ def rsvp_record(request, event):
         not_professional=data["not_professional"],
         exemption=data["exemption"],
         recorded=True,
+        called_at=_call_time(data["called_at"]),
     )
     if rsvp is not None:
         messages.success(
@@ -110,6 +120,13 @@ def rsvp_record(request, event):
             f"Recorded for {membership.person.full_name} (phone call): {rsvp_services.answer_describe(rsvp)}.",
         )
     return _back(event, "event")
+
+
+def _call_time(at: dt.time | None) -> dt.datetime | None:
+    """The time of a call typed on the form: today at that time, in the club's time zone."""
+    if at is None:
+        return None
+    return timezone.make_aware(dt.datetime.combine(club_today(), at))
 
 
 def rsvp_page_context(request, event: Event) -> dict:

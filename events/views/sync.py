@@ -1,29 +1,26 @@
 """The offline queue of the night (issue 20): a device sends the changes it recorded offline, officers see the
 conflicts and settle them. Thin views over ``events.services.night_sync``; the sync answers JSON only."""
 
-from dataclasses import dataclass
+from functools import wraps
 
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
+from django.views.defaults import permission_denied
 
-from events.models import NightChange
 from events.services import night_clock, night_sync
+from events.services.night_conflicts import conflicts_view
 from events.views.helpers import command_json, event_view
 from ncpc.core.feedback import command_run
 from ncpc.core.jsonread import JsonReadError, json_read
-from ncpc.core.permissions import Action, require
+from ncpc.core.permissions import Action, require, user_can
 
-
-@dataclass(frozen=True)
-class ConflictLine:
-    """An offline change waiting on the conflicts page, and what it says in words."""
-
-    change: NightChange
-    what: str
+NOT_YOURS = "Only the Vice President settles the changes recorded offline."
 
 
 def _wants_json(request) -> bool:
@@ -52,6 +49,10 @@ def night_sync_view(request, event):
         data = json_read(request.body or b"null", what="The body")
     except JsonReadError as exc:
         return JsonResponse({"error": str(exc)}, status=400)
+    except RequestDataTooBig:  # Django's DATA_UPLOAD_MAX_MEMORY_SIZE: answered in JSON like every refusal
+        return JsonResponse(
+            {"error": "The batch is too large: send the changes in several smaller batches."}, status=400
+        )
     outcomes, refused = command_json(request, night_sync.batch_sync, event=event, data=data)
     if refused is not None:
         return refused
@@ -72,16 +73,34 @@ def night_sync_view(request, event):
     )
 
 
+def _settlers_only(view):
+    """As ``require(Action.ENTER_RESULTS)``, but the refusal is a plain 403 answer (JSON to the console), not
+    an exception: a console that asks by mistake fills no log with tracebacks."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not user_can(request.user, Action.ENTER_RESULTS):
+            if _wants_json(request):
+                return JsonResponse({"error": NOT_YOURS}, status=403)
+            return permission_denied(request, PermissionDenied(NOT_YOURS))
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
 @never_cache
 @require_GET
-@require(Action.ENTER_RESULTS)
+@_settlers_only
 @event_view
 def night_conflicts(request, event):
-    """Conflicts and refused offline changes waiting to be settled (JSON for the console, a page otherwise)."""
+    """Conflicts and refused offline changes waiting to be settled (JSON for the console, a page otherwise):
+    both sides of each, in words (``events.services.night_conflicts``)."""
     rows = night_sync.changes_open(event=event)
     if _wants_json(request):
         return JsonResponse({"conflicts": [night_sync.change_json(change=r) for r in rows], **_state(event)})
-    lines = [ConflictLine(change=r, what=night_sync.change_describe(change=r)) for r in rows]
+    lines = conflicts_view(event=event, rows=rows, viewer=request.user)
     return render(
         request,
         "events/night/conflicts.html",

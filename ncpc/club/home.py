@@ -4,9 +4,12 @@ A panel is a dict: {"title": str, "template": "app/partials/x.html", "context": 
 when it has nothing to show this user.
 """
 
+import datetime as dt
+
 from django.template.loader import render_to_string
 
-from events.selectors import next_event, night_under_way, season_events, season_rules
+from events.models import Event
+from events.selectors import first_event_from, next_event, night_under_way, season_events, season_rules
 from events.services.rsvp import rsvp_card
 from finance.selectors import account_outlook, checks_awaiting, dues_account, good_standing
 from members.governance_selectors import ballots_waiting_for
@@ -109,12 +112,21 @@ def home_page(*, request, season) -> dict:
     for panel in shown:
         # Each panel from its own template (the home template loops over the HTML).
         panel["html"] = render_to_string(panel["template"], {"panel": panel["context"]})
-    upcoming = next_event(season=season, events=events)
+    upcoming = next_night(season=season, events=events)
     card = _rsvp_card(request, upcoming, season=season, memberships=memberships, rules=rules)
     return {"next_event": upcoming, "panels": shown, "rsvp_card": card}
 
 
 def _rsvp_card(request, event, *, season, memberships, rules):
+def next_night(*, season, events):
+    """The next event still to play: tonight's once its results are final gives way to the one after it."""
+    upcoming = next_event(season=season, events=events)
+    if upcoming is None or upcoming.status != Event.Status.FINAL:
+        return upcoming
+    later = first_event_from((e for e in events if e.status != Event.Status.FINAL), on=upcoming.date)
+    return later or next_event(on=max(upcoming.date, season.end) + dt.timedelta(days=1))
+
+
     """Who's coming: the member's answer for the next event, on its card (issue 19). The next event of a later
     season has no card here (its roster is not the one read)."""
     person = user_person(request.user)

@@ -79,7 +79,7 @@ def test_only_the_real_conflict_waits_and_the_move_after_it_waits_with_it(
         row = vp.locator(f'[data-conflict="{moved.pk}"]')
         expect(row).to_contain_text("Move: A Player to table 2 seat 5")
         expect(row).to_contain_text("Follows “Bust: L Player” (#1), which waits too: it is parked with it.")
-        expect(row).to_contain_text("Keep mine once change #1 of this device is settled.")
+        expect(row).to_contain_text("Can be applied once “Bust: L Player” is settled.")
         expect(vp.locator("[data-conflict]")).to_have_count(2)
         ARTIFACTS.mkdir(exist_ok=True)
         vp.screenshot(path=str(ARTIFACTS / "conflicts-parked-390.png"), full_page=True)

@@ -39,6 +39,15 @@
     return Math.max(0, s);
   }
 
+  // Time to the next break on the same count as the time left: the server rounds both to whole seconds and the
+  // time left is shown from its exact value, so the break is counted from that value too.
+  function breakExact(c) {
+    var s = c.seconds_to_next_break;
+    if (s === null || s === undefined) return null;
+    if (typeof c.seconds_left_exact === "number" && typeof c.seconds_left === "number") s += c.seconds_left_exact - c.seconds_left;
+    return Math.max(0, s);
+  }
+
   function load() {
     try { return JSON.parse(window.localStorage.getItem(storeKey)) || {}; } catch (e) { return {}; }
   }
@@ -78,7 +87,7 @@
     setText("ante", state.ante ? "Ante " + thousands(state.ante) : "");
     setText("next-level", state.next_level ? blinds(state.next_level) + (state.next_level.ante ? " ante " + thousands(state.next_level.ante) : "") : "–");
     if (state.next_break) {
-      var toBreak = state.seconds_to_next_break;
+      var toBreak = breakExact(state);
       if (state.running && toBreak !== null) toBreak = Math.max(0, toBreak - (performance.now() - receivedAt) / 1000);
       setText("next-break", "in " + clockText(toBreak));
       setText("next-break-note", state.next_break.minutes + " min" + (state.next_break.note ? " · " + state.next_break.note : ""));

@@ -46,7 +46,6 @@
   var doorUrl = root.dataset.doorUrl;
   var syncUrl = root.dataset.syncUrl;
   var planUrl = root.dataset.planUrl;
-  var conflictsUrl = root.dataset.conflictsUrl;
   var pollMs = parseInt(root.dataset.pollMs, 10) || 1000;
   var state = JSON.parse(document.getElementById("console-state").textContent);
   var receivedAt = performance.now();
@@ -95,7 +94,26 @@
 
   var clockText = clockPlan.clockText;
   var hhmmss = clockPlan.hhmmss;
+  // Times of day in the club's time zone (data-time-zone), as every page of the club shows them, whatever
+  // the zone the phone is set to; the phone's own zone only when the browser cannot.
+  var clubClock = null;
+  try {
+    clubClock = new Intl.DateTimeFormat("en-GB", {
+      timeZone: root.dataset.timeZone || undefined, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23",
+    });
+  } catch (e) { clubClock = null; }
+  function clubTime(ms) { return clubClock ? clubClock.format(new Date(ms)) : hhmmss(ms); }
   var thousands = clockPlan.thousands;
+
+  // Time to the next break on the same count as the time left: the server rounds both to whole seconds and the
+  // time left is shown from its exact value, so the break is counted from that value too (20:30 and 20:30, not
+  // 20:30 and 20:29).
+  function breakExact(c) {
+    var s = c.seconds_to_next_break;
+    if (s === null || s === undefined) return null;
+    if (typeof c.seconds_left_exact === "number" && typeof c.seconds_left === "number") s += c.seconds_left_exact - c.seconds_left;
+    return Math.max(0, s);
+  }
 
   function sinceReceived(seconds) {
     var clock = state.clock;
@@ -135,7 +153,7 @@
     setClock("time", clockText(c.seconds_left_exact));
     setClock("blinds", c.kind === "break" ? (c.note || "Break") :
       thousands(c.small_blind) + " / " + thousands(c.big_blind) + (c.ante ? " · ante " + thousands(c.ante) : ""));
-    setClock("next-break", clockText(c.seconds_to_next_break));
+    setClock("next-break", clockText(breakExact(c)));
     setClock("next", c.next_level ? thousands(c.next_level.small_blind) + " / " + thousands(c.next_level.big_blind) : "–");
     if (state.clock && typeof state.clock.players_left === "number") {
       var eff = effective();
@@ -176,7 +194,7 @@
       if (time.textContent !== text) time.textContent = text;
     }
     var toBreak = root.querySelector('[data-clock="next-break"]');
-    if (toBreak) toBreak.textContent = clockText(sinceReceived(clock.seconds_to_next_break));
+    if (toBreak) toBreak.textContent = clockText(sinceReceived(breakExact(clock)));
     if (clock.running && left !== null && left <= 0 && !endAsked) {
       endAsked = true;  // the level is over: ask the server at once for the next one
       poll(true);
@@ -268,6 +286,7 @@
     endAsked = false;
     Object.keys(next.html || {}).forEach(function (part) { put(part, next.html[part]); });
     if (versionChanged) door();
+    if (typeof next.conflicts === "number") conflicts(next.conflicts);
     if (plan && next.versions && plan.version !== next.versions.clock) fetchPlan();
     decorate();
     tick();
@@ -414,7 +433,7 @@
     if (list) {
       var html = pending.map(function (entry) {
         return "<li data-queued=\"" + entry.sequence + "\">" + escapeHtml(entry.label || entry.action) +
-          " <span class=\"text-muted\">" + hhmmss(entry.happened_at - offsetOf()) + "</span></li>";
+          " <span class=\"text-muted\">" + clubTime(entry.happened_at - offsetOf()) + "</span></li>";
       }).join("");
       if (list.innerHTML !== html) list.innerHTML = html;
     }
@@ -481,7 +500,7 @@
     box.className = "small badge text-wrap text-start text-bg-" + kind;
     connection(text);
     var when = box.querySelector("[data-heard]");
-    var said = heardAt ? " · last heard the server " + hhmmss(heardAt) : "";
+    var said = heardAt ? " · last heard the server " + clubTime(heardAt) : "";
     if (when && when.textContent !== said) when.textContent = said;
     root.classList.toggle("is-offline", isOffline());
   }
@@ -506,7 +525,8 @@
     inFlight = true;
     full = full || forceFull;
     if (full) lastFull = performance.now();
-    var url = stateUrl + (full ? "" : "?since=" + encodeURIComponent(state.version));
+    var url = stateUrl + (full ? "" : "?since=" + encodeURIComponent(state.version) +
+      "&conflicts=" + encodeURIComponent(String(state.conflicts || 0)));
     return fetch(url, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
         if (response.status === 204) return null;
@@ -520,6 +540,7 @@
       })
       .then(function (next) {
         var was = online;
+        var before = state.version;
         loggedOut = false;
         heard(next);
         if (full) forceFull = false;
@@ -527,7 +548,9 @@
         if (was !== true) fetchPlan();
         if (pending.length && !syncing && Date.now() >= retryAt) sync();
         else status();
-        if (full) conflicts();
+        // The door list is the finance side's: a payment another officer took moves no version of the night
+        // (before the night is opened there is no seat to change), so the list is asked again at each full poll.
+        if (full && state.version === before) door();
       })
       .catch(function (error) {
         if (error && error.login) { loggedOut = true; status(); decorate(); return; }
@@ -577,6 +600,13 @@
     var body = box.querySelector("[data-door-body]") || box;
     if (focusedIn(body)) return;
     body.innerHTML = html;
+    // A member's name is not a way out of the console (the list's page links it to the member's statement):
+    // on the console it is plain text, and the night stays on the screen.
+    body.querySelectorAll("[data-door-row] a:not(.btn)").forEach(function (link) {
+      var name = document.createElement("span");
+      name.textContent = link.textContent;
+      link.replaceWith(name);
+    });
     box.hidden = false;
   }
 
@@ -613,27 +643,17 @@
       });
   }
 
+  // The changes recorded offline that wait for the Vice President: their count comes with every state (the
+  // poll's "since" carries the count shown, so a new one arrives within a poll, as a bust does).
   function conflicts(count) {
     var panel = root.querySelector("[data-conflicts-panel]");
-    if (!panel) return;
-    var show = function (n) {
-      panel.hidden = !n;
-      var text = panel.querySelector("[data-conflicts-text]");
-      if (text) {
-        text.textContent = n === 1
-          ? "1 change recorded offline waits for the Vice President (a conflict, or refused by the checks)."
-          : n + " changes recorded offline wait for the Vice President (conflicts, or refused by the checks).";
-      }
-    };
-    if (typeof count === "number") { show(count); return; }
-    if (!conflictsUrl) return;
-    fetch(conflictsUrl, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
-      .then(function (response) {
-        if (!response.ok) throw new Error(response.status);
-        return response.json();
-      })
-      .then(function (body) { show((body.conflicts || []).length); })
-      .catch(function () { /* asked again at the next full poll */ });
+    if (!panel || typeof count !== "number") return;
+    panel.hidden = !count;
+    var text = panel.querySelector("[data-conflicts-text]");
+    var said = count === 1
+      ? "1 change recorded offline waits for the Vice President (a conflict, or refused by the checks)."
+      : count + " changes recorded offline wait for the Vice President (conflicts, or refused by the checks).";
+    if (text && text.textContent !== said) text.textContent = said;
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -663,7 +683,10 @@
             stuck.map(function (o) { return (o.label || "#" + o.sequence) + ": " + o.message; }).join("; ") + ")";
           flash(text + ".", stuck.length ? "warning" : "success");
         }
-        if (result.open !== null) conflicts(result.open);
+        if (result.open !== null) {
+          state.conflicts = result.open;
+          conflicts(result.open);
+        }
         Object.keys(shown).forEach(function (part) { shown[part] = null; });  // put the server's parts back
         forceFull = true;
         return reload().then(function () { return poll(true); });
@@ -834,7 +857,7 @@
   reload();
   door();
   fetchPlan();
-  conflicts();
+  conflicts(state.conflicts);
   tick();
   setInterval(tick, 250);
   setInterval(function () {
