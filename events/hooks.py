@@ -71,19 +71,19 @@ month_votes: Hook[MonthVotes] = Hook("month_votes(season)", "members")
 
 
 class GoodStanding(Protocol):
-    """finance.selectors.good_standing: is the member in good standing on this day (§2.17)?"""
+    """finance.selectors.dues.good_standing: is the member in good standing on this day (§2.17)?"""
 
     def __call__(self, *, membership: "Membership", on: dt.date) -> bool: ...
 
 
 class AmountOwed(Protocol):
-    """finance.selectors.amount_owed: what the member owes on this day."""
+    """finance.selectors.dues.amount_owed: what the member owes on this day."""
 
     def __call__(self, *, membership: "Membership", on: dt.date) -> Decimal: ...
 
 
 class EventPayoutLines(Protocol):
-    """finance.selectors.event_payout_lines: the event's prizes, one line a paid place (placings and rules
+    """finance.selectors.payouts.event_payout_lines: the event's prizes, one line a paid place (placings and rules
     already read may be given)."""
 
     def __call__(

@@ -7,15 +7,13 @@ class FinanceConfig(AppConfig):
     def ready(self) -> None:
         # Finance answers the questions of the layers below it (see ncpc.core.hooks).
         from events import hooks as events_hooks
-        from finance import (
-            profile,  # noqa: F401  (registers the "Dues" panel of a member's profile)
-            selectors,
-        )
-        from finance.services import payouts
+        from finance import profile  # noqa: F401  (registers the "Dues" panel of a member's profile)
+        from finance.selectors import dues, payouts
+        from finance.services import payouts as payout_tables
         from members import hooks as members_hooks
 
-        events_hooks.good_standing.connect(selectors.good_standing)
-        events_hooks.amount_owed.connect(selectors.amount_owed)
-        events_hooks.event_payout_lines.connect(selectors.event_payout_lines)
-        events_hooks.payout_amounts.connect(payouts.payout_amounts)
-        members_hooks.dues_paid_up.connect(selectors.dues_paid_up)
+        events_hooks.good_standing.connect(dues.good_standing)
+        events_hooks.amount_owed.connect(dues.amount_owed)
+        events_hooks.event_payout_lines.connect(payouts.event_payout_lines)
+        events_hooks.payout_amounts.connect(payout_tables.payout_amounts)
+        members_hooks.dues_paid_up.connect(dues.dues_paid_up)

@@ -8,7 +8,7 @@ import datetime as dt
 from decimal import Decimal
 
 from finance.models import Account, Payment, Transaction
-from finance.selectors import event_payout_lines
+from finance.selectors.payouts import event_payout_lines
 from finance.services.escrow import wsop_escrow_move
 from finance.services.event_payouts import event_payout_post
 from finance.services.ledger import account_balance, account_get, transfer_post

@@ -1,6 +1,6 @@
 """The "Dues" panel of a member's profile page: for the member themself and the treasurer only (SPEC §12)."""
 
-from finance.selectors import dues_account, good_standing
+from finance.selectors.dues import dues_account, good_standing
 from members.profile import register_profile_panel
 from ncpc.core.clock import club_today
 from ncpc.core.permissions import Action, user_can, user_person

@@ -10,14 +10,9 @@ from django.utils import timezone
 
 from events.models import Event
 from finance.models import Entry
-from finance.selectors import (
-    MemberDuesRow,
-    MonthlyReport,
-    event_payout_lines,
-    money_total,
-    payout_member_names,
-    payout_paid_to,
-)
+from finance.selectors.ledger import money_total
+from finance.selectors.monthly_report import MemberDuesRow, MonthlyReport
+from finance.selectors.payouts import event_payout_lines, payout_member_names, payout_paid_to
 from ncpc.core.downloads import CREDIT_FORMAT, Table, csv_response, xlsx_response
 from ncpc.core.errors import NcpcError
 from ncpc.core.identity import club_file_prefix, club_identity, reference_rewrite

@@ -29,20 +29,17 @@ from finance.models import (
     Transaction,
     WsopResult,
 )
-from finance.selectors import (
-    account_balances,
+from finance.selectors.door import event_door_list
+from finance.selectors.dues import (
     account_outlook,
     dues_account,
-    event_door_list,
-    event_payout_lines,
     good_standing,
     membership_payments,
-    money_total,
-    monthly_report,
-    opening_balance_rows,
-    payout_member_names,
     season_dues_accounts,
 )
+from finance.selectors.ledger import account_balances, money_total, opening_balance_rows
+from finance.selectors.monthly_report import monthly_report
+from finance.selectors.payouts import event_payout_lines, payout_member_names
 from finance.services.checks import (
     approval_requests_sent,
     approvals_left_text,

@@ -8,7 +8,7 @@ from ncpc.core.hooks import Hook
 
 
 class DuesPaidUp(Protocol):
-    """finance.selectors.dues_paid_up: had the member paid every charge dated on or before ``on`` (§2.11)?"""
+    """finance.selectors.dues.dues_paid_up: had the member paid every charge dated on or before ``on`` (§2.11)?"""
 
     def __call__(self, *, membership: Membership, on: dt.date) -> bool: ...
 

@@ -17,7 +17,7 @@ from events.models import Event, Season
 from events.placings import Placing
 from events.rules import SeasonRules
 from events.services.event_fund import WsopTableMissing, wsop_prizes
-from finance import selectors as finance_selectors
+from finance.selectors import payouts as finance_payouts
 from members import selectors as member_selectors
 from members.models import Membership, Person
 from members.services.late_joiners import join_terms, wsop_eligibility_kept
@@ -397,7 +397,7 @@ def _career_places(
     by_event = event_selectors.season_placings(events=finals)
     for event in finals:
         try:
-            paid_places = {line.place for line in finance_selectors.event_payout_lines(event=event)}
+            paid_places = {line.place for line in finance_payouts.event_payout_lines(event=event)}
         except NcpcError:  # no payout row for that member count: places still count, cashes cannot
             paid_places = set()
         for placing in by_event.get(event.pk, []):

@@ -33,7 +33,7 @@ from events.models import (
     Season,
 )
 from events.services.results import bust_record
-from finance.selectors import dues_account
+from finance.selectors.dues import dues_account
 from finance.services.dues import DUES
 from members.models import Membership
 from ncpc.core.models import AuditEntry

@@ -33,7 +33,9 @@ from events.services.results import bust_record, bust_undo, results_finish, resu
 from events.services.rules_edit import season_rules_save
 from events.services.seasons import season_create
 from finance.models import Account, ClosedMonth, Disbursement, Entry, Payment, Transaction
-from finance.selectors import event_door_list, good_standing, monthly_report, season_dues_accounts
+from finance.selectors.door import event_door_list
+from finance.selectors.dues import good_standing, season_dues_accounts
+from finance.selectors.monthly_report import monthly_report
 from finance.services.checks import disbursement_approve, disbursement_create
 from finance.services.door import door_payment_record
 from finance.services.ledger import ASSET_CODES, month_close, transfer_post
@@ -620,7 +622,7 @@ def test_a_club_year_played_at_random_keeps_the_books(settings):
 @pytest.mark.django_db(transaction=True)
 def test_found_a_member_admitted_after_august_was_closed_showed_in_augusts_report(settings):
     """On PostgreSQL, 60 × 40 steps: a bust, six admissions, August closed, one more admission; the new member
-    appeared (with $0.00) in the closed August report (fixed in finance.selectors.monthly_report)."""
+    appeared (with $0.00) in the closed August report (fixed in finance.selectors.monthly_report.monthly_report)."""
     year = ClubYear()
     try:
         year.bust(hands=1, together=False, who=0)

@@ -12,7 +12,8 @@ import pytest
 from events.bylaws import BYLAWS_RULES
 from events.rules import SeasonRules
 from events.services.places import points_for
-from finance.selectors import good_standing, monthly_report
+from finance.selectors.dues import good_standing
+from finance.selectors.monthly_report import monthly_report
 from finance.services.dues import AccountTerms, MoneyIn, account_in_good_standing, dues_charges
 from finance.services.forecast import dues_outlook
 from members.services.seat_terms import seat_held_at

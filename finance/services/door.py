@@ -10,7 +10,7 @@ from django.db import transaction
 
 from events.models import Event
 from finance.models import Payment
-from finance.selectors import dues_account
+from finance.selectors.dues import dues_account
 from finance.services.forecast import to_play_at
 from finance.services.payments import (
     PaymentBooked,

@@ -1,11 +1,11 @@
 """Paying out an event's cash prizes (command). The amounts come from the pure calculator in
-``finance.services.payouts`` through ``finance.selectors.event_payout_lines``."""
+``finance.services.payouts`` through ``finance.selectors.payouts.event_payout_lines``."""
 
 from django.db import transaction
 
 from events.models import Event
 from finance.models import Account, Transaction
-from finance.selectors import event_payout_lines
+from finance.selectors.payouts import event_payout_lines
 from finance.services.ledger import EntryLine, Overdrawn, next_key, posted_under_key, transaction_post
 from finance.services.payouts import NothingToPay
 from ncpc.core.audit import Actor

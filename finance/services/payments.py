@@ -11,7 +11,7 @@ from django.utils import timezone
 from events.models import Attendance
 from events.services.attendance import attendance_after_payment
 from finance.models import Account, LateFeeWaiver, Payment, Transaction
-from finance.selectors import dues_account
+from finance.selectors.dues import dues_account
 from finance.services.dues import ADMIN_FEE, DUES, LATE_FEE, Charge, MoneyIn
 from finance.services.ledger import (
     EntryLine,

@@ -18,7 +18,7 @@ from django.urls import reverse
 from events.models import Event, Season
 from events.selectors import season_events, season_rules
 from finance.models import DuesReminder
-from finance.selectors import DuesAccount, account_outlook, season_dues_accounts
+from finance.selectors.dues import DuesAccount, account_outlook, season_dues_accounts
 from finance.services.dues import StatementLine
 from finance.services.forecast import DuesOutlook
 from members.models import Membership

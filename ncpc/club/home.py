@@ -11,7 +11,8 @@ from django.template.loader import render_to_string
 from events.models import Event
 from events.selectors import first_event_from, next_event, night_under_way, season_events, season_rules
 from events.services.rsvp import rsvp_card
-from finance.selectors import account_outlook, checks_awaiting, dues_account, good_standing
+from finance.selectors.checks import checks_awaiting
+from finance.selectors.dues import account_outlook, dues_account, good_standing
 from members.governance_selectors import ballots_waiting_for
 from members.selectors import roster_for_event, season_memberships
 from ncpc.core.clock import club_today
@@ -117,7 +118,6 @@ def home_page(*, request, season) -> dict:
     return {"next_event": upcoming, "panels": shown, "rsvp_card": card}
 
 
-def _rsvp_card(request, event, *, season, memberships, rules):
 def next_night(*, season, events):
     """The next event still to play: tonight's once its results are final gives way to the one after it."""
     upcoming = next_event(season=season, events=events)
@@ -127,6 +127,7 @@ def next_night(*, season, events):
     return later or next_event(on=max(upcoming.date, season.end) + dt.timedelta(days=1))
 
 
+def _rsvp_card(request, event, *, season, memberships, rules):
     """Who's coming: the member's answer for the next event, on its card (issue 19). The next event of a later
     season has no card here (its roster is not the one read)."""
     person = user_person(request.user)

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_safe
 from events.models import Attendance, Event, NightSeat
 from events.selectors import event_by_name, event_result_lines, season_rules
 from events.services.console import night_overview
-from finance.selectors import event_payout_lines, payout_member_names, payout_paid_to
+from finance.selectors.payouts import event_payout_lines, payout_member_names, payout_paid_to
 from finance.services.payouts import payout_amounts
 from members.selectors import roster_for_event
 from ncpc.core.errors import NcpcError

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from events import selectors as event_selectors
 from events.models import Event
-from finance import selectors as finance_selectors
+from finance.selectors import payouts as finance_payouts
 from members import selectors as member_selectors
 from ncpc.core.errors import NcpcError
 from ncpc.core.identity import club_identity
@@ -62,7 +62,7 @@ def _results_messages(*, event: Event, corrected: bool) -> list[Mail]:
     names = {m.pk: m.person.full_name for m in roster}
     placings = event_selectors.event_placings(event=event)
     try:
-        payouts = {line.place: line for line in finance_selectors.event_payout_lines(event=event)}
+        payouts = {line.place: line for line in finance_payouts.event_payout_lines(event=event)}
     except NcpcError:  # no payout row for this member count: the e-mail still carries places and standings
         payouts = {}
     standings = season_standings(season=season, through=None)

@@ -14,7 +14,7 @@ from decimal import Decimal
 import pytest
 
 from finance.models import Payment
-from finance.selectors import dues_account
+from finance.selectors.dues import dues_account
 from tests.browser.conftest import login
 from tests.browser.test_journeys import seat
 from tests.factories import member_user

@@ -5,7 +5,7 @@ import pytest
 import time_machine
 
 from events.models import Attendance
-from finance.selectors import amount_owed
+from finance.selectors.dues import amount_owed
 from finance.services.payments import payment_record
 from members.services.standing import rules_signature_record
 from tests.factories import once
@@ -43,7 +43,7 @@ def december_event(today):
 def test_paying_what_is_owed_at_the_door_makes_the_member_good_to_play(
     season, member, treasurer, december_event
 ):
-    from finance.selectors import good_standing
+    from finance.selectors.dues import good_standing
 
     membership = member.person.memberships.get()
     owed = amount_owed(membership=membership, on=DECEMBER_EVENT)

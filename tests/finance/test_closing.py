@@ -17,7 +17,8 @@ from pypdf import PdfReader
 
 from events.models import Event
 from finance.models import Account, ClosedMonth, Transaction
-from finance.selectors import dues_account, monthly_report
+from finance.selectors.dues import dues_account
+from finance.selectors.monthly_report import monthly_report
 from finance.services.checks import CheckError, disbursement_approve, disbursement_create
 from finance.services.door import door_payment_record
 from finance.services.forecast import to_play_at

@@ -17,14 +17,9 @@ from django.urls import reverse
 from events.models import Event
 from finance.forms import PaymentForm
 from finance.models import Account, Payment
-from finance.selectors import (
-    amount_owed,
-    dues_account,
-    event_door_list,
-    good_standing,
-    monthly_report,
-    season_dues_accounts,
-)
+from finance.selectors.door import event_door_list
+from finance.selectors.dues import amount_owed, dues_account, good_standing, season_dues_accounts
+from finance.selectors.monthly_report import monthly_report
 from finance.services.categories import CREDIT, FORFEITED, CategoryAmount, payment_categories
 from finance.services.door import door_payment_record
 from finance.services.dues import Charge, MoneyIn, account_in_good_standing

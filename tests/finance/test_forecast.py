@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from events.selectors import season_rules
-from finance.selectors import account_outlook, dues_account
+from finance.selectors.dues import account_outlook, dues_account
 from finance.services.dues import AccountTerms, MoneyIn, dues_charges
 from finance.services.forecast import dues_outlook
 from tests.factories import MembershipFactory

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from finance.models import Account, Entry, Transaction
-from finance.selectors import account_balances
+from finance.selectors.ledger import account_balances
 from finance.services.ledger import (
     AlreadyReversed,
     EntryLine,

@@ -7,7 +7,8 @@ import pytest
 
 from events.placings import Placing
 from finance.models import Account, Disbursement, DuesReminder, Payment, Transaction
-from finance.selectors import dues_account, event_payout_lines, good_standing
+from finance.selectors.dues import dues_account, good_standing
+from finance.selectors.payouts import event_payout_lines
 from finance.services.checks import disbursement_approve, disbursement_create
 from finance.services.escrow import WsopError, wsop_escrow_move, wsop_result_record, wsop_result_split
 from finance.services.event_payouts import event_payout_post
@@ -85,7 +86,7 @@ def test_the_statement_describes_each_payment_and_reversal_and_the_season_accoun
 ):
     """Only the statement shows a payment's text (the accounts the reports add up carry none): who paid for a
     sold seat, the method and reference, the receipt; a reversal with its reason."""
-    from finance.selectors import season_dues_accounts
+    from finance.selectors.dues import season_dues_accounts
 
     seller = MembershipFactory(
         season=season,

@@ -9,7 +9,8 @@ import pytest
 from django.urls import reverse
 
 from finance.models import Account, OpeningBalance, Transaction
-from finance.selectors import monthly_report, opening_balance_rows, opening_balances_done
+from finance.selectors.ledger import opening_balance_rows, opening_balances_done
+from finance.selectors.monthly_report import monthly_report
 from finance.services.ledger import (
     BeforeBooksStart,
     account_balance,

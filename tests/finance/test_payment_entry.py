@@ -12,7 +12,8 @@ from django.urls import reverse
 
 from events.models import Event
 from finance.models import Payment, Transaction
-from finance.selectors import dues_account, event_door_list
+from finance.selectors.door import event_door_list
+from finance.selectors.dues import dues_account
 from finance.services.door import door_payment_record
 from finance.services.payments import PaymentError
 from members.models import Suspension

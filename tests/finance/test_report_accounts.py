@@ -14,7 +14,7 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from finance.models import Account
-from finance.selectors import monthly_report
+from finance.selectors.monthly_report import monthly_report
 from finance.services.ledger import transfer_post
 from tests.factories import MembershipFactory
 from tests.finance.factories import opening_balance, pay

@@ -11,7 +11,8 @@ from django.template import Context, Template
 from django.template.loader import render_to_string
 
 from finance.models import Account
-from finance.selectors import AccountMonth, CategoryRow, MemberDuesRow, money_total
+from finance.selectors.ledger import money_total
+from finance.selectors.monthly_report import AccountMonth, CategoryRow, MemberDuesRow
 
 D = Decimal
 
@@ -83,7 +84,7 @@ def parts_case(*, season: bool, owing: int, credits: int, allocation: str, own: 
 
     from events.models import Season
     from events.services.event_fund import WsopAllocation
-    from finance.selectors import MonthlyReport
+    from finance.selectors.monthly_report import MonthlyReport
 
     members = [member(name, f"{100 + i}.10", standing=i == 1) for i, name in enumerate(NAMES[:owing])]
     members += [member(name, f"-{50 + i}.00", standing=True) for i, name in enumerate(NAMES[:credits])]

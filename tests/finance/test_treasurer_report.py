@@ -15,7 +15,7 @@ from django.urls import reverse
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
-from finance.selectors import monthly_report
+from finance.selectors.monthly_report import monthly_report
 from tests.factories import MembershipFactory
 from tests.finance.factories import opening_balance, pay
 

@@ -192,7 +192,7 @@ def test_home_panel_shows_top_five_and_my_rank(member_client, member, season, re
 
 
 def test_history_and_career_pages(member_client, season, results, monkeypatch):
-    from finance import selectors as finance_selectors
+    from finance.selectors import payouts as finance_payouts
     from finance.services.payouts import PayoutLine
 
     people = seats(season, 10)
@@ -200,7 +200,7 @@ def test_history_and_career_pages(member_client, season, results, monkeypatch):
     results.set(2, [people[1], people[0], *people[2:]])
     # Hand-made prizes: 1st and 2nd are paid at every event (10 members: $140, $85).
     monkeypatch.setattr(
-        finance_selectors,
+        finance_payouts,
         "event_payout_lines",
         lambda *, event: [
             PayoutLine(place=1, member_key="", paid_to="member", amount=Decimal("140.00")),
@@ -225,11 +225,11 @@ def test_history_and_career_pages(member_client, season, results, monkeypatch):
 def test_results_email_goes_once_to_members_with_an_address(
     season, results, today, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from finance import selectors as finance_selectors
+    from finance.selectors import payouts as finance_payouts
     from finance.services.payouts import PayoutLine
 
     monkeypatch.setattr(
-        finance_selectors,
+        finance_payouts,
         "event_payout_lines",
         lambda *, event: [PayoutLine(place=1, member_key="m01", paid_to="member", amount=Decimal("140.00"))],
     )
@@ -324,13 +324,13 @@ def test_a_mail_server_failure_keeps_the_results_email_waiting_and_it_goes_when_
 def test_results_email_still_goes_when_the_payout_table_has_no_row_for_the_member_count(
     season, results, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from finance import selectors as finance_selectors
+    from finance.selectors import payouts as finance_payouts
     from finance.services.payouts import PayoutTableMissing
 
     def missing(*, event):
         raise PayoutTableMissing("The season's payout table has no row for 5 members.")
 
-    monkeypatch.setattr(finance_selectors, "event_payout_lines", missing)
+    monkeypatch.setattr(finance_payouts, "event_payout_lines", missing)
     people = seats(season, 5)
     with django_capture_on_commit_callbacks(execute=True):
         results_final.send(sender=Event, event=results.set(1, people))

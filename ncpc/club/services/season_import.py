@@ -16,7 +16,7 @@ from events.services.history import HistoryResult, event_history_write
 from events.services.purge import events_results_purge, events_season_delete
 from events.services.rules_edit import SETTINGS_FIELDS, season_rules_save
 from events.services.seasons import season_create
-from finance import selectors as finance_selectors
+from finance.selectors import dues as finance_dues
 from finance.services.escrow import wsop_result_record
 from finance.services.payments import payment_record
 from finance.services.purge import finance_season_purge
@@ -197,7 +197,7 @@ def _places_in_good_standing_check(*, parsed: SeasonFile, memberships: dict[str,
         for j, result in enumerate(row.results):
             if result.place is None:
                 continue
-            if not finance_selectors.good_standing(membership=memberships[result.member], on=row.date):
+            if not finance_dues.good_standing(membership=memberships[result.member], on=row.date):
                 problems.append(
                     f"events[{i}].results[{j}]: {result.member!r} has a place but was not in good standing "
                     f"on {row.date} (dues unpaid or suspended)"

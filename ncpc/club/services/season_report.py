@@ -11,8 +11,8 @@ from events.rules import SeasonRules
 from events.selectors import season_events, season_placings, season_rules
 from events.services.event_fund import WsopTableMissing, wsop_allocation
 from events.services.places import points_for
-from finance import selectors as finance_selectors
 from finance.models import WsopResult
+from finance.selectors import dues as finance_dues
 from finance.services.escrow import wsop_result_split
 from finance.services.payouts import PayoutTableMissing, payout_lines
 from members.models import Membership
@@ -49,7 +49,7 @@ def season_report(*, season: Season, as_of: dt.date | None = None) -> dict[str, 
     )
     member_count = standings.member_count
     events = _events_report(finals=finals, all_placings=all_placings, memberships=memberships, rules=rules)
-    accounts = finance_selectors.season_dues_accounts(
+    accounts = finance_dues.season_dues_accounts(
         season=season, rules=rules, events=season_events_all, memberships=memberships
     )
     dues, departed = _dues_report(accounts=accounts, as_of=as_of)
@@ -98,7 +98,7 @@ def _events_report(
                     "paid_to": p.paid_to,
                     "amount": money_str(p.amount),
                 }
-                # finance.selectors.event_payout_lines, with what this report has read already
+                # finance.selectors.payouts.event_payout_lines, with what this report has read already
                 for p in (
                     payout_lines(rules=rules, member_count=count, placings=placings) if placings else []
                 )
@@ -120,7 +120,7 @@ def _events_report(
 
 
 def _dues_report(
-    *, accounts: Iterable[finance_selectors.DuesAccount], as_of: dt.date
+    *, accounts: Iterable[finance_dues.DuesAccount], as_of: dt.date
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """Each member's dues on ``as_of`` (by member), and the members who left."""
     dues = []
@@ -134,7 +134,7 @@ def _dues_report(
             "paid": money_str(status.paid),
             "late_fees": money_str(status.late_fees),
             "balance": money_str(status.balance),
-            # finance.selectors.good_standing, from the account (its money and suspensions) read above
+            # finance.selectors.dues.good_standing, from the account (its money and suspensions) read above
             "good_standing": account.in_good_standing(membership_id=account.holder.pk, on=as_of),
         }
         if account.departed(on=as_of):

@@ -19,7 +19,7 @@ from django.utils import timezone
 from events.models import Season, Venue
 from events.selectors import current_season
 from events.services.rules_edit import season_frozen_by
-from finance.selectors import opening_balances_done
+from finance.selectors.ledger import opening_balances_done
 from members.models import Membership, OfficerTerm, RulesSignature
 from members.services.invitations import InvitationState, invitation_rows
 from ncpc.core.audit import Actor, audit_record

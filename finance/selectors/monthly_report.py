@@ -1,0 +1,568 @@
+"""The treasurer's monthly report (§3.6.3, SPEC §11): the asset accounts' month, members' dues, income and
+expenses by category."""
+
+import calendar
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db.models import Count, F, Q, Subquery, Sum
+
+from events.models import Season
+from events.rules import SeasonRules
+from events.selectors import season_for_date, season_rules
+from events.services.event_fund import WsopAllocation, WsopTableMissing, wsop_allocation
+from finance.models import Account, ClosedMonth, Entry, OpeningBalance, Transaction
+from finance.selectors.dues import DuesAccount, season_dues_accounts
+from finance.selectors.ledger import closed_month, money_total
+from finance.services.categories import (
+    CATEGORIES,
+    CREDIT,
+    FORFEITED,
+    CategoryAmount,
+    category_totals,
+    payment_categories,
+)
+from finance.services.dues import ADMIN_FEE, DUES, LATE_FEE
+from finance.services.escrow import escrow_key, season_member_count
+from finance.services.ledger import ASSET_CODES, accounts_standard, posted_under_key
+from members.models import Membership
+from members.selectors import season_memberships
+from ncpc.core.identity import reference_rewrite
+from ncpc.core.money import ZERO, money_display, quantize
+
+
+@dataclass(frozen=True)
+class AccountMonth:
+    """An asset account's month: opening + money in − money out + transfers in − transfers out = closing.
+    Transfers are moves between the club's own accounts (a cash-box deposit, the move to escrow): neither
+    income nor expenses, so they are shown apart (issue 35)."""
+
+    account: Account
+    opening: Decimal
+    money_in: Decimal
+    money_out: Decimal
+    closing: Decimal
+    transfers_in: Decimal = ZERO
+    transfers_out: Decimal = ZERO
+
+    @property
+    def receipts(self) -> Decimal:
+        """Everything that came in, transfers included."""
+        return self.money_in + self.transfers_in
+
+    @property
+    def payments(self) -> Decimal:
+        """Everything that went out, transfers included."""
+        return self.money_out + self.transfers_out
+
+
+@dataclass(frozen=True)
+class AccountsCheck:
+    """The line under the Accounts table that a member can check by eye: the accounts' opening total, plus
+    the month's income, less its expenses (and, rarely, opening balances corrected after the books' first
+    month), is their closing total."""
+
+    opening: Decimal
+    income: Decimal
+    expenses: Decimal
+    corrections: Decimal
+    closing: Decimal
+
+    income_label: str = "income"
+    expenses_label: str = "expenses"
+
+    @property
+    def adds_up(self) -> bool:
+        return self.opening + self.income - self.expenses + self.corrections == self.closing
+
+    @property
+    def text(self) -> str:
+        """ "opening $3,970.00 + income $1,200.00 − expenses $0.00 = closing $5,170.00"."""
+        parts = [
+            f"opening {money_display(self.opening)}",
+            f"+ {self.income_label} {money_display(self.income)}",
+            f"− {self.expenses_label} {money_display(self.expenses)}",
+        ]
+        if self.corrections:
+            sign = "+" if self.corrections > 0 else "−"
+            parts.append(f"{sign} opening balances {money_display(abs(self.corrections))}")
+        return " ".join(parts) + f" = closing {money_display(self.closing)}"
+
+
+@dataclass(frozen=True)
+class MemberDuesRow:
+    membership: Membership
+    name: str
+    charged: Decimal
+    paid: Decimal
+    late_fees: Decimal
+    balance: Decimal
+    good_standing: bool
+    # The day the member left the seat, when by the report's date (SPEC §16.2): listed apart, no credit.
+    left_on: dt.date | None = None
+    how_left: str = ""
+
+    @property
+    def credit(self) -> Decimal:
+        """What the member paid ahead (zero when they owe or are paid up, or have left: forfeited, §2.12)."""
+        return -self.balance if self.balance < 0 and self.left_on is None else ZERO
+
+    @property
+    def forfeited(self) -> Decimal:
+        """What a departed member had paid beyond their charges: the club's (§2.12), never a credit."""
+        return -self.balance if self.balance < 0 and self.left_on is not None else ZERO
+
+
+@dataclass(frozen=True)
+class MonthlyReport:
+    year: int
+    month: int
+    start: dt.date
+    end: dt.date
+    as_of: dt.date
+    season: Season | None
+    accounts: list[AccountMonth]
+    members: list[MemberDuesRow]
+    charged: Decimal
+    paid: Decimal
+    late_fees: Decimal
+    outstanding: Decimal
+    escrow_balance: Decimal
+    wsop_allocation: WsopAllocation | None  # None when the WSOP table has no row
+    wsop_posted_on: dt.date | None  # the day of the season's escrow move, if it was made
+    # Income and expenses by category, for the month and the season to date (§3.6.3).
+    income: list["CategoryRow"]
+    expenses: list["CategoryRow"]
+    season_start: dt.date | None
+    closed: ClosedMonth | None = None  # the month was closed when its report was presented (SPEC §15.6)
+    # What opening balances corrected after the books' first month added to the accounts (SPEC §16.6): money
+    # in or out that is neither income nor an expense.
+    corrections: Decimal = ZERO
+
+    @property
+    def to_date(self) -> bool:
+        """The month is still running on the report's date: its figures run to ``as_of``, not to its end."""
+        return self.as_of < self.end
+
+    @property
+    def accounts_total(self) -> AccountMonth:
+        """The Accounts table's total row: each figure the sum of its column (transfers in = transfers out)."""
+        rows = self.accounts
+        return AccountMonth(
+            Account(name="Total"),
+            money_total(r.opening for r in rows),
+            money_total(r.money_in for r in rows),
+            money_total(r.money_out for r in rows),
+            money_total(r.closing for r in rows),
+            money_total(r.transfers_in for r in rows),
+            money_total(r.transfers_out for r in rows),
+        )
+
+    @property
+    def accounts_check(self) -> AccountsCheck:
+        """Opening + income − expenses = closing, from the report's own totals. A month no season covers has
+        no income and expense categories: its money in and out stand for them."""
+        total = self.accounts_total
+        if self.season is not None:
+            income, expenses = self.income_total.month, self.expense_total.month
+            return AccountsCheck(total.opening, income, expenses, self.corrections, total.closing)
+        return AccountsCheck(
+            total.opening,
+            total.money_in,
+            total.money_out,
+            self.corrections,
+            total.closing,
+            income_label="money in",
+            expenses_label="money out",
+        )
+
+    @property
+    def owing(self) -> list[MemberDuesRow]:
+        """Members who owe something on the report's date (the outstanding fees); departed members apart."""
+        return [row for row in self.members if row.balance > 0 and row.left_on is None]
+
+    @property
+    def credits(self) -> list[MemberDuesRow]:
+        """Members who paid ahead: a credit, never a negative amount owed (SPEC §15.1); a departed member has
+        none (SPEC §16.2)."""
+        return [row for row in self.members if row.balance < 0 and row.left_on is None]
+
+    @property
+    def departed(self) -> list[MemberDuesRow]:
+        """Members who had left their seat by the report's date (removed, withdrew: SPEC §16.2), listed apart:
+        what they paid stays the club's (§2.12)."""
+        return [row for row in self.members if row.left_on is not None]
+
+    @property
+    def forfeited_total(self) -> Decimal:
+        return money_total(r.forfeited for r in self.departed)
+
+    @property
+    def owing_totals(self) -> "MemberDuesRow | None":
+        """The outstanding table's total row: each figure the sum of its column."""
+        rows = self.owing
+        if not rows:
+            return None
+        return MemberDuesRow(
+            membership=rows[0].membership,
+            name="Total outstanding",
+            charged=money_total(r.charged for r in rows),
+            paid=money_total(r.paid for r in rows),
+            late_fees=money_total(r.late_fees for r in rows),
+            balance=money_total(r.balance for r in rows),
+            good_standing=False,
+        )
+
+    @property
+    def credit_total(self) -> Decimal:
+        return money_total(-r.balance for r in self.credits)
+
+    @property
+    def income_total(self) -> "CategoryRow":
+        return _category_sum("Total income", self.income)
+
+    @property
+    def expense_total(self) -> "CategoryRow":
+        return _category_sum("Total expenses", self.expenses)
+
+
+@dataclass(frozen=True)
+class CategoryRow:
+    label: str
+    month: Decimal
+    season: Decimal
+
+
+def _category_sum(label: str, rows: list[CategoryRow]) -> CategoryRow:
+    return CategoryRow(label, money_total(r.month for r in rows), money_total(r.season for r in rows))
+
+
+CATEGORY_LABELS = {
+    ADMIN_FEE: "Admin fees",
+    DUES: "Dues",
+    LATE_FEE: "Late fees",
+    CREDIT: "Paid ahead (credit on account)",
+    FORFEITED: "Forfeited by members who left (§2.12)",
+}
+
+
+def _report_categories(
+    *,
+    accounts: list["DuesAccount"],
+    rules: SeasonRules | None,
+    start: dt.date,
+    end: dt.date,
+    season_start: dt.date,
+    standard: dict[str, Account],
+    posted: list[tuple[Account, Decimal, Decimal]],
+) -> tuple[list[CategoryRow], list[CategoryRow]]:
+    """Income (members' money by what it paid for, then other income accounts) and expenses (by account).
+    ``posted``: the income and expense accounts with entries, with their month and season-to-date sums."""
+    amounts: list[CategoryAmount] = []
+    for account in accounts:
+        included = ZERO
+        if rules is not None and account.terms.first_event <= 1:
+            included = rules.admin_fee
+        amounts += payment_categories(
+            charges=account.charges,
+            payments=account.payments,
+            admin_fee_in_first_dues=included,
+            forgone=account.forgone,
+            left_on=account.ended_on,
+        )
+    month = category_totals(amounts, start=start, end=end)
+    season = category_totals(amounts, start=season_start, end=end)
+    income = [
+        CategoryRow(
+            reference_rewrite(CATEGORY_LABELS[c]), quantize(month.get(c, ZERO)), quantize(season.get(c, ZERO))
+        )
+        for c in (*CATEGORIES, FORFEITED)
+        if month.get(c) or season.get(c) or c not in (CREDIT, FORFEITED)
+    ]
+    sums = {a.code: (m, s) for a, m, s in posted}
+    # The standard accounts (shown at zero when nothing was posted to them), then any other with entries.
+    listed = list(standard.values()) + [a for a, _m, _s in posted if a.code not in standard]
+    expenses = []
+    for ledger_account in sorted(listed, key=lambda a: (a.position, a.name)):
+        if ledger_account.kind not in (Account.Kind.INCOME, Account.Kind.EXPENSE):
+            continue
+        m, s = sums.get(ledger_account.code, (ZERO, ZERO))
+        if ledger_account.code == Account.DUES:
+            # Members' money of another season dated in this one (rare): shown, so that the totals agree
+            # with the ledger.
+            other_m, other_s = -m - money_total(month.values()), -s - money_total(season.values())
+            if other_m or other_s:
+                income.append(CategoryRow("Dues and fees of other seasons", other_m, other_s))
+        elif ledger_account.kind == Account.Kind.INCOME and (m or s):
+            # Income is a credit: negative in the ledger.
+            income.append(CategoryRow(ledger_account.name, -m, -s))
+        elif ledger_account.kind == Account.Kind.EXPENSE:
+            expenses.append(CategoryRow(ledger_account.name, m, s))
+    return income, expenses
+
+
+@dataclass(frozen=True)
+class _AccountSums:
+    """An account's sums for the monthly report: before the month (opening), the month's receipts and payments,
+    the money moved between the club's own accounts, the month and the season to date, and how many entries it
+    has in all (none: nothing was ever posted to it)."""
+
+    opening: Decimal = ZERO
+    receipts: Decimal = ZERO
+    payments: Decimal = ZERO
+    transfers_in: Decimal = ZERO
+    transfers_out: Decimal = ZERO
+    month_sum: Decimal = ZERO
+    season_sum: Decimal = ZERO
+    entry_count: int = 0
+
+
+_NO_SUMS = _AccountSums()
+
+
+@dataclass(frozen=True)
+class _LedgerMonth:
+    """What the monthly report reads of the ledger: every account (by id) with its sums, and three facts of the
+    report that are not an account's, read with the accounts (None when no account exists yet): the month's
+    closing if it was closed (``closed_pk``), the date of the live transaction posted under the season's escrow
+    key (``escrow_moved_on``, as ``posted_under_key``), and the day the books start (``books_start_on``, the
+    first opening balance, as ``ledger.books_start_day``)."""
+
+    accounts: Sequence[Account]
+    sums: dict[int, _AccountSums]
+    closed_pk: int | None
+    escrow_moved_on: dt.date | None
+    books_start_on: dt.date | None
+
+    def of(self, account: Account) -> _AccountSums:
+        return self.sums.get(account.pk, _NO_SUMS) if account.pk is not None else _NO_SUMS
+
+
+def _month_sums(*, start: dt.date, end: dt.date, season_start: dt.date, escrow_prefix: str) -> _LedgerMonth:
+    """Every account with its sums for the month ``start``–``end`` of the season that started on
+    ``season_start``, and the report's three facts (``_LedgerMonth``).
+
+    Three queries: the accounts (with the three facts), the entries summed by account (before the month, the
+    season to date), and the month's entries themselves. A transaction's entries share its date, so the
+    month's entries hold every entry of each of the month's transactions, and which of them are transfers (all
+    their entries in asset accounts: money moved between the club's own accounts, a reversed transfer too) is
+    seen from the rows rather than asked of the database entry by entry, as a filtered sum per figure did (most
+    of the report's time went to building those sums' SQL)."""
+    closing = ClosedMonth.objects.filter(month=start).order_by("pk").values("pk")[:1]
+    escrow_move = (
+        Transaction.objects.filter(key__startswith=escrow_prefix, reversed_by__isnull=True)
+        .order_by("-pk")
+        .values("date")[:1]
+    )
+    accounts = list(
+        Account.objects.annotate(
+            closed_pk=Subquery(closing),
+            escrow_moved_on=Subquery(escrow_move),
+            books_start_on=Subquery(OpeningBalance.objects.order_by("date", "pk").values("date")[:1]),
+        ).order_by("pk")
+    )
+    before: dict[int, tuple[Decimal, Decimal, int]] = {
+        account_id: (quantize(opening), quantize(season_sum), count)
+        for account_id, opening, season_sum, count in Entry.objects.alias(day=F("transaction__date"))
+        .values("account_id")
+        .annotate(
+            opening=Sum("amount", filter=Q(day__lt=start)),
+            season_sum=Sum("amount", filter=Q(day__gte=season_start, day__lte=end)),
+            entry_count=Count("pk"),
+        )
+        .order_by()
+        .values_list("account_id", "opening", "season_sum", "entry_count")
+    }
+    transactions: dict[int, list[tuple[int, Decimal]]] = {}
+    for account_id, transaction_id, amount in Entry.objects.filter(
+        transaction__date__gte=start, transaction__date__lte=end
+    ).values_list("account_id", "transaction_id", "amount"):
+        transactions.setdefault(transaction_id, []).append((account_id, amount))
+    assets = {a.pk for a in accounts if a.kind == Account.Kind.ASSET}
+    # Per account: receipts, payments, transfers in, transfers out.
+    month: dict[int, list[Decimal]] = {}
+    for entries in transactions.values():
+        transfer = all(account_id in assets for account_id, _amount in entries)
+        for account_id, amount in entries:
+            figures = month.setdefault(account_id, [ZERO, ZERO, ZERO, ZERO])
+            figures[(2 if transfer else 0) + (amount < 0)] += amount
+    sums = {}
+    for account_id, (opening, season_sum, count) in before.items():
+        receipts, payments, moved_in, moved_out = month.get(account_id, (ZERO, ZERO, ZERO, ZERO))
+        sums[account_id] = _AccountSums(
+            opening=opening,
+            receipts=receipts,
+            payments=payments,
+            transfers_in=moved_in,
+            transfers_out=moved_out,
+            month_sum=receipts + payments + moved_in + moved_out,
+            season_sum=season_sum,
+            entry_count=count,
+        )
+    first = accounts[0] if accounts else None
+    return _LedgerMonth(
+        accounts=accounts,
+        sums=sums,
+        closed_pk=first.closed_pk if first is not None else None,
+        escrow_moved_on=first.escrow_moved_on if first is not None else None,
+        books_start_on=first.books_start_on if first is not None else None,
+    )
+
+
+def _opening_balances_in_month(
+    *, start: dt.date, end: dt.date, books_start: dt.date | None
+) -> dict[int, tuple[Decimal, Decimal]]:
+    """In the month the books start (``books_start``: the first opening balance's date, SPEC §16.6), the sums
+    the recorded opening balances and their corrections (reversals) of that month put into and took out of
+    each account: the report shows them as the month's opening rather than as receipts and payments. Empty
+    (and nothing read) for any other month: a correction made later is that month's money out, and its
+    replacement money in."""
+    if books_start is None or not start <= books_start <= end:
+        return {}
+    sums: dict[int, tuple[Decimal, Decimal]] = {}
+    for row in (
+        Entry.objects.filter(
+            Q(transaction__opening_balance__isnull=False)
+            | Q(transaction__opening_balance_reversed__isnull=False),
+            transaction__date__gte=start,
+            transaction__date__lte=end,
+        )
+        .values("account_id")
+        .annotate(
+            into=Sum("amount", filter=Q(amount__gt=0)),
+            out=Sum("amount", filter=Q(amount__lt=0)),
+        )
+    ):
+        sums[row["account_id"]] = (quantize(row["into"]), quantize(row["out"]))
+    return sums
+
+
+# An escrow key no transaction has: a month no season covers has no escrow move to show.
+_NO_ESCROW_KEY = "wsop-escrow:no-season:"
+
+
+def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
+    """The treasurer's monthly report (§3.6.3, SPEC §11). Dues are as of the month's last day, or today while
+    the month is running."""
+    start = dt.date(year, month, 1)
+    end = dt.date(year, month, calendar.monthrange(year, month)[1])
+    as_of = min(end, today)
+    season = season_for_date(as_of) or season_for_date(start)
+    # One grouped read of every account (the standard ones among them): the asset accounts' month, and every
+    # account's month and season to date (income and expenses by category).
+    season_start = season.start if season is not None else start
+    prefix = escrow_key(season=season) if season is not None else _NO_ESCROW_KEY
+    ledger = _month_sums(start=start, end=end, season_start=season_start, escrow_prefix=prefix)
+    accounts = accounts_standard(ledger.accounts)
+    rows: list[AccountMonth] = []
+    opened = _opening_balances_in_month(start=start, end=end, books_start=ledger.books_start_on)
+    for code in ASSET_CODES:
+        account = accounts[code]
+        sums = ledger.of(account)
+        # The books' first month: its opening balances (SPEC §16.6) are the month's opening, not money in.
+        into, out = opened.get(account.pk, (ZERO, ZERO)) if account.pk is not None else (ZERO, ZERO)
+        opening, receipts, payments = sums.opening + into + out, sums.receipts - into, sums.payments - out
+        moved_in, moved_out = sums.transfers_in, sums.transfers_out
+        closing = opening + receipts + payments + moved_in + moved_out
+        rows.append(AccountMonth(account, opening, receipts, -payments, closing, moved_in, -moved_out))
+    # Opening balances recorded or corrected in a later month move money in or out of an account against the
+    # opening balances' (equity) account: neither income nor an expense. The books' first month's are its
+    # opening (``opened``).
+    corrections = -money_total(
+        ledger.of(a).month_sum for a in ledger.accounts if a.kind == Account.Kind.EQUITY
+    )
+    corrections -= money_total(into + out for into, out in opened.values())
+    ledger_sums = [
+        (a, posted.month_sum, posted.season_sum)
+        for a in ledger.accounts
+        if a.kind in (Account.Kind.INCOME, Account.Kind.EXPENSE) and (posted := ledger.of(a)).entry_count
+    ]
+
+    members: list[MemberDuesRow] = []
+    allocation = None
+    income: list[CategoryRow] = []
+    expenses: list[CategoryRow] = []
+    if season is not None:
+        rules = season_rules(season)
+        memberships = season_memberships(season=season)
+        dues_accounts = season_dues_accounts(season=season, rules=rules, memberships=memberships)
+        for dues in dues_accounts:
+            joined = dues.holders[0].joined_on
+            if joined is not None and joined > as_of:
+                # Admitted after the month: not in its report (a closed month's report never changes, §16.1).
+                continue
+            status = dues.status(on=as_of)
+            holder = dues.holder
+            name = str(holder.person)
+            if len(dues.holders) > 1:
+                name += " (seat of " + ", ".join(str(h.person) for h in dues.holders[:-1]) + ")"
+            if holder.left_after_event is not None:
+                name += f" (left after event {holder.left_after_event})"
+            standing = dues.in_good_standing(membership_id=holder.pk, on=as_of)
+            gone = dues.departed(on=as_of)
+            members.append(
+                MemberDuesRow(
+                    holder,
+                    name,
+                    status.charged,
+                    status.paid,
+                    status.late_fees,
+                    status.balance,
+                    standing,
+                    left_on=dues.ended_on if gone else None,
+                    how_left=holder.get_how_left_display() if gone else "",
+                )
+            )
+        try:
+            allocation = wsop_allocation(
+                rules=rules, member_count=season_member_count(season=season, memberships=memberships)
+            )
+        except WsopTableMissing:
+            allocation = None
+        income, expenses = _report_categories(
+            accounts=dues_accounts,
+            rules=rules,
+            start=start,
+            end=end,
+            season_start=season.start,
+            standard=accounts,
+            posted=ledger_sums,
+        )
+    escrow = next(r for r in rows if r.account.code == Account.ESCROW)
+    closed, moved_on = _closing_and_escrow_move(ledger, year=year, month=month, prefix=prefix)
+    return MonthlyReport(
+        year=year,
+        month=month,
+        start=start,
+        end=end,
+        as_of=as_of,
+        season=season,
+        accounts=rows,
+        members=members,
+        charged=money_total(r.charged for r in members),
+        paid=money_total(r.paid for r in members),
+        late_fees=money_total(r.late_fees for r in members),
+        outstanding=money_total(max(r.balance, ZERO) for r in members if r.left_on is None),
+        escrow_balance=escrow.closing,
+        wsop_allocation=allocation,
+        wsop_posted_on=moved_on,
+        closed=closed,
+        income=income,
+        expenses=expenses,
+        season_start=season.start if season is not None else None,
+        corrections=corrections,
+    )
+
+
+def _closing_and_escrow_move(
+    ledger: _LedgerMonth, *, year: int, month: int, prefix: str
+) -> tuple[ClosedMonth | None, dt.date | None]:
+    """The month's closing (read only when the month was closed) and the date of the season's escrow move, as
+    the ledger's month carries them; read on their own when no account exists yet."""
+    if not ledger.accounts:
+        posted = posted_under_key(prefix=prefix)
+        return closed_month(year=year, month=month), posted.date if posted is not None else None
+    closed = closed_month(year=year, month=month) if ledger.closed_pk is not None else None
+    return closed, ledger.escrow_moved_on
