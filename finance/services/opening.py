@@ -35,7 +35,7 @@ from ncpc.core.money import money_display, quantize
 from ncpc.core.results import Booked
 
 NOTE_MAX = 200
-# The earliest statement date: the first month the monthly reports show (``finance.views.report``).
+# The earliest statement date: the first month the monthly reports show (``finance.views.reports.report``).
 EARLIEST = dt.date(2000, 1, 1)
 
 

@@ -1,0 +1,124 @@
+"""Checks: written by the treasurer, approved by the officers (§4.7)."""
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from events.selectors import current_season
+from finance import forms
+from finance.models import (
+    Disbursement,
+)
+from finance.services.checks import (
+    approval_requests_sent,
+    approvals_left_text,
+    approvals_needed,
+    disbursement_approve,
+    disbursement_create,
+)
+from finance.views.access import officer_required
+from members.selectors import officer_holders
+from ncpc.core.clock import club_today
+from ncpc.core.errors import NcpcError
+from ncpc.core.feedback import error_show
+from ncpc.core.permissions import Action, user_can, user_person
+
+
+@officer_required
+def checks(request):
+    today = club_today()
+    may_write = user_can(request.user, Action.MANAGE_LEDGER)
+    officers = list({p.pk: p for p in officer_holders(on=today).values()}.values())
+    form = (
+        forms.CheckForm(request.POST or None, season=current_season(), officers=officers)
+        if may_write
+        else None
+    )
+    if request.method == "POST":
+        if form is None:  # built only for a user who may write checks
+            raise PermissionDenied("Only the treasurer writes checks.")
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                booked = disbursement_create(
+                    date=data["date"],
+                    payee=data["payee"],
+                    amount=data["amount"],
+                    memo=data["memo"],
+                    from_code=data["from_account"],
+                    to_code=data["to_account"],
+                    check_number=data["check_number"],
+                    signers=(data["signer_1"], data["signer_2"]),
+                    actor=request.user,
+                    once=data["once"],
+                    on=today,
+                )
+            except NcpcError as exc:
+                error_show(request, exc, form=form)
+            else:
+                check = booked.record
+                if booked.replayed:
+                    messages.info(request, f"Already recorded: {check} (this form was sent before).")
+                else:
+                    messages.success(request, _check_written_text(check=check))
+                return redirect("finance:checks")
+    items = list(
+        Disbursement.objects.select_related(
+            "from_account", "to_account", "signer_1", "signer_2", "transaction"
+        ).prefetch_related("approvals__officer")
+    )
+    person = user_person(request.user)
+    approved_by_me = {
+        c.pk
+        for c in items
+        if person is not None and any(a.officer_id == person.pk for a in c.approvals.all())
+    }
+    return render(
+        request,
+        "finance/checks.html",
+        {
+            "form": form,
+            "checks": items,
+            "me": person,
+            "approved_by_me": approved_by_me,
+            "needed": approvals_needed(on=today),
+        },
+    )
+
+
+def _check_written_text(*, check: Disbursement) -> str:
+    needed = approvals_needed(on=check.date)
+    approved = check.approvals.count()
+    asked = approval_requests_sent(check=check)
+    text = f"{check} written"
+    if approved:
+        text += f" with your approval ({approved} of {needed})"
+    text += f"; it is issued once {approvals_left_text(approved=approved, needed=needed)}."
+    if asked:
+        text += f" {asked} officer{'s were' if asked != 1 else ' was'} e-mailed a link to approve it."
+    return text
+
+
+@require_POST
+@officer_required
+def check_approve(request, pk):
+    check = get_object_or_404(Disbursement, pk=pk)
+    before = check.approvals.count()
+    try:
+        check = disbursement_approve(disbursement=check, actor=request.user, on=club_today())
+    except NcpcError as exc:
+        messages.error(request, str(exc))
+    else:
+        approvals = check.approvals.count()
+        needed = approvals_needed(on=check.date)
+        if check.status == Disbursement.Status.ISSUED and approvals > before:
+            messages.success(request, f"Approved: {check} is issued.")
+        elif approvals == before:
+            messages.info(request, "Your approval of this check is recorded already.")
+        else:
+            left = approvals_left_text(approved=approvals, needed=needed)
+            messages.success(
+                request, f"You approved {check} ({approvals} of {needed}); it is issued once {left}."
+            )
+    return redirect("finance:checks")

@@ -1,0 +1,89 @@
+"""The ledger: its transactions, their reversal, transfers between the club's accounts."""
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, redirect, render
+
+from events.selectors import current_season
+from finance import forms
+from finance.models import (
+    Transaction,
+)
+from finance.selectors.ledger import account_balances
+from finance.services.ledger import (
+    AlreadyReversed,
+    transaction_reverse,
+    transfer_post,
+)
+from ncpc.core.clock import club_today
+from ncpc.core.errors import NcpcError
+from ncpc.core.feedback import error_show
+from ncpc.core.money import money_display
+from ncpc.core.permissions import Action, require
+
+
+@require(Action.MANAGE_LEDGER)
+def ledger(request):
+    txns = Transaction.objects.select_related("created_by", "reverses").prefetch_related(
+        "entries__account", "reversed_by"
+    )
+    page = Paginator(txns, 25).get_page(request.GET.get("page"))
+    return render(request, "finance/ledger.html", {"page": page, "balances": account_balances()})
+
+
+@require(Action.MANAGE_LEDGER)
+def transaction_detail(request, pk):
+    txn = get_object_or_404(Transaction.objects.select_related("created_by", "reverses"), pk=pk)
+    form = forms.ReverseForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            reversal = transaction_reverse(
+                txn=txn, date=club_today(), reason=form.cleaned_data["reason"], actor=request.user
+            )
+        except AlreadyReversed:
+            messages.info(request, f"Already reversed: #{txn.pk} was reversed before.")
+            return redirect("finance:transaction", pk=txn.pk)
+        except NcpcError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, f"Posted reversal #{reversal.pk}.")
+            return redirect("finance:transaction", pk=reversal.pk)
+    reversed_by = Transaction.objects.filter(reverses=txn).first()
+    return render(
+        request,
+        "finance/transaction.html",
+        {
+            "txn": txn,
+            "entries": txn.entries.select_related("account", "membership__person"),
+            "form": form,
+            "reversed_by": reversed_by,
+            "today": club_today(),
+        },
+    )
+
+
+@require(Action.MANAGE_LEDGER)
+def transfer(request):
+    form = forms.TransferForm(request.POST or None, season=current_season())
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            booked = transfer_post(
+                date=data["date"],
+                from_code=data["from_account"],
+                to_code=data["to_account"],
+                amount=data["amount"],
+                memo=data["memo"],
+                actor=request.user,
+                once=data["once"],
+            )
+        except NcpcError as exc:
+            error_show(request, exc, form=form)
+        else:
+            txn = booked.record
+            if booked.replayed:
+                messages.info(request, f"Already recorded: #{txn.pk} (this form was sent before).")
+            else:
+                messages.success(request, f"Posted #{txn.pk}: {money_display(data['amount'])}.")
+            return redirect("finance:transaction", pk=txn.pk)
+    return render(request, "finance/transfer.html", {"form": form})

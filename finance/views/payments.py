@@ -1,0 +1,193 @@
+"""Recording payments, their receipts and their reversal."""
+
+import re
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.http import require_safe
+
+from events.selectors import current_season
+from finance import forms
+from finance.models import (
+    Payment,
+    Transaction,
+)
+from finance.selectors.dues import (
+    account_outlook,
+    dues_account,
+)
+from finance.services.ledger import (
+    AlreadyReversed,
+)
+from finance.services.payments import PaymentUnconfirmed, payment_record
+from finance.services.payments import payment_reverse as reverse_payment
+from finance.views.access import may_see_member
+from members.models import Membership
+from ncpc.core.clock import club_today
+from ncpc.core.errors import NcpcError
+from ncpc.core.feedback import error_show
+from ncpc.core.money import money_display, money_str
+from ncpc.core.permissions import Action, require, user_can
+
+_ID = re.compile(r"[0-9]{1,9}")
+
+
+def _payment_member(season, value):
+    """The season's membership named by ``?member=<id>`` (None for anything else)."""
+    if season is None or not _ID.fullmatch(str(value or "")):
+        return None
+    return Membership.objects.filter(season=season, pk=int(value)).select_related("person", "season").first()
+
+
+def _member_outlook(membership):
+    """What the member owes now, to play at the next event, and the next late fee (the payment form's panel)."""
+    on = min(club_today(), membership.season.end)
+    return account_outlook(account=dues_account(membership=membership), on=on, membership=membership)
+
+
+@require(Action.RECORD_PAYMENTS)
+def payments(request):
+    season = current_season()
+    chosen = _payment_member(season, request.GET.get("member")) if request.method == "GET" else None
+    outlook = None
+    initial: dict[str, object] = {}
+    if chosen is not None:
+        outlook = _member_outlook(chosen)
+        initial["membership"] = chosen.pk
+        if outlook.to_play > 0:
+            initial["amount"] = outlook.to_play
+    form = forms.PaymentForm(request.POST or None, season=season, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            booked = payment_record(
+                membership=data["membership"],
+                date=data["date"],
+                amount=data["amount"],
+                method=data["method"],
+                reference=data["reference"],
+                actor=request.user,
+                once=data["once"],
+                ask=True,
+                confirmed=data["confirmed"],
+            )
+        except PaymentUnconfirmed as exc:
+            form.ask(exc.questions)
+        except NcpcError as exc:
+            error_show(request, exc, form=form)
+        else:
+            payment = booked.record
+            if booked.replayed:
+                messages.info(
+                    request, f"Already recorded: receipt #{payment.pk} (this form was sent before)."
+                )
+            else:
+                messages.success(
+                    request, f"Recorded {money_display(payment.amount)} from {payment.membership.person}."
+                )
+            for seat in booked.seats_changed:
+                messages.info(
+                    request,
+                    f"Seat list of event {seat.event.number} ({seat.event.date:%b %-d}): "
+                    f"{payment.membership.person} is now “{seat.get_status_display()}”.",
+                )
+            # A blank form for the next member, the receipt linked above it.
+            return redirect(f"{reverse('finance:payments')}?receipt={payment.pk}")
+    recorded = None
+    if _ID.fullmatch(str(request.GET.get("receipt", ""))):
+        recorded = (
+            Payment.objects.select_related("membership__person")
+            .filter(pk=int(request.GET["receipt"]))
+            .first()
+        )
+    recent = Payment.objects.select_related("membership__person", "transaction").prefetch_related(
+        "transaction__reversed_by"
+    )
+    page = Paginator(recent, 30).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "finance/payments.html",
+        {
+            "form": form,
+            "page": page,
+            "season": season,
+            "chosen": chosen,
+            "outlook": outlook,
+            "recorded": recorded,
+        },
+    )
+
+
+@require(Action.RECORD_PAYMENTS)
+@require_safe
+def payment_outlook(request, membership_id):
+    """JSON for the payment form's script: the member's panel (as the page renders it) and the amount to play."""
+    membership = get_object_or_404(Membership.objects.select_related("person", "season"), pk=membership_id)
+    outlook = _member_outlook(membership)
+    html = render_to_string(
+        "finance/partials/payment_outlook.html", {"chosen": membership, "outlook": outlook}, request=request
+    )
+    return JsonResponse(
+        {
+            "membership": membership.pk,
+            "balance": money_str(outlook.balance),
+            "to_play": money_str(outlook.to_play),
+            "next_event": outlook.next_event.isoformat() if outlook.next_event else None,
+            "late_fee": money_str(outlook.late_fee),
+            "late_fee_date": outlook.late_fee_date.isoformat() if outlook.late_fee_date else None,
+            "avoid_late_fee": money_str(outlook.avoid_late_fee),
+            "html": html,
+        }
+    )
+
+
+@require(Action.VIEW_CLUB)
+def receipt(request, pk):
+    payment = get_object_or_404(
+        Payment.objects.select_related("membership__person", "membership__season", "transaction__created_by"),
+        pk=pk,
+    )
+    if not may_see_member(request, payment.membership):
+        raise PermissionDenied("You may see only your own receipts.")
+    reversal = Transaction.objects.filter(reverses=payment.transaction).first()
+    return render(
+        request,
+        "finance/receipt.html",
+        {
+            "payment": payment,
+            "reversal": reversal,
+            "perms_record": user_can(request.user, Action.RECORD_PAYMENTS),
+        },
+    )
+
+
+@require(Action.RECORD_PAYMENTS)
+def payment_reverse(request, pk):
+    payment = get_object_or_404(Payment.objects.select_related("membership__person", "transaction"), pk=pk)
+    form = forms.ReverseForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            reverse_payment(
+                payment=payment, date=club_today(), reason=form.cleaned_data["reason"], actor=request.user
+            )
+        except AlreadyReversed:
+            messages.info(request, f"Already reversed: receipt #{payment.pk} is marked reversed.")
+        except NcpcError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, "The payment is reversed (dated today); both stay in the books.")
+        return redirect("finance:receipt", pk=payment.pk)
+    return render(
+        request,
+        "finance/reverse_confirm.html",
+        {
+            "form": form,
+            "what": f"the payment of {money_display(payment.amount)} from {payment.membership.person} on {payment.date}",
+            "today": club_today(),
+        },
+    )
