@@ -24,8 +24,7 @@ from finance.services.reconciliation import (
     statement_balance_record,
 )
 from ncpc.core.clock import club_today
-from ncpc.core.errors import ConcurrentChange, NcpcError
-from ncpc.core.feedback import error_show
+from ncpc.core.feedback import command_run
 from ncpc.core.money import money_display
 from ncpc.core.permissions import Action, require, user_can
 
@@ -70,21 +69,18 @@ def statements(request):
         return _statements_page(request, month=None, form=form)
     data = form.cleaned_data
     upload = data["file"]
-    try:
-        booked = bank_statement_upload(
-            code=data["account"],
-            month=data["month"],
-            name=upload.name or "",
-            data=upload.read(),
-            reason=data["reason"],
-            actor=request.user,
-            once=data["once"],
-        )
-    except ConcurrentChange as exc:
-        messages.warning(request, str(exc))
-        return _statements_page(request, month=None, form=form)
-    except NcpcError as exc:
-        error_show(request, exc, form=form)
+    booked = command_run(
+        request,
+        bank_statement_upload,
+        form=form,
+        code=data["account"],
+        month=data["month"],
+        name=upload.name or "",
+        data=upload.read(),
+        reason=data["reason"],
+        once=data["once"],
+    )
+    if booked is None:
         return _statements_page(request, month=None, form=form)
     statement = booked.record
     if booked.replayed:
@@ -183,18 +179,17 @@ def reconcile_import(request, code, year, month):
         _form_errors(request, form)
         return _back(code, first)
     upload = form.cleaned_data["file"]
-    try:
-        booked = bank_file_import(
-            code=code,
-            month=first,
-            name=upload.name or "",
-            data=upload.read(),
-            columns=form.columns(),
-            actor=request.user,
-            once=form.cleaned_data["once"],
-        )
-    except NcpcError as exc:
-        messages.error(request, str(exc))
+    booked = command_run(
+        request,
+        bank_file_import,
+        code=code,
+        month=first,
+        name=upload.name or "",
+        data=upload.read(),
+        columns=form.columns(),
+        once=form.cleaned_data["once"],
+    )
+    if booked is None:
         return _back(code, first)
     result = booked.record
     if booked.replayed:
@@ -219,13 +214,10 @@ def reconcile_balance(request, code, year, month):
     if not form.is_valid():
         _form_errors(request, form)
         return _back(code, first)
-    try:
-        statement_balance_record(
-            code=code, month=first, balance=form.cleaned_data["balance"], actor=request.user
-        )
-    except NcpcError as exc:
-        messages.error(request, str(exc))
-    else:
+    recorded = command_run(
+        request, statement_balance_record, code=code, month=first, balance=form.cleaned_data["balance"]
+    )
+    if recorded is not None:
         messages.success(
             request, f"The statement's closing balance is {money_display(form.cleaned_data['balance'])}."
         )
@@ -240,13 +232,10 @@ def reconcile_difference(request, code, year, month):
     if not form.is_valid():
         _form_errors(request, form)
         return _back(code, first)
-    try:
-        record = difference_record(
-            code=code, month=first, reason=form.cleaned_data["reason"], actor=request.user
-        )
-    except NcpcError as exc:
-        messages.error(request, str(exc))
-    else:
+    record = command_run(
+        request, difference_record, code=code, month=first, reason=form.cleaned_data["reason"]
+    )
+    if record is not None:
         messages.success(
             request, f"Recorded the difference of {money_display(record.difference)} with its reason."
         )
@@ -265,11 +254,10 @@ def line_match(request, pk):
     if not form.is_valid():
         messages.error(request, "Pick the posting this bank line is.")
         return _line_back(line)
-    try:
-        bank_line_match(line_id=line.pk, entry_id=form.cleaned_data["entry"], actor=request.user)
-    except NcpcError as exc:
-        messages.error(request, str(exc))
-    else:
+    if (
+        command_run(request, bank_line_match, line_id=line.pk, entry_id=form.cleaned_data["entry"])
+        is not None
+    ):
         messages.success(request, f"Matched the bank's {line.date:%b %-d} {money_display(line.amount)}.")
     return _line_back(line)
 
@@ -278,10 +266,6 @@ def line_match(request, pk):
 @require(Action.MANAGE_LEDGER)
 def line_unmatch(request, pk):
     line = get_object_or_404(BankLine.objects.select_related("account"), pk=pk)
-    try:
-        bank_line_unmatch(line_id=line.pk, actor=request.user)
-    except NcpcError as exc:
-        messages.error(request, str(exc))
-    else:
+    if command_run(request, bank_line_unmatch, line_id=line.pk) is not None:
         messages.success(request, f"The bank's {line.date:%b %-d} {money_display(line.amount)} is unmatched.")
     return _line_back(line)

@@ -20,8 +20,7 @@ from finance.services.checks import (
 from finance.views.access import officer_required
 from members.selectors import officer_holders
 from ncpc.core.clock import club_today
-from ncpc.core.errors import NcpcError
-from ncpc.core.feedback import error_show
+from ncpc.core.feedback import command_run
 from ncpc.core.permissions import Action, user_can, user_person
 
 
@@ -40,23 +39,22 @@ def checks(request):
             raise PermissionDenied("Only the treasurer writes checks.")
         if form.is_valid():
             data = form.cleaned_data
-            try:
-                booked = disbursement_create(
-                    date=data["date"],
-                    payee=data["payee"],
-                    amount=data["amount"],
-                    memo=data["memo"],
-                    from_code=data["from_account"],
-                    to_code=data["to_account"],
-                    check_number=data["check_number"],
-                    signers=(data["signer_1"], data["signer_2"]),
-                    actor=request.user,
-                    once=data["once"],
-                    on=today,
-                )
-            except NcpcError as exc:
-                error_show(request, exc, form=form)
-            else:
+            booked = command_run(
+                request,
+                disbursement_create,
+                form=form,
+                date=data["date"],
+                payee=data["payee"],
+                amount=data["amount"],
+                memo=data["memo"],
+                from_code=data["from_account"],
+                to_code=data["to_account"],
+                check_number=data["check_number"],
+                signers=(data["signer_1"], data["signer_2"]),
+                once=data["once"],
+                on=today,
+            )
+            if booked is not None:
                 check = booked.record
                 if booked.replayed:
                     messages.info(request, f"Already recorded: {check} (this form was sent before).")
@@ -105,11 +103,9 @@ def _check_written_text(*, check: Disbursement) -> str:
 def check_approve(request, pk):
     check = get_object_or_404(Disbursement, pk=pk)
     before = check.approvals.count()
-    try:
-        check = disbursement_approve(disbursement=check, actor=request.user, on=club_today())
-    except NcpcError as exc:
-        messages.error(request, str(exc))
-    else:
+    approved = command_run(request, disbursement_approve, disbursement=check, on=club_today())
+    if approved is not None:
+        check = approved
         approvals = check.approvals.count()
         needed = approvals_needed(on=check.date)
         if check.status == Disbursement.Status.ISSUED and approvals > before:

@@ -16,6 +16,7 @@ from finance.services.door import door_payment_record
 from members.models import Membership
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
+from ncpc.core.feedback import command_run
 from ncpc.core.forms import once_key_new
 from ncpc.core.money import money_display
 from ncpc.core.permissions import Action, require
@@ -32,59 +33,63 @@ def door_list(request, season, number):
     if request.method == "POST" and "application/json" in request.headers.get("Accept", ""):
         return _door_pay_json(request, event)
     if request.method == "POST":
-        form = forms.DoorPaymentForm(request.POST)
-        back = here
-        if form.is_valid():
-            data = form.cleaned_data
-            if data["next"] and url_has_allowed_host_and_scheme(
-                data["next"], allowed_hosts={request.get_host()}, require_https=request.is_secure()
-            ):
-                back = data["next"]
-            membership = Membership.objects.filter(pk=data["membership"]).select_related("person").first()
-            if membership is None:
-                messages.error(request, "No such member: reload the list.")
-                return redirect(back)
-            try:
-                booked = door_payment_record(
-                    event=event,
-                    membership=membership,
-                    expected=data["amount"],
-                    on=club_today(),
-                    actor=request.user,
-                    once=data["once"],
-                )
-            except NcpcError as exc:
-                messages.error(request, str(exc))
-            else:
-                payment = booked.record
-                receipt = reverse("finance:receipt", args=[payment.pk])
-                if booked.replayed:
-                    messages.info(
-                        request,
-                        format_html(
-                            'Already recorded: <a href="{}">receipt #{}</a> (this tap was sent before).',
-                            receipt,
-                            payment.pk,
-                        ),
-                    )
-                else:
-                    messages.success(
-                        request,
-                        format_html(
-                            '{} paid {} cash: <a href="{}">receipt #{}</a>.',
-                            str(membership.person),
-                            money_display(payment.amount),
-                            receipt,
-                            payment.pk,
-                        ),
-                    )
-        else:
-            messages.error(request, "This list is out of date: reload it and tap again.")
-        return redirect(back)
+        return _door_pay_form(request, event, here=here)
     context = door_context(event=event, today=club_today(), next_url=here)
     if request.GET.get("fragment") == "1":
         return render(request, "finance/partials/door_list.html", context)
     return render(request, "finance/door_list.html", context)
+
+
+def _door_pay_form(request, event, *, here):
+    """A tap on the door list's page: record the member's cash payment, say so, and go back to the list (or to
+    the page the form names, on this site)."""
+    form = forms.DoorPaymentForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "This list is out of date: reload it and tap again.")
+        return redirect(here)
+    data = form.cleaned_data
+    back = here
+    if data["next"] and url_has_allowed_host_and_scheme(
+        data["next"], allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        back = data["next"]
+    membership = Membership.objects.filter(pk=data["membership"]).select_related("person").first()
+    if membership is None:
+        messages.error(request, "No such member: reload the list.")
+        return redirect(back)
+    booked = command_run(
+        request,
+        door_payment_record,
+        event=event,
+        membership=membership,
+        expected=data["amount"],
+        on=club_today(),
+        once=data["once"],
+    )
+    if booked is not None:
+        payment = booked.record
+        receipt = reverse("finance:receipt", args=[payment.pk])
+        if booked.replayed:
+            messages.info(
+                request,
+                format_html(
+                    'Already recorded: <a href="{}">receipt #{}</a> (this tap was sent before).',
+                    receipt,
+                    payment.pk,
+                ),
+            )
+        else:
+            messages.success(
+                request,
+                format_html(
+                    '{} paid {} cash: <a href="{}">receipt #{}</a>.',
+                    str(membership.person),
+                    money_display(payment.amount),
+                    receipt,
+                    payment.pk,
+                ),
+            )
+    return redirect(back)
 
 
 def _door_pay_json(request, event):
@@ -100,6 +105,8 @@ def _door_pay_json(request, event):
         if membership is None:
             error = "No such member: the list is shown again."
         else:
+            # Not command_run: a refusal is this answer's error, which the console shows, not a message left in the
+            # session for the next page.
             try:
                 booked = door_payment_record(
                     event=event,

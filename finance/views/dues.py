@@ -28,7 +28,7 @@ from finance.services.reminders import dues_reminders_plan, dues_reminders_send
 from finance.views.access import may_see_member, own_membership
 from members.models import Membership
 from ncpc.core.clock import club_today
-from ncpc.core.errors import NcpcError
+from ncpc.core.feedback import command_run
 from ncpc.core.mail import deliveries_by_reference
 from ncpc.core.permissions import Action, require, user_can
 
@@ -116,18 +116,15 @@ def waive(request, membership_id):
     fee_dates = [c.date for c in account.charges if c.kind == LATE_FEE]
     form = forms.WaiverForm(request.POST, fee_dates=fee_dates)
     if form.is_valid():
-        try:
-            late_fee_waive(
-                membership=membership,
-                fee_date=form.cleaned_data["fee_date"],
-                on=club_today(),
-                reason=form.cleaned_data["reason"],
-                actor=request.user,
-            )
-        except NcpcError as exc:
-            messages.error(request, str(exc))
-        else:
-            messages.success(request, "The late fee is waived.")
+        command_run(
+            request,
+            late_fee_waive,
+            success="The late fee is waived.",
+            membership=membership,
+            fee_date=form.cleaned_data["fee_date"],
+            on=club_today(),
+            reason=form.cleaned_data["reason"],
+        )
     else:
         messages.error(request, "Pick a late fee and give a reason.")
     return redirect("finance:statement", membership_id=membership.pk)
@@ -141,14 +138,14 @@ def reminders(request):
         if season is None:
             messages.error(request, "There is no season to send reminders for.")
             return redirect("finance:reminders")
-        sent = dues_reminders_send(season=season, on=today, actor=request.user, window=False)
+        sent = command_run(request, dues_reminders_send, season=season, on=today, window=False)
         if sent:
             messages.success(
                 request,
                 f"Queued {len(sent)} reminder(s): they are e-mailed in the background "
                 "(the Delivery column says how it went).",
             )
-        else:
+        elif sent is not None:
             messages.info(request, "Nothing to send: everyone listed was reminded for this event already.")
         return redirect("finance:reminders")
     plan = dues_reminders_plan(season=season, on=today) if season is not None else None

@@ -16,8 +16,7 @@ from finance.services.ledger import (
     transfer_post,
 )
 from ncpc.core.clock import club_today
-from ncpc.core.errors import NcpcError
-from ncpc.core.feedback import error_show
+from ncpc.core.feedback import command_run
 from ncpc.core.money import money_display
 from ncpc.core.permissions import Action, require
 
@@ -36,18 +35,27 @@ def transaction_detail(request, pk):
     txn = get_object_or_404(Transaction.objects.select_related("created_by", "reverses"), pk=pk)
     form = forms.ReverseForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
-            reversal = transaction_reverse(
-                txn=txn, date=club_today(), reason=form.cleaned_data["reason"], actor=request.user
-            )
-        except AlreadyReversed:
-            messages.info(request, f"Already reversed: #{txn.pk} was reversed before.")
-            return redirect("finance:transaction", pk=txn.pk)
-        except NcpcError as exc:
-            messages.error(request, str(exc))
-        else:
-            messages.success(request, f"Posted reversal #{reversal.pk}.")
-            return redirect("finance:transaction", pk=reversal.pk)
+        reversed_before = []
+
+        def refused(exc):
+            if isinstance(exc, AlreadyReversed):
+                reversed_before.append(exc)
+                messages.info(request, f"Already reversed: #{txn.pk} was reversed before.")
+            else:
+                messages.error(request, str(exc))
+
+        reversal = command_run(
+            request,
+            transaction_reverse,
+            success="Posted reversal #{result.pk}.",
+            refused=refused,
+            txn=txn,
+            date=club_today(),
+            reason=form.cleaned_data["reason"],
+        )
+        # The reversal's page, or this transaction's when it was reversed before; any other refusal stays here.
+        if reversal is not None or reversed_before:
+            return redirect("finance:transaction", pk=(reversal or txn).pk)
     reversed_by = Transaction.objects.filter(reverses=txn).first()
     return render(
         request,
@@ -67,19 +75,18 @@ def transfer(request):
     form = forms.TransferForm(request.POST or None, season=current_season())
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        try:
-            booked = transfer_post(
-                date=data["date"],
-                from_code=data["from_account"],
-                to_code=data["to_account"],
-                amount=data["amount"],
-                memo=data["memo"],
-                actor=request.user,
-                once=data["once"],
-            )
-        except NcpcError as exc:
-            error_show(request, exc, form=form)
-        else:
+        booked = command_run(
+            request,
+            transfer_post,
+            form=form,
+            date=data["date"],
+            from_code=data["from_account"],
+            to_code=data["to_account"],
+            amount=data["amount"],
+            memo=data["memo"],
+            once=data["once"],
+        )
+        if booked is not None:
             txn = booked.record
             if booked.replayed:
                 messages.info(request, f"Already recorded: #{txn.pk} (this form was sent before).")

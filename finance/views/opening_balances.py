@@ -18,7 +18,7 @@ from finance.services.opening import opening_balance_check, opening_balance_reco
 from finance.services.opening import opening_balance_correct as correct_opening_balance
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
-from ncpc.core.feedback import error_show
+from ncpc.core.feedback import command_run, error_show
 from ncpc.core.money import money_display
 from ncpc.core.permissions import Action, require
 
@@ -55,27 +55,19 @@ def opening_balances(request):
     if not form.is_valid() or "edit" in request.POST:
         return _opening_page(request, posted=(code, form))
     data = form.cleaned_data
-    try:
-        if not data["confirm"]:
-            # The first step: the service's checks, then what will be booked, to confirm.
-            account = opening_balance_check(
-                code=code, day=data["date"], amount=data["amount"], note=data["note"]
-            )
-            return render(
-                request,
-                "finance/opening_balance_confirm.html",
-                {"form": form, "account": account, "code": code, "data": data, "start": books_start_day()},
-            )
-        booked = opening_balance_record(
-            code=code,
-            date=data["date"],
-            amount=data["amount"],
-            note=data["note"],
-            actor=request.user,
-            once=data["once"],
-        )
-    except NcpcError as exc:
-        error_show(request, exc, form=form)
+    if not data["confirm"]:
+        return _opening_confirm(request, form=form, code=code)
+    booked = command_run(
+        request,
+        opening_balance_record,
+        form=form,
+        code=code,
+        date=data["date"],
+        amount=data["amount"],
+        note=data["note"],
+        once=data["once"],
+    )
+    if booked is None:
         return _opening_page(request, posted=(code, form))
     opening = booked.record
     if booked.replayed:
@@ -92,20 +84,40 @@ def opening_balances(request):
     return redirect("finance:opening_balances")
 
 
+def _opening_confirm(request, *, form, code):
+    """The first step: the service's checks (a read: nothing is booked), then what will be booked, to confirm;
+    a check that fails shows the form again with its error."""
+    data = form.cleaned_data
+    try:
+        account = opening_balance_check(code=code, day=data["date"], amount=data["amount"], note=data["note"])
+    except NcpcError as exc:
+        error_show(request, exc, form=form)
+        return _opening_page(request, posted=(code, form))
+    return render(
+        request,
+        "finance/opening_balance_confirm.html",
+        {"form": form, "account": account, "code": code, "data": data, "start": books_start_day()},
+    )
+
+
 @require(Action.MANAGE_LEDGER)
 def opening_balance_correct(request, pk):
     opening = get_object_or_404(OpeningBalance.objects.select_related("account", "transaction"), pk=pk)
     form = forms.ReverseForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
-            correct_opening_balance(
-                opening=opening, on=club_today(), reason=form.cleaned_data["reason"], actor=request.user
-            )
-        except AlreadyReversed as exc:
-            messages.info(request, str(exc))
-        except NcpcError as exc:
-            messages.error(request, str(exc))
-        else:
+        corrected = command_run(
+            request,
+            correct_opening_balance,
+            refused=lambda exc: (
+                messages.info(request, str(exc))
+                if isinstance(exc, AlreadyReversed)
+                else messages.error(request, str(exc))
+            ),
+            opening=opening,
+            on=club_today(),
+            reason=form.cleaned_data["reason"],
+        )
+        if corrected is not None:
             messages.success(
                 request,
                 f"The opening balance of {opening.account} is corrected (reversed, dated today); record the right "

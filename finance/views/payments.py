@@ -29,8 +29,7 @@ from finance.services.payments import payment_reverse as reverse_payment
 from finance.views.access import may_see_member
 from members.models import Membership
 from ncpc.core.clock import club_today
-from ncpc.core.errors import NcpcError
-from ncpc.core.feedback import error_show
+from ncpc.core.feedback import command_run, error_show
 from ncpc.core.money import money_display, money_str
 from ncpc.core.permissions import Action, require, user_can
 
@@ -64,40 +63,52 @@ def payments(request):
     form = forms.PaymentForm(request.POST or None, season=season, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        try:
-            booked = payment_record(
-                membership=data["membership"],
-                date=data["date"],
-                amount=data["amount"],
-                method=data["method"],
-                reference=data["reference"],
-                actor=request.user,
-                once=data["once"],
-                ask=True,
-                confirmed=data["confirmed"],
-            )
-        except PaymentUnconfirmed as exc:
-            form.ask(exc.questions)
-        except NcpcError as exc:
-            error_show(request, exc, form=form)
-        else:
-            payment = booked.record
-            if booked.replayed:
-                messages.info(
-                    request, f"Already recorded: receipt #{payment.pk} (this form was sent before)."
-                )
+
+        def refused(exc):
+            if isinstance(exc, PaymentUnconfirmed):
+                form.ask(exc.questions)  # nothing booked: the form asks, the officer confirms and sends again
             else:
-                messages.success(
-                    request, f"Recorded {money_display(payment.amount)} from {payment.membership.person}."
-                )
-            for seat in booked.seats_changed:
-                messages.info(
-                    request,
-                    f"Seat list of event {seat.event.number} ({seat.event.date:%b %-d}): "
-                    f"{payment.membership.person} is now “{seat.get_status_display()}”.",
-                )
+                error_show(request, exc, form=form)
+
+        booked = command_run(
+            request,
+            payment_record,
+            refused=refused,
+            membership=data["membership"],
+            date=data["date"],
+            amount=data["amount"],
+            method=data["method"],
+            reference=data["reference"],
+            once=data["once"],
+            ask=True,
+            confirmed=data["confirmed"],
+        )
+        if booked is not None:
+            _payment_booked_tell(request, booked)
             # A blank form for the next member, the receipt linked above it.
-            return redirect(f"{reverse('finance:payments')}?receipt={payment.pk}")
+            return redirect(f"{reverse('finance:payments')}?receipt={booked.record.pk}")
+    return _payments_page(request, form=form, season=season, chosen=chosen, outlook=outlook)
+
+
+def _payment_booked_tell(request, booked):
+    """What the officer is told of a payment booked (or found booked already), and of the seats it changed."""
+    payment = booked.record
+    if booked.replayed:
+        messages.info(request, f"Already recorded: receipt #{payment.pk} (this form was sent before).")
+    else:
+        messages.success(
+            request, f"Recorded {money_display(payment.amount)} from {payment.membership.person}."
+        )
+    for seat in booked.seats_changed:
+        messages.info(
+            request,
+            f"Seat list of event {seat.event.number} ({seat.event.date:%b %-d}): "
+            f"{payment.membership.person} is now “{seat.get_status_display()}”.",
+        )
+
+
+def _payments_page(request, *, form, season, chosen, outlook):
+    """The payments page: the form, the receipt just recorded (``?receipt=``), the recent payments by page."""
     recorded = None
     if _ID.fullmatch(str(request.GET.get("receipt", ""))):
         recorded = (
@@ -171,16 +182,19 @@ def payment_reverse(request, pk):
     payment = get_object_or_404(Payment.objects.select_related("membership__person", "transaction"), pk=pk)
     form = forms.ReverseForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
-            reverse_payment(
-                payment=payment, date=club_today(), reason=form.cleaned_data["reason"], actor=request.user
-            )
-        except AlreadyReversed:
-            messages.info(request, f"Already reversed: receipt #{payment.pk} is marked reversed.")
-        except NcpcError as exc:
-            messages.error(request, str(exc))
-        else:
-            messages.success(request, "The payment is reversed (dated today); both stay in the books.")
+        command_run(
+            request,
+            reverse_payment,
+            success="The payment is reversed (dated today); both stay in the books.",
+            refused=lambda exc: (
+                messages.info(request, f"Already reversed: receipt #{payment.pk} is marked reversed.")
+                if isinstance(exc, AlreadyReversed)
+                else messages.error(request, str(exc))
+            ),
+            payment=payment,
+            date=club_today(),
+            reason=form.cleaned_data["reason"],
+        )
         return redirect("finance:receipt", pk=payment.pk)
     return render(
         request,

@@ -26,6 +26,7 @@ from finance.services.ledger import (
 from finance.services.night_list import event_reminders
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
+from ncpc.core.feedback import command_run
 from ncpc.core.permissions import Action, require, user_can
 
 
@@ -61,11 +62,8 @@ def payouts(request):
 @require(Action.MANAGE_LEDGER)
 def payout_post(request, event_id):
     event = get_object_or_404(Event, pk=event_id)
-    try:
-        booked = event_payout_post(event=event, actor=request.user)
-    except NcpcError as exc:
-        messages.error(request, str(exc))
-    else:
+    booked = command_run(request, event_payout_post, event=event)
+    if booked is not None:
         txn = booked.record
         if booked.replayed:
             messages.info(request, f"Event {event.number} was paid out already (#{txn.pk}).")
@@ -111,11 +109,8 @@ def wsop_escrow(request):
     season = current_season()
     if season is None:
         raise Http404("No season.")
-    try:
-        txn = wsop_escrow_move(season=season, date=club_today(), actor=request.user)
-    except NcpcError as exc:
-        messages.error(request, str(exc))
-    else:
+    txn = command_run(request, wsop_escrow_move, season=season, date=club_today())
+    if txn is not None:
         messages.success(request, f"The WSOP money of {season} is in escrow (#{txn.pk}).")
     return redirect("finance:wsop")
 
@@ -129,23 +124,20 @@ def wsop_result(request):
     form = forms.WsopResultForm(request.POST, season=season)
     if form.is_valid():
         data = form.cleaned_data
-        try:
-            booked = wsop_result_record(
-                season=season,
-                representative=data["representative"],
-                gross=data["gross"],
-                tips=data["tips"],
-                declined=data["declined"],
-                actor=request.user,
-                once=data["once"],
-            )
-        except NcpcError as exc:
-            messages.error(request, str(exc))
-        else:
-            if booked.replayed:
-                messages.info(request, "Already recorded: these winnings were recorded before.")
-            else:
-                messages.success(request, "Winnings recorded.")
+        booked = command_run(
+            request,
+            wsop_result_record,
+            season=season,
+            representative=data["representative"],
+            gross=data["gross"],
+            tips=data["tips"],
+            declined=data["declined"],
+            once=data["once"],
+        )
+        if booked is not None and booked.replayed:
+            messages.info(request, "Already recorded: these winnings were recorded before.")
+        elif booked is not None:
+            messages.success(request, "Winnings recorded.")
     else:
         problems = "; ".join(str(e) for errors in form.errors.values() for e in errors)
         messages.error(request, f"Please give the representative, gross winnings and tips. {problems}")

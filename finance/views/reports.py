@@ -2,7 +2,6 @@
 
 import datetime as dt
 
-from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -16,7 +15,7 @@ from finance.services.ledger import (
     months_open_before,
 )
 from ncpc.core.clock import club_today
-from ncpc.core.errors import NcpcError
+from ncpc.core.feedback import command_run
 from ncpc.core.permissions import Action, require, user_can
 
 
@@ -99,12 +98,10 @@ def report_close(request, year, month):
     if not (1 <= month <= 12 and 2000 <= year <= 2200):
         raise Http404("No such month.")
     first = dt.date(year, month, 1)
-    try:
-        month_close(day=first, actor=request.user)
-    except NcpcError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(
-            request, f"{first:%B %Y} is closed: no entry can be dated in it; corrections are dated today."
-        )
+    command_run(
+        request,
+        month_close,
+        success=f"{first:%B %Y} is closed: no entry can be dated in it; corrections are dated today.",
+        day=first,
+    )
     return redirect("finance:report", year=year, month=month)
