@@ -378,7 +378,7 @@ def season_dues_accounts(
 
     holder_ids = {h.pk for chain in chains for h in chain}
     money = _money(membership_ids=holder_ids, season_id=season.pk, season_wide=True)
-    # The season's events are kept in memory while its roster stands (events.selectors.season_events).
+    # The season's events: the caller's, else read here (one query, events.selectors.season_events).
     dates = event_dates(season=season, events=events)
     shared = season_charges(rules=rules, event_dates=dates, season_end=season.end)
     accounts = [

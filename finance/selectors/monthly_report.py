@@ -4,7 +4,7 @@ expenses by category."""
 import calendar
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db.models import Count, F, Q, Subquery, Sum
@@ -363,31 +363,10 @@ def _month_sums(*, start: dt.date, end: dt.date, season_start: dt.date, escrow_p
             books_start_on=Subquery(OpeningBalance.objects.order_by("date", "pk").values("date")[:1]),
         ).order_by("pk")
     )
-    before: dict[int, tuple[Decimal, Decimal, int]] = {
-        account_id: (quantize(opening), quantize(season_sum), count)
-        for account_id, opening, season_sum, count in Entry.objects.alias(day=F("transaction__date"))
-        .values("account_id")
-        .annotate(
-            opening=Sum("amount", filter=Q(day__lt=start)),
-            season_sum=Sum("amount", filter=Q(day__gte=season_start, day__lte=end)),
-            entry_count=Count("pk"),
-        )
-        .order_by()
-        .values_list("account_id", "opening", "season_sum", "entry_count")
-    }
-    transactions: dict[int, list[tuple[int, Decimal]]] = {}
-    for account_id, transaction_id, amount in Entry.objects.filter(
-        transaction__date__gte=start, transaction__date__lte=end
-    ).values_list("account_id", "transaction_id", "amount"):
-        transactions.setdefault(transaction_id, []).append((account_id, amount))
-    assets = {a.pk for a in accounts if a.kind == Account.Kind.ASSET}
-    # Per account: receipts, payments, transfers in, transfers out.
-    month: dict[int, list[Decimal]] = {}
-    for entries in transactions.values():
-        transfer = all(account_id in assets for account_id, _amount in entries)
-        for account_id, amount in entries:
-            figures = month.setdefault(account_id, [ZERO, ZERO, ZERO, ZERO])
-            figures[(2 if transfer else 0) + (amount < 0)] += amount
+    before = _sums_before(start=start, end=end, season_start=season_start)
+    month = _month_figures(
+        start=start, end=end, assets={a.pk for a in accounts if a.kind == Account.Kind.ASSET}
+    )
     sums = {}
     for account_id, (opening, season_sum, count) in before.items():
         receipts, payments, moved_in, moved_out = month.get(account_id, (ZERO, ZERO, ZERO, ZERO))
@@ -409,6 +388,42 @@ def _month_sums(*, start: dt.date, end: dt.date, season_start: dt.date, escrow_p
         escrow_moved_on=first.escrow_moved_on if first is not None else None,
         books_start_on=first.books_start_on if first is not None else None,
     )
+
+
+def _sums_before(
+    *, start: dt.date, end: dt.date, season_start: dt.date
+) -> dict[int, tuple[Decimal, Decimal, int]]:
+    """Account id → (its sum before the month, its sum for the season to the month's end, its number of
+    entries in all), for every account with entries: one grouped read."""
+    return {
+        account_id: (quantize(opening), quantize(season_sum), count)
+        for account_id, opening, season_sum, count in Entry.objects.alias(day=F("transaction__date"))
+        .values("account_id")
+        .annotate(
+            opening=Sum("amount", filter=Q(day__lt=start)),
+            season_sum=Sum("amount", filter=Q(day__gte=season_start, day__lte=end)),
+            entry_count=Count("pk"),
+        )
+        .order_by()
+        .values_list("account_id", "opening", "season_sum", "entry_count")
+    }
+
+
+def _month_figures(*, start: dt.date, end: dt.date, assets: set[int]) -> dict[int, list[Decimal]]:
+    """Account id → the month's [receipts, payments, transfers in, transfers out], from the month's entries
+    (one read): a transaction all of whose entries are in ``assets`` (the asset accounts' ids) is a transfer."""
+    transactions: dict[int, list[tuple[int, Decimal]]] = {}
+    for account_id, transaction_id, amount in Entry.objects.filter(
+        transaction__date__gte=start, transaction__date__lte=end
+    ).values_list("account_id", "transaction_id", "amount"):
+        transactions.setdefault(transaction_id, []).append((account_id, amount))
+    month: dict[int, list[Decimal]] = {}
+    for entries in transactions.values():
+        transfer = all(account_id in assets for account_id, _amount in entries)
+        for account_id, amount in entries:
+            figures = month.setdefault(account_id, [ZERO, ZERO, ZERO, ZERO])
+            figures[(2 if transfer else 0) + (amount < 0)] += amount
+    return month
 
 
 def _opening_balances_in_month(
@@ -456,80 +471,14 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     prefix = escrow_key(season=season) if season is not None else _NO_ESCROW_KEY
     ledger = _month_sums(start=start, end=end, season_start=season_start, escrow_prefix=prefix)
     accounts = accounts_standard(ledger.accounts)
-    rows: list[AccountMonth] = []
     opened = _opening_balances_in_month(start=start, end=end, books_start=ledger.books_start_on)
-    for code in ASSET_CODES:
-        account = accounts[code]
-        sums = ledger.of(account)
-        # The books' first month: its opening balances (SPEC §16.6) are the month's opening, not money in.
-        into, out = opened.get(account.pk, (ZERO, ZERO)) if account.pk is not None else (ZERO, ZERO)
-        opening, receipts, payments = sums.opening + into + out, sums.receipts - into, sums.payments - out
-        moved_in, moved_out = sums.transfers_in, sums.transfers_out
-        closing = opening + receipts + payments + moved_in + moved_out
-        rows.append(AccountMonth(account, opening, receipts, -payments, closing, moved_in, -moved_out))
-    # Opening balances recorded or corrected in a later month move money in or out of an account against the
-    # opening balances' (equity) account: neither income nor an expense. The books' first month's are its
-    # opening (``opened``).
-    corrections = -money_total(
-        ledger.of(a).month_sum for a in ledger.accounts if a.kind == Account.Kind.EQUITY
+    rows = _asset_months(ledger, standard=accounts, opened=opened)
+    dues = (
+        _season_dues(season=season, ledger=ledger, standard=accounts, start=start, end=end, as_of=as_of)
+        if season is not None
+        else _SeasonDues()
     )
-    corrections -= money_total(into + out for into, out in opened.values())
-    ledger_sums = [
-        (a, posted.month_sum, posted.season_sum)
-        for a in ledger.accounts
-        if a.kind in (Account.Kind.INCOME, Account.Kind.EXPENSE) and (posted := ledger.of(a)).entry_count
-    ]
-
-    members: list[MemberDuesRow] = []
-    allocation = None
-    income: list[CategoryRow] = []
-    expenses: list[CategoryRow] = []
-    if season is not None:
-        rules = season_rules(season)
-        memberships = season_memberships(season=season)
-        dues_accounts = season_dues_accounts(season=season, rules=rules, memberships=memberships)
-        for dues in dues_accounts:
-            joined = dues.holders[0].joined_on
-            if joined is not None and joined > as_of:
-                # Admitted after the month: not in its report (a closed month's report never changes, §16.1).
-                continue
-            status = dues.status(on=as_of)
-            holder = dues.holder
-            name = str(holder.person)
-            if len(dues.holders) > 1:
-                name += " (seat of " + ", ".join(str(h.person) for h in dues.holders[:-1]) + ")"
-            if holder.left_after_event is not None:
-                name += f" (left after event {holder.left_after_event})"
-            standing = dues.in_good_standing(membership_id=holder.pk, on=as_of)
-            gone = dues.departed(on=as_of)
-            members.append(
-                MemberDuesRow(
-                    holder,
-                    name,
-                    status.charged,
-                    status.paid,
-                    status.late_fees,
-                    status.balance,
-                    standing,
-                    left_on=dues.ended_on if gone else None,
-                    how_left=holder.get_how_left_display() if gone else "",
-                )
-            )
-        try:
-            allocation = wsop_allocation(
-                rules=rules, member_count=season_member_count(season=season, memberships=memberships)
-            )
-        except WsopTableMissing:
-            allocation = None
-        income, expenses = _report_categories(
-            accounts=dues_accounts,
-            rules=rules,
-            start=start,
-            end=end,
-            season_start=season.start,
-            standard=accounts,
-            posted=ledger_sums,
-        )
+    members = dues.members
     escrow = next(r for r in rows if r.account.code == Account.ESCROW)
     closed, moved_on = _closing_and_escrow_move(ledger, year=year, month=month, prefix=prefix)
     return MonthlyReport(
@@ -546,13 +495,115 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
         late_fees=money_total(r.late_fees for r in members),
         outstanding=money_total(max(r.balance, ZERO) for r in members if r.left_on is None),
         escrow_balance=escrow.closing,
-        wsop_allocation=allocation,
+        wsop_allocation=dues.allocation,
         wsop_posted_on=moved_on,
         closed=closed,
-        income=income,
-        expenses=expenses,
+        income=dues.income,
+        expenses=dues.expenses,
         season_start=season.start if season is not None else None,
-        corrections=corrections,
+        corrections=_corrections(ledger, opened=opened),
+    )
+
+
+def _asset_months(
+    ledger: _LedgerMonth, *, standard: dict[str, Account], opened: dict[int, tuple[Decimal, Decimal]]
+) -> list[AccountMonth]:
+    """The Accounts table: each asset account's month, in the books' order of the standard accounts."""
+    rows: list[AccountMonth] = []
+    for code in ASSET_CODES:
+        account = standard[code]
+        sums = ledger.of(account)
+        # The books' first month: its opening balances (SPEC §16.6) are the month's opening, not money in.
+        into, out = opened.get(account.pk, (ZERO, ZERO)) if account.pk is not None else (ZERO, ZERO)
+        opening, receipts, payments = sums.opening + into + out, sums.receipts - into, sums.payments - out
+        moved_in, moved_out = sums.transfers_in, sums.transfers_out
+        closing = opening + receipts + payments + moved_in + moved_out
+        rows.append(AccountMonth(account, opening, receipts, -payments, closing, moved_in, -moved_out))
+    return rows
+
+
+def _corrections(ledger: _LedgerMonth, *, opened: dict[int, tuple[Decimal, Decimal]]) -> Decimal:
+    """Opening balances recorded or corrected in a later month move money in or out of an account against the
+    opening balances' (equity) account: neither income nor an expense. The books' first month's are its
+    opening (``opened``), not corrections."""
+    corrections = -money_total(
+        ledger.of(a).month_sum for a in ledger.accounts if a.kind == Account.Kind.EQUITY
+    )
+    return corrections - money_total(into + out for into, out in opened.values())
+
+
+@dataclass(frozen=True)
+class _SeasonDues:
+    """The part of the report that a season covers: members' dues, the season's WSOP allocation (None when
+    the WSOP table has no row), income and expenses by category. Empty for a month no season covers."""
+
+    members: list[MemberDuesRow] = field(default_factory=list)
+    allocation: WsopAllocation | None = None
+    income: list[CategoryRow] = field(default_factory=list)
+    expenses: list[CategoryRow] = field(default_factory=list)
+
+
+def _season_dues(
+    *,
+    season: Season,
+    ledger: _LedgerMonth,
+    standard: dict[str, Account],
+    start: dt.date,
+    end: dt.date,
+    as_of: dt.date,
+) -> _SeasonDues:
+    rules = season_rules(season)
+    memberships = season_memberships(season=season)
+    dues_accounts = season_dues_accounts(season=season, rules=rules, memberships=memberships)
+    members = [
+        _member_dues_row(dues, as_of=as_of)
+        for dues in dues_accounts
+        # Admitted after the month: not in its report (a closed month's report never changes, §16.1).
+        if dues.holders[0].joined_on is None or dues.holders[0].joined_on <= as_of
+    ]
+    try:
+        allocation = wsop_allocation(
+            rules=rules, member_count=season_member_count(season=season, memberships=memberships)
+        )
+    except WsopTableMissing:
+        allocation = None
+    posted = [
+        (a, sums.month_sum, sums.season_sum)
+        for a in ledger.accounts
+        if a.kind in (Account.Kind.INCOME, Account.Kind.EXPENSE) and (sums := ledger.of(a)).entry_count
+    ]
+    income, expenses = _report_categories(
+        accounts=dues_accounts,
+        rules=rules,
+        start=start,
+        end=end,
+        season_start=season.start,
+        standard=standard,
+        posted=posted,
+    )
+    return _SeasonDues(members=members, allocation=allocation, income=income, expenses=expenses)
+
+
+def _member_dues_row(dues: DuesAccount, *, as_of: dt.date) -> MemberDuesRow:
+    """A seat's row of the members' fees, under its latest holder (naming the seat's earlier holders)."""
+    status = dues.status(on=as_of)
+    holder = dues.holder
+    name = str(holder.person)
+    if len(dues.holders) > 1:
+        name += " (seat of " + ", ".join(str(h.person) for h in dues.holders[:-1]) + ")"
+    if holder.left_after_event is not None:
+        name += f" (left after event {holder.left_after_event})"
+    gone = dues.departed(on=as_of)
+    return MemberDuesRow(
+        holder,
+        name,
+        status.charged,
+        status.paid,
+        status.late_fees,
+        status.balance,
+        dues.in_good_standing(membership_id=holder.pk, on=as_of),
+        left_on=dues.ended_on if gone else None,
+        how_left=holder.get_how_left_display() if gone else "",
     )
 
 

@@ -57,18 +57,60 @@ def payment_categories(
     spare: set[Charge] = set(forgone) if left_on is not None else set()
     if spare:
         charges = [*charges, *spare]
+    parts = _charge_parts(charges, admin_fee_in_first_dues=admin_fee_in_first_dues, spare=spare)
+    result: list[CategoryAmount] = []
+    # What each payment settled, oldest first: (the part's index, -1 for a credit; its category; the amount).
+    settled: list[tuple[int, str, Decimal]] = []
+    # Every part before ``first`` is paid; a reversal that opens one again moves it back.
+    first = 0
+    departed = left_on is None
+    left_on_or_never = left_on if left_on is not None else dt.date.max
+    for money in sorted(payments, key=attrgetter("date")):
+        day, amount = money.date, money.amount
+        if not departed and left_on is not None and day > left_on:
+            departed = True
+            _forfeit(settled, result, forgone=parts.forgone, left_on=left_on)
+        if amount >= ZERO:
+            first = _payment_settle(
+                parts,
+                settled,
+                result,
+                day=day,
+                amount=amount,
+                first=first,
+                after_leaving=day > left_on_or_never,
+            )
+        else:
+            first = _reversal_take_back(parts, settled, result, day=day, back=-amount, first=first)
+    if not departed and left_on is not None:
+        _forfeit(settled, result, forgone=parts.forgone, left_on=left_on)
+    return result
+
+
+class _Parts(NamedTuple):
+    """The unpaid part of each charge, as three parallel lists (a season's report splits a few hundred charges;
+    plain lists make no object per part): its date, its category, what is still owed of it; and the parts
+    that are installments the seat no longer owes (``payment_categories``' ``forgone``), by index."""
+
+    dates: list[dt.date]
+    kinds: list[str]
+    owed: list[Decimal]
+    forgone: set[int]
+
+
+def _charge_parts(
+    charges: Sequence[Charge], *, admin_fee_in_first_dues: Decimal, spare: set[Charge]
+) -> _Parts:
+    """The charges as parts to pay, by date, a day's charges in the order of their kinds (``KINDS_IN_ORDER``:
+    admin fee, dues, late fee): a waived late fee is none, and the first dues installment's admin fee is a
+    part of its own. ``spare``: the forgone installments among the charges."""
     waived = ZERO
     for charge in charges:
         if charge.kind == WAIVER:
             waived -= charge.amount
-    # The unpaid part of each charge, as three parallel lists (a season's report splits a few hundred charges;
-    # plain lists make no object per part): its date, its category, what is still owed of it.
-    dates: list[dt.date] = []
-    kinds: list[str] = []
-    owed: list[Decimal] = []
+    parts = _Parts([], [], [], set())
+    dates, kinds, owed = parts.dates, parts.kinds, parts.owed
     first_dues = True
-    forgone_parts: set[int] = set()  # the parts that are installments the seat no longer owes (``forgone``)
-    # By date, a day's charges in the order of their kinds (``KINDS_IN_ORDER``: admin fee, dues, late fee).
     for day, kind, amount, _text in sorted(charges, key=itemgetter(0, 1)):
         if kind == LATE_FEE and waived >= amount:
             waived -= amount  # waived: not a charge for the categories
@@ -87,62 +129,75 @@ def payment_categories(
             kinds.append(kind)
             owed.append(amount)
             if (day, kind, amount, _text) in spare:
-                forgone_parts.add(len(owed) - 1)
+                parts.forgone.add(len(owed) - 1)
         if kind == DUES:
             first_dues = False
+    return parts
 
-    result: list[CategoryAmount] = []
-    # What each payment settled, oldest first: (the part's index, -1 for a credit; its category; the amount).
-    settled: list[tuple[int, str, Decimal]] = []
-    # Every part before ``first`` is paid; a reversal that opens one again moves it back.
-    first, count = 0, len(owed)
-    departed = left_on is None
-    left_on_or_never = left_on if left_on is not None else dt.date.max
-    for money in sorted(payments, key=attrgetter("date")):
-        day, amount = money.date, money.amount
-        if not departed and left_on is not None and day > left_on:
-            departed = True
-            _forfeit(settled, result, forgone=forgone_parts, left_on=left_on)
-        if amount >= ZERO:
-            left = amount
-            while first < count and owed[first] <= ZERO:
-                first += 1
-            # Charges due by the payment's day first, then later dues (never a late fee not yet charged): the
-            # parts are in date order, so one pass over them takes the due ones first.
-            for index in range(first, count):
-                if left <= ZERO:
-                    break
-                still = owed[index]
-                if still <= ZERO or (kinds[index] == LATE_FEE and dates[index] > day):
-                    continue
-                if day > left_on_or_never and index in forgone_parts:
-                    continue  # after leaving, no installment of the seat is ahead
 
-                take = left if left < still else still
-                owed[index] = still - take
-                left -= take
-                settled.append((index, kinds[index], take))
-                result.append(CategoryAmount(day, kinds[index], take))
-            if left > ZERO:
-                settled.append((-1, CREDIT, left))
-                result.append(CategoryAmount(day, CREDIT, left))
-        else:
-            back = -amount
-            while back > ZERO and settled:
-                index, category, took = settled.pop()
-                give = back if back < took else took
-                if took > give:
-                    settled.append((index, category, took - give))
-                if index >= 0:
-                    owed[index] += give
-                    first = min(first, index)
-                back -= give
-                result.append(CategoryAmount(day, category, -give))
-            if back > ZERO:  # more reversed than was ever paid: would be a bug elsewhere; keep the sums whole
-                result.append(CategoryAmount(day, CREDIT, -back))
-    if not departed and left_on is not None:
-        _forfeit(settled, result, forgone=forgone_parts, left_on=left_on)
-    return result
+def _payment_settle(
+    parts: _Parts,
+    settled: list[tuple[int, str, Decimal]],
+    result: list[CategoryAmount],
+    *,
+    day: dt.date,
+    amount: Decimal,
+    first: int,
+    after_leaving: bool,
+) -> int:
+    """Split a payment over the unpaid parts, into ``result`` and ``settled``: charges due by the payment's day
+    first, then later dues (never a late fee not yet charged; after the holder left, no forgone installment),
+    the rest a credit. Returns the first part not yet paid."""
+    dates, kinds, owed = parts.dates, parts.kinds, parts.owed
+    count = len(owed)
+    left = amount
+    while first < count and owed[first] <= ZERO:
+        first += 1
+    # The parts are in date order, so one pass over them takes the due ones first.
+    for index in range(first, count):
+        if left <= ZERO:
+            break
+        still = owed[index]
+        if still <= ZERO or (kinds[index] == LATE_FEE and dates[index] > day):
+            continue
+        if after_leaving and index in parts.forgone:
+            continue  # after leaving, no installment of the seat is ahead
+
+        take = left if left < still else still
+        owed[index] = still - take
+        left -= take
+        settled.append((index, kinds[index], take))
+        result.append(CategoryAmount(day, kinds[index], take))
+    if left > ZERO:
+        settled.append((-1, CREDIT, left))
+        result.append(CategoryAmount(day, CREDIT, left))
+    return first
+
+
+def _reversal_take_back(
+    parts: _Parts,
+    settled: list[tuple[int, str, Decimal]],
+    result: list[CategoryAmount],
+    *,
+    day: dt.date,
+    back: Decimal,
+    first: int,
+) -> int:
+    """A reversal of ``back`` takes back what the latest payments settled, newest first, on its day; the parts
+    it opens again are owed again. Returns the first part not yet paid."""
+    while back > ZERO and settled:
+        index, category, took = settled.pop()
+        give = back if back < took else took
+        if took > give:
+            settled.append((index, category, took - give))
+        if index >= 0:
+            parts.owed[index] += give
+            first = min(first, index)
+        back -= give
+        result.append(CategoryAmount(day, category, -give))
+    if back > ZERO:  # more reversed than was ever paid: would be a bug elsewhere; keep the sums whole
+        result.append(CategoryAmount(day, CREDIT, -back))
+    return first
 
 
 def _forfeit(

@@ -97,6 +97,61 @@ def disbursement_create(
         existing = disbursement_by_form(once=once)
         if existing is not None:
             return Booked(existing, replayed=True)
+    check_number = _check_details_check(
+        date=date,
+        payee=payee,
+        amount=amount,
+        memo=memo,
+        from_code=from_code,
+        to_code=to_code,
+        check_number=check_number,
+        signers=signers,
+    )
+    first, second = signers
+    from_account = _check_account_check(
+        from_code=from_code, date=date, amount=amount, check_number=check_number
+    )
+    try:
+        with transaction.atomic():
+            check = Disbursement.objects.create(
+                date=date,
+                payee=payee.strip(),
+                amount=amount,
+                memo=memo.strip(),
+                check_number=check_number,
+                from_account=from_account,
+                to_account=account_get(to_code),
+                signer_1=first,
+                signer_2=second,
+                form_key=once or None,
+                created_by=actor_signed_in(actor),
+            )
+    except IntegrityError:
+        # A parallel request committed first: the same form (show its check), or the same check number.
+        existing = disbursement_by_form(once=once) if once else None
+        if existing is None:
+            raise CheckError(
+                f"Check number {check_number} of {from_account} is written already.", field="check_number"
+            ) from None
+        return Booked(existing, replayed=True)
+    audit_record(actor=actor, action="finance.check.create", summary=f"{check} ({memo})", target=check)
+    _writer_approval(check=check, actor=actor, on=on)
+    check_approval_request(check=check, on=on)
+    return Booked(check)
+
+
+def _check_details_check(
+    *,
+    date: dt.date,
+    payee: str,
+    amount: Decimal,
+    memo: str,
+    from_code: str,
+    to_code: str,
+    check_number: str,
+    signers: tuple[Person, Person],
+) -> str:
+    """The checks of what a check says, each refusal naming the form's field; returns its number, trimmed."""
     try:
         amount_check(amount=amount, day=date, what="A check")
         date_not_future_check(day=date)
@@ -123,9 +178,14 @@ def disbursement_create(
     for signer in signers:
         if not offices_held(person=signer, on=date):
             raise CheckError(f"{signer} is not an officer on {date:%b %-d, %Y}.", field="signer_1")
+    return check_number
+
+
+def _check_account_check(*, from_code: str, date: dt.date, amount: Decimal, check_number: str) -> Account:
+    """The account the check is drawn on, when it holds the amount on the check's date and has no check of that
+    number yet. SPEC §16.3: refused when written if the account does not hold the amount (the account row is
+    locked until this transaction ends); refused again by the approval that would issue it."""
     from_account = account_get(from_code)
-    # SPEC §16.3: refused when written if the account does not hold the amount on the check's date (the
-    # account row is locked until this transaction ends); refused again by the approval that would issue it.
     try:
         asset_overdraw_check(day=date, lines=[EntryLine(from_code, -amount)], what="a check of {amount}")
     except LedgerError as exc:
@@ -134,30 +194,11 @@ def disbursement_create(
         raise CheckError(
             f"Check number {check_number} of {from_account} is written already.", field="check_number"
         )
-    try:
-        with transaction.atomic():
-            check = Disbursement.objects.create(
-                date=date,
-                payee=payee.strip(),
-                amount=amount,
-                memo=memo.strip(),
-                check_number=check_number,
-                from_account=from_account,
-                to_account=account_get(to_code),
-                signer_1=first,
-                signer_2=second,
-                form_key=once or None,
-                created_by=actor_signed_in(actor),
-            )
-    except IntegrityError:
-        # A parallel request committed first: the same form (show its check), or the same check number.
-        existing = disbursement_by_form(once=once) if once else None
-        if existing is None:
-            raise CheckError(
-                f"Check number {check_number} of {from_account} is written already.", field="check_number"
-            ) from None
-        return Booked(existing, replayed=True)
-    audit_record(actor=actor, action="finance.check.create", summary=f"{check} ({memo})", target=check)
+    return from_account
+
+
+def _writer_approval(*, check: Disbursement, actor: Actor, on: dt.date) -> None:
+    """A writer who is an officer in office on ``on`` approves the check by writing it (SPEC §15.6)."""
     writer = user_person(actor)
     offices = sorted(offices_held(person=writer, on=on)) if writer is not None else []
     if offices:
@@ -171,8 +212,6 @@ def disbursement_create(
             summary=f"Approved {check} by writing it",
             target=check,
         )
-    check_approval_request(check=check, on=on)
-    return Booked(check)
 
 
 def check_link(*, check: Disbursement) -> str:

@@ -165,44 +165,74 @@ def dues_charges(
         # stop at the cutoff too, so what is due by a fee date is the season's figure.
         owed_by = season.installments_due
     else:
-        join = join_terms(rules=rules, first_event=terms.first_event)
-        on = event_dates[terms.first_event]
-        if join.owes_admin_fee and rules.admin_fee:
-            base.append(Charge(on, ADMIN_FEE, rules.admin_fee, "Annual admin fee (late joiner)"))
-        count = late_joiner_dues_events(rules=rules, first_event=terms.first_event)
-        if count:
-            last = rules.events_per_season
-            base.append(
-                Charge(
-                    on,
-                    DUES,
-                    rules.dues_per_event * count,
-                    f"Dues for events {terms.first_event}–{last} ({count} × {money_display(rules.dues_per_event)})",
-                )
-            )
+        base = _late_joiner_charges(
+            rules=rules, on=event_dates[terms.first_event], first_event=terms.first_event
+        )
         owed_by = tuple(_running_totals(season.fee_dates, [(c.date, c.amount) for c in base]))
     if cutoff is not None:
         base = [c for c in base if c.date <= cutoff]
 
     charges = base
     if rules.late_fee and season.fee_dates:
-        # Payments go to dues and the admin fee first, so late fees never trigger more late fees.
-        paid_by = _running_totals(season.fee_dates, [(p.date, p.amount) for p in payments])
-        waived = {w.fee_date: w for w in waivers}
-        late: list[Charge] = []
-        for fee_date, owed, paid in zip(season.fee_dates, owed_by, paid_by, strict=True):
-            if cutoff is not None and fee_date > cutoff:
-                break
-            if owed - paid > 0:
-                late.append(Charge(fee_date, LATE_FEE, rules.late_fee, "Late fee (§2.10)"))
-                waiver = waived.get(fee_date)
-                if waiver is not None:
-                    text = f"Late fee of {fee_date:%b %-d, %Y} waived: {waiver.reason}"
-                    late.append(Charge(max(waiver.on, fee_date), WAIVER, -rules.late_fee, text))
+        late = _late_fees(
+            rules=rules,
+            fee_dates=season.fee_dates,
+            owed_by=owed_by,
+            cutoff=cutoff,
+            payments=payments,
+            waivers=waivers,
+        )
         if late:
             charges = base + late
     # By date; a day's charges in their kinds' order (a waiver after the fee it waives).
     return sorted(charges, key=itemgetter(0, 1))
+
+
+def _late_joiner_charges(*, rules: SeasonRules, on: dt.date, first_event: int) -> list[Charge]:
+    """What a member admitted at event ``first_event`` (dated ``on``) is charged that day: the admin fee if
+    they owe it, and the dues of the events left (``join_terms``, ``late_joiner_dues_events``)."""
+    charges: list[Charge] = []
+    if join_terms(rules=rules, first_event=first_event).owes_admin_fee and rules.admin_fee:
+        charges.append(Charge(on, ADMIN_FEE, rules.admin_fee, "Annual admin fee (late joiner)"))
+    count = late_joiner_dues_events(rules=rules, first_event=first_event)
+    if count:
+        last = rules.events_per_season
+        charges.append(
+            Charge(
+                on,
+                DUES,
+                rules.dues_per_event * count,
+                f"Dues for events {first_event}–{last} ({count} × {money_display(rules.dues_per_event)})",
+            )
+        )
+    return charges
+
+
+def _late_fees(
+    *,
+    rules: SeasonRules,
+    fee_dates: Sequence[dt.date],
+    owed_by: Sequence[Decimal],
+    cutoff: dt.date | None,
+    payments: Sequence[MoneyIn],
+    waivers: Sequence[Waiver],
+) -> list[Charge]:
+    """A late fee on each fee date (up to the ``cutoff``) by which less than ``owed_by`` was paid, each
+    waiver after the fee it waives. Payments go to dues and the admin fee first, so late fees never trigger
+    more late fees."""
+    paid_by = _running_totals(fee_dates, [(p.date, p.amount) for p in payments])
+    waived = {w.fee_date: w for w in waivers}
+    late: list[Charge] = []
+    for fee_date, owed, paid in zip(fee_dates, owed_by, paid_by, strict=True):
+        if cutoff is not None and fee_date > cutoff:
+            break
+        if owed - paid > 0:
+            late.append(Charge(fee_date, LATE_FEE, rules.late_fee, "Late fee (§2.10)"))
+            waiver = waived.get(fee_date)
+            if waiver is not None:
+                text = f"Late fee of {fee_date:%b %-d, %Y} waived: {waiver.reason}"
+                late.append(Charge(max(waiver.on, fee_date), WAIVER, -rules.late_fee, text))
+    return late
 
 
 def dues_status(*, charges: Sequence[Charge], payments: Sequence[MoneyIn], on: dt.date) -> DuesStatus:

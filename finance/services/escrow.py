@@ -88,41 +88,8 @@ def wsop_result_record(
         existing = WsopResult.objects.filter(form_key=once).first()
         if existing is not None:
             return Booked(existing, replayed=True)
-    for name, value in (("gross", gross), ("tips", tips)):
-        # The form's checks, made by the command too: an amount in cents the books can hold.
-        if not isinstance(value, Decimal) or not value.is_finite() or quantize(value) != value:
-            raise WsopError("Winnings and tips are amounts of money in cents.", field=name)
-        if value > WINNINGS_LIMIT:
-            raise WsopError(f"{money_display(value)} is more than the books can hold.", field=name)
-    if tips < 0 or gross < 0:
-        raise WsopError("Winnings and tips cannot be negative.")
-    if tips > gross:
-        raise WsopError("Tips cannot exceed the gross winnings.", field="tips")
-    if representative.season_id != season.pk or (declined is not None and declined.season_id != season.pk):
-        raise WsopError("The representative and the declined qualifier must be members of this season.")
-    if declined is not None and declined.pk == representative.pk:
-        raise WsopError("The representative cannot also be the qualifier who declined.", field="declined")
-    statuses = hooks.wsop_statuses(season=season)
-    status = statuses.get(representative.pk, "none")
-    if status not in GOING:
-        raise WsopError(
-            f"{representative.person} is not going to the WSOP for {season} (status: {status}): winnings are "
-            "recorded only for a qualifier or a replacement (SPEC §15.3).",
-            field="representative",
-        )
-    if declined is not None:
-        if statuses.get(declined.pk) != DECLINED:
-            raise WsopError(
-                f"{declined.person} did not decline a WSOP seat of {season}: only a qualifier who declined "
-                "(§8.4) gets the share of a replacement's winnings.",
-                field="declined",
-            )
-        if status != REPLACEMENT:
-            raise WsopError(
-                f"{representative.person} qualified in their own right, so replaced nobody: leave the declined "
-                "qualifier empty.",
-                field="declined",
-            )
+    _winnings_check(gross=gross, tips=tips)
+    _representative_check(season=season, representative=representative, declined=declined)
     if WsopResult.objects.filter(season=season, representative=representative).exists():
         raise WsopError(f"Winnings of {representative.person} are recorded already for {season}.")
     try:
@@ -151,6 +118,50 @@ def wsop_result_record(
         target=result,
     )
     return Booked(result)
+
+
+def _winnings_check(*, gross: Decimal, tips: Decimal) -> None:
+    """The form's checks, made by the command too: amounts in cents the books can hold, tips within the gross."""
+    for name, value in (("gross", gross), ("tips", tips)):
+        # The form's checks, made by the command too: an amount in cents the books can hold.
+        if not isinstance(value, Decimal) or not value.is_finite() or quantize(value) != value:
+            raise WsopError("Winnings and tips are amounts of money in cents.", field=name)
+        if value > WINNINGS_LIMIT:
+            raise WsopError(f"{money_display(value)} is more than the books can hold.", field=name)
+    if tips < 0 or gross < 0:
+        raise WsopError("Winnings and tips cannot be negative.")
+    if tips > gross:
+        raise WsopError("Tips cannot exceed the gross winnings.", field="tips")
+
+
+def _representative_check(*, season: Season, representative: Membership, declined: Membership | None) -> None:
+    """The representative went to the WSOP for the season (a qualifier or a replacement, SPEC §15.3); the
+    declined qualifier, when named, declined the seat the representative took as a replacement (§8.4)."""
+    if representative.season_id != season.pk or (declined is not None and declined.season_id != season.pk):
+        raise WsopError("The representative and the declined qualifier must be members of this season.")
+    if declined is not None and declined.pk == representative.pk:
+        raise WsopError("The representative cannot also be the qualifier who declined.", field="declined")
+    statuses = hooks.wsop_statuses(season=season)
+    status = statuses.get(representative.pk, "none")
+    if status not in GOING:
+        raise WsopError(
+            f"{representative.person} is not going to the WSOP for {season} (status: {status}): winnings are "
+            "recorded only for a qualifier or a replacement (SPEC §15.3).",
+            field="representative",
+        )
+    if declined is not None:
+        if statuses.get(declined.pk) != DECLINED:
+            raise WsopError(
+                f"{declined.person} did not decline a WSOP seat of {season}: only a qualifier who declined "
+                "(§8.4) gets the share of a replacement's winnings.",
+                field="declined",
+            )
+        if status != REPLACEMENT:
+            raise WsopError(
+                f"{representative.person} qualified in their own right, so replaced nobody: leave the declined "
+                "qualifier empty.",
+                field="declined",
+            )
 
 
 def wsop_result_split(

@@ -347,11 +347,7 @@ def transaction_post(
     (``asset_overdraw_check``), unless restoring."""
     entries_balance(lines=lines)
     if not restoring:
-        month_open_check(day=date)
-        if kind != Transaction.Kind.OPENING:
-            books_start_check(day=date)
-        if kind in OVERDRAW_GUARDED:
-            asset_overdraw_check(day=date, lines=lines, what=_OVERDRAW_WHAT[kind])
+        _posting_check(date=date, kind=kind, lines=lines)
     accounts = accounts_ensure()
     missing = {line.account_code for line in lines} - set(accounts)
     if missing:
@@ -393,6 +389,16 @@ def transaction_post(
         data={"entries": [[line.account_code, str(line.amount)] for line in lines]},
     )
     return txn
+
+
+def _posting_check(*, date: dt.date, kind: str, lines: Sequence[EntryLine]) -> None:
+    """The checks of a posting dated ``date`` (a season file being restored skips them): its month is open, the
+    books have started (an opening balance starts them), and a guarded kind overdraws no asset account."""
+    month_open_check(day=date)
+    if kind != Transaction.Kind.OPENING:
+        books_start_check(day=date)
+    if kind in OVERDRAW_GUARDED:
+        asset_overdraw_check(day=date, lines=lines, what=_OVERDRAW_WHAT[kind])
 
 
 @transaction.atomic

@@ -159,34 +159,13 @@ def payment_record(
         existing = payment_by_form(once=once)
         if existing is not None:
             return PaymentBooked(existing, replayed=True)
-    if method not in METHOD_ACCOUNT:
-        raise PaymentError("A payment is made in cash or by check.", field="method")
-    if not restoring:
-        departed_payment_check(membership=membership, date=date)
-    season = membership.season
-    if not season.start <= date <= season.end:
-        raise PaymentError(
-            f"The date must fall in {season} ({season.start:%b %-d, %Y} – {season.end:%b %-d, %Y}).",
-            field="date",
-        )
-    try:
-        amount_check(amount=amount, day=date, what="A payment")
-        if not restoring:
-            date_not_future_check(day=date)
-    except LedgerError as exc:
-        raise PaymentError(str(exc), field=exc.field) from None
+    _payment_terms_check(membership=membership, date=date, amount=amount, method=method, restoring=restoring)
     if ask and not confirmed:
-        # The row lock: two officers recording the same payment at once, the second is asked about the first.
-        Membership.objects.select_for_update().filter(pk=membership.pk).first()
-        if once:
-            # A double click waited here for the first click's payment: it is the same form, shown again.
-            existing = payment_by_form(once=once)
-            if existing is not None:
-                return PaymentBooked(existing, replayed=True)
-        questions = payment_questions(membership=membership, date=date, amount=amount)
-        if questions:
-            raise PaymentUnconfirmed(questions)
+        existing = _payment_ask(membership=membership, date=date, amount=amount, once=once)
+        if existing is not None:
+            return PaymentBooked(existing, replayed=True)
     person = membership.person
+    season = membership.season
     try:
         txn = transaction_post(
             date=date,
@@ -227,6 +206,47 @@ def payment_record(
     # Seats at open events that this payment puts back in good standing (shown on the receipt's message).
     changed = attendance_after_payment(membership=membership, actor=actor)
     return PaymentBooked(payment, seats_changed=tuple(changed))
+
+
+def _payment_terms_check(
+    *, membership: Membership, date: dt.date, amount: Decimal, method: str, restoring: bool
+) -> None:
+    """A payment in cash or by check, of an amount the books take, dated in the member's season, neither after
+    the member left nor (unless ``restoring``) after today."""
+    if method not in METHOD_ACCOUNT:
+        raise PaymentError("A payment is made in cash or by check.", field="method")
+    if not restoring:
+        departed_payment_check(membership=membership, date=date)
+    season = membership.season
+    if not season.start <= date <= season.end:
+        raise PaymentError(
+            f"The date must fall in {season} ({season.start:%b %-d, %Y} – {season.end:%b %-d, %Y}).",
+            field="date",
+        )
+    try:
+        amount_check(amount=amount, day=date, what="A payment")
+        if not restoring:
+            date_not_future_check(day=date)
+    except LedgerError as exc:
+        raise PaymentError(str(exc), field=exc.field) from None
+
+
+def _payment_ask(
+    *, membership: Membership, date: dt.date, amount: Decimal, once: str | None
+) -> Payment | None:
+    """The questions an officer answers before the payment is booked (``payment_questions``), raised as
+    ``PaymentUnconfirmed``; or the payment this same form booked meanwhile (a double click), to show again."""
+    # The row lock: two officers recording the same payment at once, the second is asked about the first.
+    Membership.objects.select_for_update().filter(pk=membership.pk).first()
+    if once:
+        # A double click waited here for the first click's payment: it is the same form, shown again.
+        existing = payment_by_form(once=once)
+        if existing is not None:
+            return existing
+    questions = payment_questions(membership=membership, date=date, amount=amount)
+    if questions:
+        raise PaymentUnconfirmed(questions)
+    return None
 
 
 def payment_check_number(*, method: str, check_number: str, reference: str) -> str:

@@ -180,7 +180,6 @@ def payments_record_many(*, lines: Sequence[PaymentLine], actor: Actor, source: 
     if not lines:
         return []
     accounts = accounts_ensure()
-    dues = accounts[Account.DUES]
     user = actor_user(actor)
     memos = [
         f"{line.membership.person} paid {line.amount} ({line.method}{' ' + line.reference if line.reference else ''})"
@@ -199,6 +198,39 @@ def payments_record_many(*, lines: Sequence[PaymentLine], actor: Actor, source: 
         problem = closed_month_problem(day=line.date, closed=closed_now)
         if problem:
             raise PaymentError(f"Line {line.line}: {problem}")
+    Entry.objects.bulk_create(_payment_entries(lines=lines, txns=txns, accounts=accounts), batch_size=BATCH)
+    payments = Payment.objects.bulk_create(
+        [
+            Payment(
+                membership=line.membership,
+                date=line.date,
+                amount=line.amount,
+                method=line.method,
+                reference=line.reference,
+                check_number=payment_check_number(
+                    method=line.method, check_number=line.check_number, reference=line.reference
+                ),
+                transaction=txn,
+            )
+            for line, txn in zip(lines, txns, strict=True)
+        ],
+        batch_size=BATCH,
+    )
+    _payments_audit(lines=lines, payments=payments, actor=actor, source=source)
+    seen: set[int] = set()
+    for line in lines:
+        if line.membership.pk not in seen:
+            seen.add(line.membership.pk)
+            attendance_after_payment(membership=line.membership, actor=actor)
+    return payments
+
+
+def _payment_entries(
+    *, lines: Sequence[PaymentLine], txns: Sequence[Transaction], accounts: dict[str, Account]
+) -> list[Entry]:
+    """Each payment's two entries, as ``payment_record`` posts them: into the cash box or checking, out of dues
+    and fees received."""
+    dues = accounts[Account.DUES]
     entries = []
     for line, txn in zip(lines, txns, strict=True):
         entries.append(
@@ -218,24 +250,13 @@ def payments_record_many(*, lines: Sequence[PaymentLine], actor: Actor, source: 
                 memo=f"Dues and fees, {line.membership.season}"[:200],
             )
         )
-    Entry.objects.bulk_create(entries, batch_size=BATCH)
-    payments = Payment.objects.bulk_create(
-        [
-            Payment(
-                membership=line.membership,
-                date=line.date,
-                amount=line.amount,
-                method=line.method,
-                reference=line.reference,
-                check_number=payment_check_number(
-                    method=line.method, check_number=line.check_number, reference=line.reference
-                ),
-                transaction=txn,
-            )
-            for line, txn in zip(lines, txns, strict=True)
-        ],
-        batch_size=BATCH,
-    )
+    return entries
+
+
+def _payments_audit(
+    *, lines: Sequence[PaymentLine], payments: Sequence[Payment], actor: Actor, source: str
+) -> None:
+    """An audit row per payment, as ``payment_record`` writes it, and one for the import."""
     audit_record_many(
         actor=actor,
         action="finance.payment",
@@ -260,9 +281,3 @@ def payments_record_many(*, lines: Sequence[PaymentLine], actor: Actor, source: 
             "last": payments[-1].pk,
         },
     )
-    seen: set[int] = set()
-    for line in lines:
-        if line.membership.pk not in seen:
-            seen.add(line.membership.pk)
-            attendance_after_payment(membership=line.membership, actor=actor)
-    return payments

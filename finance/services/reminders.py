@@ -143,46 +143,11 @@ def dues_reminders_send(
     # Two runs at once (cron and an officer) wait for each other here; the second sees the first's reminders.
     Event.objects.select_for_update().filter(pk=plan.event.pk).first()
     already = set(DuesReminder.objects.filter(event=plan.event).values_list("membership_id", flat=True))
-    sent: list[DuesReminder] = []
-    for item in plan.to_send:
-        if item.membership.pk in already:
-            continue
-        outlook = item.outlook
-        body = render_to_string(
-            "finance/email/dues_reminder.txt",
-            {
-                "person": item.membership.person,
-                "season": season,
-                "event": plan.event,
-                "outlook": outlook,
-                "lines": statement_text(lines=item.account.statement(on=on)),
-                "link": site_link(reverse("finance:statement", kwargs={"membership_id": item.membership.pk})),
-                "club": club_identity(),
-            },
-        )
-        reminder = DuesReminder.objects.create(
-            membership=item.membership,
-            event=plan.event,
-            email=item.email,
-            balance=outlook.balance,
-            to_play=outlook.to_play,
-            late_fee=outlook.late_fee or None,
-            late_fee_date=outlook.late_fee_date,
-            body=body,
-            sent_by=actor_user(actor),
-        )
-        mail_queue(
-            kind=MailDelivery.Kind.DUES_REMINDER,
-            messages=[
-                Mail(
-                    to=item.email,
-                    subject=reminder_subject(outlook=outlook, club_short_name=club_identity().short_name),
-                    body=body,
-                )
-            ],
-            reference=f"reminder:{reminder.pk}",
-        )
-        sent.append(reminder)
+    sent = [
+        _reminder_send(item=item, season=season, event=plan.event, on=on, actor=actor)
+        for item in plan.to_send
+        if item.membership.pk not in already
+    ]
     if sent:
         audit_record(
             actor=actor,
@@ -191,3 +156,45 @@ def dues_reminders_send(
             data={"to": [r.email for r in sent], "event": plan.event.pk},
         )
     return sent
+
+
+def _reminder_send(
+    *, item: ReminderDue, season: Season, event: Event, on: dt.date, actor: Actor
+) -> DuesReminder:
+    """Record one member's reminder for ``event`` and queue its e-mail (sent after the transaction commits)."""
+    outlook = item.outlook
+    body = render_to_string(
+        "finance/email/dues_reminder.txt",
+        {
+            "person": item.membership.person,
+            "season": season,
+            "event": event,
+            "outlook": outlook,
+            "lines": statement_text(lines=item.account.statement(on=on)),
+            "link": site_link(reverse("finance:statement", kwargs={"membership_id": item.membership.pk})),
+            "club": club_identity(),
+        },
+    )
+    reminder = DuesReminder.objects.create(
+        membership=item.membership,
+        event=event,
+        email=item.email,
+        balance=outlook.balance,
+        to_play=outlook.to_play,
+        late_fee=outlook.late_fee or None,
+        late_fee_date=outlook.late_fee_date,
+        body=body,
+        sent_by=actor_user(actor),
+    )
+    mail_queue(
+        kind=MailDelivery.Kind.DUES_REMINDER,
+        messages=[
+            Mail(
+                to=item.email,
+                subject=reminder_subject(outlook=outlook, club_short_name=club_identity().short_name),
+                body=body,
+            )
+        ],
+        reference=f"reminder:{reminder.pk}",
+    )
+    return reminder
