@@ -1,6 +1,7 @@
 """The clock computed on the device (static/js/clock_plan.js, issue 20) agrees with the server's
 (events/services/clock.py) through levels, a pause, skips, the breaks and the chip-removal notice. Runs the
-script in Node; skipped when Node is missing."""
+script in Node, every case of a test in one process (clock_plan_run.js beside this file); skipped when Node is
+missing."""
 
 import datetime as dt
 import json
@@ -20,7 +21,7 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("node") is None, reason="Node is not installed"),
 ]
 
-SCRIPT = Path(__file__).resolve().parents[2] / "static" / "js" / "clock_plan.js"
+RUNNER = Path(__file__).resolve().with_name("clock_plan_run.js")
 T0 = dt.datetime(2026, 12, 12, 19, 0, tzinfo=dt.UTC)
 FIELDS = (
     "started",
@@ -38,14 +39,16 @@ FIELDS = (
 )
 
 
-def js_compute(plan: dict, last: dict, now_ms: int) -> dict:
-    program = (
-        "global.window = {};\n"
-        + SCRIPT.read_text()
-        + f"\nprocess.stdout.write(JSON.stringify(window.ncpcClockPlan.compute({json.dumps(plan)}, "
-        f"{json.dumps(last)}, {now_ms})));"
+def node_run(cases: dict) -> dict:
+    """The device's answers to every case at once (see clock_plan_run.js): one Node process, not one a case."""
+    done = subprocess.run(  # noqa: S603  # nosec B603
+        ["node", str(RUNNER)],  # noqa: S607  # nosec B607
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
     )
-    done = subprocess.run(["node", "-e", program], capture_output=True, text=True, check=True, timeout=30)  # noqa: S603,S607  # nosec B603 B607
     return json.loads(done.stdout)
 
 
@@ -65,29 +68,17 @@ def test_the_device_computes_the_same_clock_as_the_server(season):
         version += 1
     plan = night_clock.clock_plan(event=event, now=at(1000))
     last = night_clock.clock_payload(event=event, now=at(1000))  # what the screen last heard
-    checked = 0
     # From just after the skip to past the first break and the end of level 2 (chips off for the absent).
-    for seconds in range(1001, 3 * 3600, 97):
+    instants = range(1001, 3 * 3600, 97)
+    assert len(instants) == 102
+    device = node_run({"compute": [[plan, last, int(at(s).timestamp() * 1000)] for s in instants]})["compute"]
+    assert len(device) == len(instants)
+    differ = []
+    for seconds, state in zip(instants, device, strict=True):
         server = night_clock.clock_payload(event=event, now=at(seconds))
-        device = js_compute(plan, last, int(at(seconds).timestamp() * 1000))
-        assert {f: device[f] for f in FIELDS} == {f: server[f] for f in FIELDS}, seconds
-        checked += 1
-    assert checked > 100
-
-
-def js_changes(plan: dict, last: dict, changes: list[tuple[str, int]]) -> dict:
-    program = (
-        "global.window = {};\n"
-        + SCRIPT.read_text()
-        + f"\nvar p = {json.dumps(plan)};\n"
-        + "".join(
-            f"p = window.ncpcClockPlan.change(p, {json.dumps(last)}, {json.dumps(w)}, {ms});\n"
-            for w, ms in changes
-        )
-        + "process.stdout.write(JSON.stringify(p));"
-    )
-    done = subprocess.run(["node", "-e", program], capture_output=True, text=True, check=True, timeout=30)  # noqa: S603,S607  # nosec B603 B607
-    return json.loads(done.stdout)
+        if {f: state[f] for f in FIELDS} != {f: server[f] for f in FIELDS}:
+            differ.append((seconds, {f: (state[f], server[f]) for f in FIELDS if state[f] != server[f]}))
+    assert differ == []
 
 
 def test_the_device_applies_clock_changes_as_the_server_does(season):
@@ -104,7 +95,8 @@ def test_the_device_applies_clock_changes_as_the_server_does(season):
     for version, (action, when) in enumerate(changes):
         night_clock.clock_command(event=event, action=action, version=version, actor=None, now=at(when))
     server = night_clock.clock_plan(event=event, now=at(2000))
-    device = js_changes(before, last, [(a, int(at(w).timestamp() * 1000)) for a, w in changes])
+    timed = [[a, int(at(w).timestamp() * 1000)] for a, w in changes]
+    device = node_run({"change": [[before, last, timed]]})["change"][0]
     assert device["started_at"] == server["started_at"]
     assert device["paused_at"] == server["paused_at"]
     assert device["paused_seconds"] == pytest.approx(server["paused_seconds"])
