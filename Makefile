@@ -31,8 +31,12 @@ run: demo
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# The whole suite on every core (pytest-xdist: each worker has its own test database and browser; an idle
+# worker takes tests queued for a busy one); TEST_WORKERS=0 runs it in this one process.
+# One file: .venv/bin/python -m pytest tests/<path>.py
+TEST_WORKERS ?= auto
 test: venv
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
 
 lint: venv
 	$(BIN)/ruff check .
