@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.text import capfirst
 
 from ncpc.core.fields import MoneyField
@@ -466,8 +467,11 @@ class Attendance(models.Model):
 
 
 class Elimination(models.Model):
-    """A player out of the tournament, in order (§6.5). Players out on the same hand share ``hand``.
+    """A player out of the tournament (§6.5). Players out on the same hand share ``hand``: the number the bust
+    got when it was recorded (1 for the first one recorded, and so on), which an undo names.
 
+    The night's order is the order of the taps (SPEC §17.8): hands are placed by ``tapped_at`` (ties by
+    ``hand``), so a bust a phone recorded offline and sent late takes the place of the moment it was tapped.
     Within a hand the higher ``start_chips`` (chip count at the start of that hand) gets the better place;
     equal counts are ordered by ``draw`` (1 = better place), which the app draws and records.
     """
@@ -487,9 +491,14 @@ class Elimination(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    tapped_at = models.DateTimeField(
+        default=timezone.now,
+        help_text="When the bust was tapped: the server's time for one recorded online; for one recorded "
+        "offline, the device's tap corrected by its clock (SPEC §17.8). Places follow these times.",
+    )
 
     class Meta:
-        ordering = ("event", "hand", "pk")
+        ordering = ("event", "tapped_at", "hand", "pk")
         constraints = [
             models.CheckConstraint(condition=Q(hand__gte=1), name="events_elimination_hand_positive"),
         ]

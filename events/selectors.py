@@ -205,7 +205,8 @@ def event_attendances(*, event: Event) -> list[Attendance]:
 
 
 def event_busts(*, event: Event) -> list[Bust[int]]:
-    """The event's eliminations as pure ``Bust`` values keyed by attendance id, in play order."""
+    """The event's eliminations as pure ``Bust`` values keyed by attendance id, in the night's order: the order
+    of the taps (SPEC §17.8), ties by hand."""
     return [
         Bust(
             player=e.attendance_id,
@@ -213,8 +214,9 @@ def event_busts(*, event: Event) -> list[Bust[int]]:
             start_chips=e.start_chips,
             draw=e.draw,
             removed_for_abuse=e.removed_for_abuse,
+            tapped_at=e.tapped_at,
         )
-        for e in event.eliminations.order_by("hand", "pk")
+        for e in event.eliminations.order_by("tapped_at", "hand", "pk")
     ]
 
 

@@ -27,7 +27,7 @@ from events.services.night_seating import (
     final_table_is_due,
     seated_rows,
 )
-from events.services.places import Bust, bust_places
+from events.services.places import Bust, bust_places, hands_in_order
 from events.services.seating import Move, forbidden_seats, needs_balancing
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
@@ -292,28 +292,33 @@ def _away_json(*, event: Event, night: Night | None, rows: list[Attendance], now
 def _busts_json(
     *, event: Event, rows: list[Attendance], playing: list[Attendance], busts: list[Bust[int]]
 ) -> list[dict[str, Any]]:
-    """The busts by hand, newest first, with each player's place and whether table moves followed the hand."""
+    """The busts by hand in the night's order (the order of the taps, SPEC §17.8), newest tap first, each with
+    its tap time (club time), its players' places and whether table moves followed it (the moves an undo of it
+    takes back)."""
     by_id = {r.pk: r for r in rows}
     try:
         places = {p.player: p.place for p in bust_places(entrants=[r.pk for r in playing], busts=busts)}
     except NcpcError:
         places = {}
-    hands: dict[int, list[dict[str, Any]]] = {}
-    for b in busts:
-        hands.setdefault(b.hand, []).append(
-            {
-                "id": b.player,
-                "name": by_id[b.player].player_name,
-                "place": _ordinal(places[b.player]) if b.player in places else "",
-                "abuse": b.removed_for_abuse,
-            }
-        )
     moved_after = set(
         NightMove.objects.filter(event=event, after_hand__isnull=False).values_list("after_hand", flat=True)
     )
     return [
-        {"hand": hand, "players": players, "moves": hand in moved_after}
-        for hand, players in sorted(hands.items(), reverse=True)
+        {
+            "hand": hand[0].hand,
+            "tapped_at": f"{timezone.localtime(hand[0].tapped_at):%H:%M:%S}" if hand[0].tapped_at else "",
+            "players": [
+                {
+                    "id": b.player,
+                    "name": by_id[b.player].player_name,
+                    "place": _ordinal(places[b.player]) if b.player in places else "",
+                    "abuse": b.removed_for_abuse,
+                }
+                for b in hand
+            ],
+            "moves": hand[0].hand in moved_after,
+        }
+        for hand in reversed(hands_in_order(busts=busts))
     ]
 
 

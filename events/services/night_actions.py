@@ -167,16 +167,27 @@ def _chips(payload: Payload) -> dict[int, int]:
 
 
 def _bust(ctx: Context, payload: Payload) -> Done:
+    """A bust tapped now, or (offline) when the device says it was tapped: the places follow the taps (SPEC
+    §17.8), so a bust sent late moves up the players out after it, and the message names them."""
     made = results_services.bust_record(
         event=ctx.event,
         attendance_ids=player_ids(payload),
         start_chips=_chips(payload),
         version=ctx.version("results"),
         actor=ctx.actor,
+        tapped_at=ctx.when if ctx.offline else None,
     )
     names = ", ".join(e.attendance.player_name for e in made)
     drawn = " Equal chip counts: the app drew the order (shown below)." if any(e.draw for e in made) else ""
-    return Done(f"Out: {names}.{drawn}", made)
+    # Online the tap is now, after every bust recorded: only a bust sent late can come before others.
+    moved = results_services.bust_moved_up(event=ctx.event, made=made) if ctx.offline else []
+    late = (
+        f" Tapped at {timezone.localtime(made[0].tapped_at):%H:%M:%S}, before busts recorded earlier (the places "
+        f"follow the taps): {', '.join(moved)} {'moves' if len(moved) == 1 else 'move'} up."
+        if moved
+        else ""
+    )
+    return Done(f"Out: {names}.{drawn}{late}", made)
 
 
 def _abuse(ctx: Context, payload: Payload) -> Done:

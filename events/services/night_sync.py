@@ -5,7 +5,13 @@ The rules:
 
 - Each change carries the device's id, a sequence number per device (1, 2, 3, …), when it happened, the
   action and the versions of the night the device last heard from the server (``seen``: results, seats,
-  clock). One ``NightChange`` row per (device, sequence), whatever became of it: a resend answers with what
+  clock).
+- When it happened is the server's time of the tap, whatever the device's clock says (SPEC §17.8: the night's
+  order is the order of the taps, and places follow them). The device sends its own clock at the tap
+  (``device_at``) and at sending the batch (``sent_at``): the tap was ``sent_at - device_at`` before the batch
+  arrived, a difference a clock minutes wrong still measures right (``tap_time``). A change without them (a
+  queue kept from before) is taken at its ``happened_at``, the device's estimate of the server's time. Never
+  later than the batch's arrival. One ``NightChange`` row per (device, sequence), whatever became of it: a resend answers with what
   happened the first time and never records twice.
 - Changes are applied in the order of their sequence numbers, whatever the order of the batch; a change whose
   predecessor from the same device has not arrived yet is held (not stored; the device sends it again).
@@ -18,6 +24,9 @@ The rules:
   rows of the seating commands); an undo (it names a hand, which another screen may have undone and used
   again) and a clock change conflict with any such change. A conflict is stored and waits for the Vice President (keep mine, keep theirs,
   drop); it is never merged silently.
+- A bust or an undo sent once the results are final is parked as a conflict for the officers (SPEC §17.8): the
+  final places are not changed by a phone that comes back late. Reopening the results and keeping it applies
+  it with its tap time.
 - A change that follows a parked one of the same device and depends on it is parked with it
   (``parked_with``): a move after a parked bust or undo (balancing follows the busts), an undo after a parked
   bust or undo (it may be that one's undo), a change of a player after a parked change of the same player, a
@@ -80,6 +89,8 @@ SEAT_ACTIONS = (
     "results.undo",
 )
 EVERYONE = -1  # a seating change that may have moved anyone (a draw, the final table, an undo)
+# The changes that move places: sent once the results are final, they wait for the officers (SPEC §17.8).
+RESULTS_CHANGES = ("bust", "undo")
 
 
 class SyncError(NcpcError):
@@ -88,6 +99,11 @@ class SyncError(NcpcError):
 
 class DeviceNotYours(NotAllowed):
     """The device id was first used by another login."""
+
+
+# A tap more than this long before its batch was sent is not measured by the device's clock (kept for days?):
+# it is taken at its ``happened_at``.
+TAP_AGE_LIMIT = dt.timedelta(hours=24)
 
 
 @dataclass(frozen=True)
@@ -135,6 +151,30 @@ def _when(value: Any, *, now: dt.datetime) -> dt.datetime:
     return min(when, now)
 
 
+def _ms(value: Any, *, what: str) -> float | None:
+    """A device clock reading in milliseconds (``Date.now()``), None when not sent."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not abs(value) < 2**53:
+        raise SyncError(f"{what} must be the device's clock in milliseconds (a number).")
+    return float(value)
+
+
+def tap_time(
+    *, happened_at: dt.datetime, device_at: float | None, sent_at: float | None, now: dt.datetime
+) -> dt.datetime:
+    """The server's time of a change recorded offline (SPEC §17.8). With the device's clock at the tap and at
+    sending (``device_at``, ``sent_at``, ms), the tap was that long before the batch arrived (``now``): a clock
+    set minutes wrong measures the time between them right. Without them, or when they make no sense (the
+    clock went back between the two, or over ``TAP_AGE_LIMIT``), the device's ``happened_at``. Never later
+    than now."""
+    if device_at is not None and sent_at is not None:
+        elapsed = dt.timedelta(milliseconds=sent_at - device_at)
+        if dt.timedelta(0) <= elapsed <= TAP_AGE_LIMIT:
+            return now - elapsed
+    return min(happened_at, now)
+
+
 def _parse_iso(value: str) -> dt.datetime | None:
     try:
         return parse_datetime(value)
@@ -143,7 +183,8 @@ def _parse_iso(value: str) -> dt.datetime | None:
 
 
 def changes_parse(*, data: Any, now: dt.datetime) -> tuple[str, list[OfflineChange]]:
-    """The device and its changes from the posted JSON ``{"device": …, "changes": [{…}, …]}``."""
+    """The device and its changes from the posted JSON ``{"device": …, "sent_at": ms, "changes": [{…}, …]}``,
+    each change's time the server's time of its tap (``tap_time``) for a batch that arrived ``now``."""
     if not isinstance(data, Mapping):
         raise SyncError('Send {"device": …, "changes": […]}.')
     device = data.get("device")
@@ -154,6 +195,7 @@ def changes_parse(*, data: Any, now: dt.datetime) -> tuple[str, list[OfflineChan
         raise SyncError("The changes must be a list.")
     if len(raw) > MAX_BATCH:
         raise SyncError(f"At most {MAX_BATCH} changes at once: send the rest in another batch.")
+    sent_at = _ms(data.get("sent_at"), what="The batch's sending time (sent_at)")
     changes: list[OfflineChange] = []
     for item in raw:
         if not isinstance(item, Mapping):
@@ -167,7 +209,12 @@ def changes_parse(*, data: Any, now: dt.datetime) -> tuple[str, list[OfflineChan
             if isinstance(seen_raw, Mapping)
             else {}
         )
-        happened_at = _when(item.get("happened_at"), now=now)
+        happened_at = tap_time(
+            happened_at=_when(item.get("happened_at"), now=now),
+            device_at=_ms(item.get("device_at"), what=f"The device's time of change #{sequence} (device_at)"),
+            sent_at=sent_at,
+            now=now,
+        )
         action = item.get("action")
         if (
             not isinstance(action, str)
@@ -528,6 +575,8 @@ def _changes_apply(
     changes: Sequence[OfflineChange],
     actor: Actor,
 ) -> list[ChangeOutcome]:
+    """Each change in sequence order: answered as the first time when sent before, held when it cannot be
+    applied yet, otherwise applied or parked (``_sync_one``) and stored; one audit row for the batch."""
     # One sync at a time per event: the batch is checked against versions no other sync is moving.
     locked = Event.objects.select_for_update().get(pk=event.pk)
     ordered = sorted(changes, key=lambda c: c.sequence)
@@ -546,45 +595,11 @@ def _changes_apply(
     for change in ordered:
         row = known.get(change.sequence)
         if row is not None:
-            if row.event_id != locked.pk:
-                outcomes.append(
-                    ChangeOutcome(
-                        sequence=change.sequence,
-                        status=NightChange.Status.REFUSED,
-                        message="This device used that sequence number for another event.",
-                        duplicate=True,
-                        change_id=None,
-                    )
-                )
-            else:
-                outcomes.append(
-                    ChangeOutcome(
-                        sequence=change.sequence,
-                        status=row.status,
-                        message=row.message,
-                        duplicate=True,
-                        change_id=row.pk,
-                    )
-                )
+            outcomes.append(_sent_before(event=locked, change=change, row=row))
             continue
-        if len(waiting) >= OPEN_CAP:
-            outcomes.append(
-                ChangeOutcome(
-                    sequence=change.sequence,
-                    status="held",
-                    message=f"{OPEN_CAP} changes of this device wait on the conflicts page: the Vice "
-                    "President settles or drops them, then the rest are sent.",
-                )
-            )
-            continue
-        if change.sequence != last + 1:
-            outcomes.append(
-                ChangeOutcome(
-                    sequence=change.sequence,
-                    status="held",
-                    message=f"Waiting for change #{last + 1} of this device: send the queue in order.",
-                )
-            )
+        held = _held(change=change, last=last, waiting=len(waiting))
+        if held:
+            outcomes.append(ChangeOutcome(sequence=change.sequence, status="held", message=held))
             continue
         row = _sync_one(event=locked, device=device, change=change, actor=actor, waiting=waiting)
         last = change.sequence
@@ -595,16 +610,48 @@ def _changes_apply(
             ChangeOutcome(sequence=change.sequence, status=row.status, message=row.message, change_id=row.pk)
         )
     if stored:
-        counts = {s: sum(1 for r in stored if r.status == s) for s in NightChange.Status.values}
-        audit_record(
-            actor=actor,
-            action="night.sync",
-            target=locked,
-            summary=f"Offline changes of {locked} from device {device}: {counts['applied']} applied, "
-            f"{counts['conflict']} conflict(s), {counts['refused']} refused",
-            data={"device": device, "changes": {str(r.sequence): r.status for r in stored}},
-        )
+        _sync_audit(event=locked, device=device, actor=actor, stored=stored)
     return outcomes
+
+
+def _sent_before(*, event: Event, change: OfflineChange, row: NightChange) -> ChangeOutcome:
+    """The answer to a change this device sent before: what happened then (never applied twice)."""
+    if row.event_id != event.pk:
+        return ChangeOutcome(
+            sequence=change.sequence,
+            status=NightChange.Status.REFUSED,
+            message="This device used that sequence number for another event.",
+            duplicate=True,
+            change_id=None,
+        )
+    return ChangeOutcome(
+        sequence=change.sequence, status=row.status, message=row.message, duplicate=True, change_id=row.pk
+    )
+
+
+def _held(*, change: OfflineChange, last: int, waiting: int) -> str:
+    """Why a new change waits on the device (sent again later, nothing stored), or "" when it can be applied:
+    too many of the device's changes wait for the Vice President, or an earlier one has not arrived."""
+    if waiting >= OPEN_CAP:
+        return (
+            f"{OPEN_CAP} changes of this device wait on the conflicts page: the Vice President settles or drops "
+            "them, then the rest are sent."
+        )
+    if change.sequence != last + 1:
+        return f"Waiting for change #{last + 1} of this device: send the queue in order."
+    return ""
+
+
+def _sync_audit(*, event: Event, device: str, actor: Actor, stored: Sequence[NightChange]) -> None:
+    counts = {s: sum(1 for r in stored if r.status == s) for s in NightChange.Status.values}
+    audit_record(
+        actor=actor,
+        action="night.sync",
+        target=event,
+        summary=f"Offline changes of {event} from device {device}: {counts['applied']} applied, "
+        f"{counts['conflict']} conflict(s), {counts['refused']} refused",
+        data={"device": device, "changes": {str(r.sequence): r.status for r in stored}},
+    )
 
 
 def _sync_one(
@@ -627,6 +674,8 @@ def _sync_one(
             f"Follows “{change_describe(change=parent)}” (#{parent.sequence}), which waits too: "
             "it is parked with it."
         )
+    elif change.action in RESULTS_CHANGES and event.status == Event.Status.FINAL:
+        status, message = NightChange.Status.CONFLICT, _after_final(event=event, change=change)
     elif area not in change.seen:
         status = NightChange.Status.CONFLICT
         message = "The device did not say which version of the night it last saw."
@@ -664,6 +713,16 @@ def _sync_one(
     )
 
 
+def _after_final(*, event: Event, change: OfflineChange) -> str:
+    """Why a bust or an undo that arrived once the results were final waits for the officers (SPEC §17.8)."""
+    what = "bust" if change.action == NightChange.Action.BUST else "undo"
+    return (
+        f"This {what} was tapped at {timezone.localtime(change.happened_at):%H:%M:%S} but reached the server "
+        f"after the results of event {event.number} were made final, so the final places stay as they are. "
+        "To count it, reopen the results for a correction, then keep it; otherwise drop it."
+    )
+
+
 @transaction.atomic
 def change_resolve(
     *, event: Event, change_id: int, choice: str, actor: Actor, now: dt.datetime | None = None
@@ -698,7 +757,8 @@ def change_resolve(
                     payload=row.payload,
                     versions=versions,
                     actor=actor,
-                    when=now,
+                    # A bust kept is placed where it was tapped (SPEC §17.8); a clock change takes effect now.
+                    when=row.happened_at if row.action == NightChange.Action.BUST else now,
                 )
         except NcpcError as exc:
             raise NcpcError(f"This change cannot be kept: {exc} Keep theirs or drop it.") from exc

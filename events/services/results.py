@@ -1,10 +1,12 @@
 """Results entry on tournament night: busts in order, same-hand busts, the undo of a bust, removal for abuse,
 finish, and corrections (SPEC §4, §5). Commands lock the event row and check the results version the officer saw."""
 
+import datetime as dt
 import random
 from collections.abc import Mapping, Sequence
 
 from django.db import transaction
+from django.utils import timezone
 
 from events import selectors
 from events.errors import ResultsError
@@ -12,7 +14,7 @@ from events.models import Attendance, Elimination, Event, Night, NightMove
 from events.services.locking import event_bump, event_lock, event_lock_open
 from events.services.night_clock import clock_stop
 from events.services.night_seating import move_revert, newest_hand, player_reseat, seating_restore
-from events.services.places import Bust, bust_places, places_final
+from events.services.places import Bust, bust_places, places_final, tapped_after
 from events.signals import results_final
 from ncpc.core.audit import Actor, actor_user, audit_record
 from ncpc.core.clock import club_today
@@ -57,14 +59,21 @@ def bust_record(
     abuse_agreed: Sequence[str] = (),
     reason: str = "",
     rng: random.Random | None = None,
+    tapped_at: dt.datetime | None = None,
 ) -> list[Elimination]:
     """Record one hand that put one or more players out.
 
     Several players on the same hand need their start-of-hand chip counts (higher = better place); equal
     counts are ordered by a draw the app makes and records (§6.5, §10.3).
+
+    ``tapped_at``: when the bust was tapped on a device that recorded it offline (never later than now); a bust
+    recorded online was tapped now. The places follow the taps (SPEC §17.8): a bust tapped before others that
+    reached the server first takes the worse place, and they move up (the audit row says so).
     """
     locked = event_lock_open(event=event, version=version)
     _refuse_before_the_date(event=locked, doing="entered")
+    now = timezone.now()
+    tapped = min(tapped_at, now) if tapped_at is not None else now
     ids = [int(i) for i in attendance_ids]
     seats, entrants = _players_out(event=locked, ids=ids)
     chips = _chips_checked(event=locked, ids=ids, seats=seats, start_chips=start_chips or {})
@@ -77,13 +86,12 @@ def bust_record(
             start_chips=chips.get(i) if len(ids) > 1 else None,
             draw=draws.get(i),
             removed_for_abuse=removed_for_abuse,
+            tapped_at=tapped,
         )
         for i in ids
     ]
-    places = {
-        p.player: p.place
-        for p in bust_places(entrants=entrants, busts=[*selectors.event_busts(event=locked), *new])
-    }
+    busts = [*selectors.event_busts(event=locked), *new]
+    places = {p.player: p.place for p in bust_places(entrants=entrants, busts=busts)}
     made = [
         Elimination.objects.create(
             event=locked,
@@ -94,6 +102,7 @@ def bust_record(
             removed_for_abuse=removed_for_abuse,
             abuse_agreed=list(abuse_agreed),
             created_by=actor_user(actor),
+            tapped_at=tapped,
         )
         for b in new
     ]
@@ -105,10 +114,35 @@ def bust_record(
         new=new,
         seats=seats,
         places=places,
+        moved_up=_moved_up(event=locked, players=tapped_after(busts=busts, hand=hand), places=places),
         abuse_agreed=abuse_agreed if removed_for_abuse else None,
         reason=reason,
     )
     return made
+
+
+def _moved_up(*, event: Event, players: Sequence[int], places: Mapping[int, int]) -> list[str]:
+    """The players out before a bust that was tapped before theirs, with the place each moves up to."""
+    if not players:
+        return []
+    names = {
+        a.pk: a.player_name
+        for a in Attendance.objects.filter(event=event, pk__in=players).select_related("membership__person")
+    }
+    return [f"{names[p]} (now {_ordinal(places[p])})" for p in sorted(players, key=lambda p: places[p])]
+
+
+def bust_moved_up(*, event: Event, made: Sequence[Elimination]) -> list[str]:
+    """After ``bust_record``: the players out on busts recorded before ``made`` but tapped after it (it came
+    late, SPEC §17.8), each with the place they move up to, best first; [] when it came in its turn."""
+    if not made:
+        return []
+    busts = selectors.event_busts(event=event)
+    later = tapped_after(busts=busts, hand=made[0].hand)
+    if not later:
+        return []
+    places = {p.player: p.place for p in bust_places(entrants=_entrants(event=event), busts=busts)}
+    return _moved_up(event=event, players=later, places=places)
 
 
 def _players_out(*, event: Event, ids: list[int]) -> tuple[dict[int, Attendance], dict[int, Attendance]]:
@@ -179,25 +213,37 @@ def _bust_audit(
     new: Sequence[Bust[int]],
     seats: Mapping[int, Attendance],
     places: Mapping[int, int],
+    moved_up: Sequence[str],
     abuse_agreed: Sequence[str] | None,
     reason: str,
 ) -> None:
-    """The audit row of a hand: who went out in which place (with the chips and the draw); a removal for
-    abuse (``abuse_agreed`` given) with the officers who agreed."""
+    """The audit row of a hand: who went out in which place (with the chips and the draw), and when it was
+    tapped; the players out before it but tapped after, who move up; a removal for abuse (``abuse_agreed``
+    given) with the officers who agreed."""
     described = ", ".join(
         f"{seats[b.player].player_name} {_ordinal(places[b.player])}"
         + (f" ({b.start_chips:,} chips{', draw ' + str(b.draw) if b.draw else ''})" if b.start_chips else "")
         for b in sorted(new, key=lambda b: places[b.player])
+    )
+    tapped = new[0].tapped_at
+    late = (
+        f" (tapped at {timezone.localtime(tapped):%H:%M:%S}, before busts recorded earlier; moved up: "
+        + ", ".join(moved_up)
+        + ")"
+        if moved_up and tapped is not None
+        else ""
     )
     abuse = abuse_agreed is not None
     audit_record(
         actor=actor,
         action="results.abuse" if abuse else "results.bust",
         target=event,
-        summary=("Removed for abuse: " if abuse else "Out: ") + described,
+        summary=("Removed for abuse: " if abuse else "Out: ") + described + late,
         reason=reason,
         data={
             "hand": new[0].hand,
+            "tapped_at": tapped.isoformat() if tapped is not None else None,
+            **({"moved_up": list(moved_up)} if moved_up else {}),
             **({"agreed": list(abuse_agreed)} if abuse_agreed is not None else {}),
             "busts": [
                 {

@@ -20,8 +20,8 @@
 //     battery keeps the queue (IndexedDB survives them).
 //
 // window.ncpcNightQueue = {device, add, list, flush}:
-//   add(syncUrl, change): change = {action, happened_at (ms), seen: {results, seats, clock}, label, ...the
-//     action's fields}; resolves to the stored entry (with its sequence).
+//   add(syncUrl, change): change = {action, happened_at (ms), device_at (ms, the device's own clock), seen:
+//     {results, seats, clock}, label, ...the action's fields}; resolves to the stored entry (with its sequence).
 //   list(): resolves to every waiting entry, oldest first.
 //   flush(csrfToken): resolves to {sent, outcomes, open, versions} (outcomes: the server's answers for this
 //     flush; open: conflicts and refused changes waiting at the last event answered); rejects when the server
@@ -147,7 +147,8 @@
       credentials: "same-origin",
       cache: "no-store",
       headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrfToken },
-      body: JSON.stringify({ device: deviceId, changes: entries.map(wire) }),
+      // sent_at: this device's clock now, against which the server reads each change's device_at.
+      body: JSON.stringify({ device: deviceId, sent_at: Date.now(), changes: entries.map(wire) }),
     }).then(function (response) {
       var type = response.headers.get("Content-Type") || "";
       if (type.indexOf("application/json") === -1) {

@@ -142,7 +142,8 @@ def test_another_officers_bust_of_a_different_player_does_not_hold_up_an_offline
     s = seen(event)  # the phone goes offline having seen this
     event.refresh_from_db()
     bust_record(event=event, attendance_ids=[seats["e"].pk], version=event.results_version, actor=None)
-    outcomes = sync(event, "phone-a", [change(1, "bust", s, players=[seats["c"].pk])])
+    # Tapped at 19:31, after the other screen's bust at 19:30: placed after it (SPEC §17.8).
+    outcomes = sync(event, "phone-a", [change(1, "bust", s, minute=31, players=[seats["c"].pk])])
     assert [o.status for o in outcomes] == ["applied"]
     assert out_in_order(event) == [(1, "e"), (2, "c")]
     assert night_sync.changes_open(event=event) == []

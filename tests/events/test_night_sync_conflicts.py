@@ -138,11 +138,15 @@ def test_the_issues_night_maxs_bust_and_the_pause_apply_anns_bust_and_kims_move_
 def test_another_screens_bust_of_someone_else_does_not_hold_up_an_undo_free_batch(night):
     event, seats = night
     s = seen(event)
-    other_screen_bust(event, seats["e"])
+    other_screen_bust(event, seats["e"])  # at 19:30
+    # Tapped at 19:31 and 19:32: placed after the other screen's bust (SPEC §17.8).
     outcomes = sync(
         event,
         "phone-a",
-        [change(1, "bust", s, players=[seats["c"].pk]), change(2, "bust", s, players=[seats["d"].pk])],
+        [
+            change(1, "bust", s, minute=31, players=[seats["c"].pk]),
+            change(2, "bust", s, minute=32, players=[seats["d"].pk]),
+        ],
     )
     assert [o.status for o in outcomes] == ["applied", "applied"]
     assert out(event) == ["e", "c", "d"]

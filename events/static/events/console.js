@@ -702,8 +702,12 @@
   function record(data) {
     var act = data.get("action");
     var versions = state.versions || {};
+    // When it was tapped (SPEC §17.8: places follow the taps): the server's time as this device reckons it,
+    // and this device's own clock, which the server measures against the clock at sending (sent_at), so a
+    // phone whose clock is minutes wrong still places its busts where they were tapped.
     var change = {
       happened_at: Date.now() + offsetOf(),
+      device_at: Date.now(),
       seen: { results: versions.results, seats: versions.seats, clock: versions.clock },
     };
     var id = parseInt(data.get("player"), 10);
