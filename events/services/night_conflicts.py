@@ -23,9 +23,9 @@ from ncpc.core.permissions import user_person
 RESULTS_ACTIONS = ("results.bust", "results.abuse", "results.undo")
 # Seating commands that may have moved anyone: they touch every player and seat.
 SEAT_EVERYONE = ("night.draw", "night.redraw", "night.final_table", "results.undo")
-# The records a sync makes of the device's own changes are written while the batch is applied, just before
-# the change's row: the same login's records this close to the change's arrival are its own, not theirs.
-OWN_WINDOW = dt.timedelta(seconds=5)
+# A sync writes the record of each of the device's own changes it applies just before that change's row: a
+# record of the same login made at most this long before one of the device's applied rows is its own.
+OWN_WINDOW = dt.timedelta(seconds=2)
 
 
 @dataclass(frozen=True)
@@ -86,19 +86,27 @@ def _theirs(*, event: Event, change: NightChange) -> Side | None:
         target_type=Event._meta.label_lower, target_id=str(event.pk), at__lte=change.received_at
     ).select_related("actor")
     rows = rows.filter(action__in=actions) if actions else rows.filter(action__startswith="clock.")
+    applied = list(
+        NightChange.objects.filter(
+            event=event,
+            device=change.device,
+            status__in=(NightChange.Status.APPLIED, NightChange.Status.KEPT_MINE),
+        ).values_list("received_at", flat=True)
+    )
     for entry in rows.order_by("-at", "-pk")[:200]:
-        if _own(entry=entry, change=change):
+        if _own(entry=entry, change=change, applied=applied):
             continue
         if _touches(entry=entry, change=change):
             return Side(who=login_name(entry.actor), when=entry.at, what=_what(entry))
     return None
 
 
-def _own(*, entry: AuditEntry, change: NightChange) -> bool:
+def _own(*, entry: AuditEntry, change: NightChange, applied: Sequence[dt.datetime]) -> bool:
+    """Whether ``entry`` records one of the device's own changes applied by a sync (not another screen's)."""
     return (
         change.recorded_by_id is not None
         and entry.actor_id == change.recorded_by_id
-        and entry.at >= change.received_at - OWN_WINDOW
+        and any(entry.at <= at <= entry.at + OWN_WINDOW for at in applied)
     )
 
 
