@@ -267,16 +267,25 @@ def departed_payment_check(*, membership: Membership, date: dt.date) -> None:
         .select_related("season", "person")
         .get(pk=membership.pk)
     )
-    if seat.left_after_event is None:
-        return
-    left_on = dues_account(membership=seat).left_on.get(seat.pk)
+    problem = departed_payment_problem(membership=seat, date=date)
+    if problem:
+        raise PaymentError(problem, field="membership")
+
+
+def departed_payment_problem(*, membership: Membership, date: dt.date) -> str | None:
+    """Why a payment dated ``date`` is not booked for this seat's member, who left it on or before that day
+    (SPEC §16.2), or None: the one rule the payment form (``departed_payment_check``, under the seat's lock)
+    and the spreadsheet import (``payment_line_problem``, SPEC §17.5) both apply. ``membership``: as read now,
+    with its season and person."""
+    if membership.left_after_event is None:
+        return None
+    left_on = dues_account(membership=membership).left_on.get(membership.pk)
     if left_on is None or date < left_on:
-        return
-    how = seat.get_how_left_display().lower() if seat.how_left else "left"
-    raise PaymentError(
-        f"{seat.person} left the club on {left_on:%b %-d, %Y} ({how}): no payment is booked for a member who "
-        "left. What they paid stays with the club (§2.12); money given back to them is a check.",
-        field="membership",
+        return None
+    how = membership.get_how_left_display().lower() if membership.how_left else "left"
+    return (
+        f"{membership.person} left the club on {left_on:%b %-d, %Y} ({how}): no payment is booked for a member "
+        "who left. What they paid stays with the club (§2.12); money given back to them is a check."
     )
 
 

@@ -5,7 +5,7 @@ import datetime as dt
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from django.db import transaction
@@ -18,7 +18,12 @@ from finance.services.ledger import (
     books_start_problem,
     closed_month_problem,
 )
-from finance.services.payments import METHOD_ACCOUNT, PaymentError, payment_check_number
+from finance.services.payments import (
+    METHOD_ACCOUNT,
+    PaymentError,
+    departed_payment_problem,
+    payment_check_number,
+)
 from members.models import Membership
 from ncpc.core.audit import Actor, actor_user, audit_record, audit_record_many
 from ncpc.core.clock import club_today
@@ -140,8 +145,9 @@ def payment_line_problem(
     start: dt.date | None | object = _READ,
 ) -> str | None:
     """What ``payment_record`` would refuse in this payment, or None: the amount (positive, in cents, not above
-    the season's limit), the method, a date in the season, not after today, not before the books start and
-    not in or before a closed month (SPEC §15.6, §16.1, §16.6). ``closed``: ``closed_months()``, ``today``:
+    the season's limit), the method, a date in the season, not after today, not from a member who had left
+    by then (``departed_payment_problem``, the form's own rule: SPEC §16.2, §17.5), not before the books start
+    and not in or before a closed month (SPEC §15.6, §16.1, §16.6). ``closed``: ``closed_months()``, ``today``:
     ``club_today()`` and ``start``: ``books_start_day()``, when the caller checks many lines."""
     if line.amount is None or line.amount <= 0 or quantize(line.amount) != line.amount:
         return "A payment is a positive amount in cents."
@@ -156,6 +162,9 @@ def payment_line_problem(
         return f"The date must fall in {season} ({season.start:%b %-d, %Y} – {season.end:%b %-d, %Y})."
     if line.date > (today or club_today()):
         return "The date cannot be after today."
+    departed = departed_payment_problem(membership=line.membership, date=line.date)
+    if departed:
+        return departed
     # The ledger's rules: nothing before the books start (``books_start_check``, SPEC §16.6), nothing in or
     # before a closed month (``month_open_check``, SPEC §16.1).
     books_from = books_start_day() if start is _READ else start
@@ -173,8 +182,19 @@ def payments_record_many(*, lines: Sequence[PaymentLine], actor: Actor, source: 
     a payment and an audit row, as ``payment_record`` writes them; then each member's seats at open events
     are checked again once (a payment may restore good standing). ``source`` names the file in the audit."""
     closed, start = closed_months(), books_start_day()
+    # The seats as they are now, locked as the payment form locks one (``departed_payment_check``): a member
+    # removed or withdrawn since the preview is refused, and a removal waits for the import.
+    seats = {
+        seat.pk: seat
+        for seat in Membership.objects.select_for_update(of=("self",))
+        .select_related("season", "person")
+        .filter(pk__in={line.membership.pk for line in lines})
+        .order_by("pk")
+    }
     for line in lines:
-        problem = payment_line_problem(line=line, closed=closed, start=start)
+        problem = payment_line_problem(
+            line=replace(line, membership=seats[line.membership.pk]), closed=closed, start=start
+        )
         if problem:
             raise PaymentError(f"Line {line.line}: {problem}")
     if not lines:

@@ -937,7 +937,19 @@ def payments_sheet_write(
     *, text: str, season: Season, actor: Actor, options: SheetOptions | None = None
 ) -> int:
     """Every row to book or none, checked again as in the preview; payments recorded already are left out
-    unless ticked; written in bulk (thousands of rows in seconds)."""
+    unless ticked; written in bulk (thousands of rows in seconds). Returns the payments booked."""
+    return payments_sheet_book(text=text, season=season, actor=actor, options=options)[0]
+
+
+@transaction.atomic
+def payments_sheet_book(
+    *, text: str, season: Season, actor: Actor, options: SheetOptions | None = None
+) -> tuple[int, int]:
+    """``payments_sheet_write``, and how many rows were left out as recorded already (not ticked). The season's
+    row is locked before the file is read again (SPEC §17.5): two uploads of one file confirmed at once (two
+    tabs, two officers) take turns, and the second finds the first one's payments recorded and books none of
+    those rows."""
+    Season.objects.select_for_update().filter(pk=season.pk).first()
     sheet = payments_sheet_read(text=text, season=season, options=options)
     if not sheet.ok:
         raise NcpcError(f"Nothing was imported: the file has {sheet.error_count} problem(s) or question(s).")
@@ -956,16 +968,26 @@ def payments_sheet_write(
         for row in sheet.rows
         if row.book
     ]
-    return len(payments_record_many(lines=lines, actor=actor, source="a payments spreadsheet"))
+    booked = payments_record_many(lines=lines, actor=actor, source="a payments spreadsheet")
+    return len(booked), sum(1 for row in sheet.rows if row.recorded and not row.book)
 
 
-WRITERS = {"members": members_sheet_write, "payments": payments_sheet_write}
+def members_sheet_book(
+    *, text: str, season: Season, actor: Actor, options: SheetOptions | None = None
+) -> tuple[int, int]:
+    """``members_sheet_write`` as the confirmation calls it: the people written, none left out."""
+    return members_sheet_write(text=text, season=season, actor=actor, options=options), 0
+
+
+WRITERS = {"members": members_sheet_book, "payments": payments_sheet_book}
 
 
 @dataclass(frozen=True)
 class SheetConfirmed:
     upload: SheetImport
     already: bool  # confirmed before (a double click, or another tab): nothing more was written
+    # Rows left out because their payment is recorded already (another upload of the file, confirmed first).
+    recorded: int = 0
 
 
 def sheet_upload_keep(*, kind: str, season: Season, text: str, actor: Actor) -> SheetImport:
@@ -1022,9 +1044,11 @@ def sheet_confirm(
     season = Season.objects.filter(name=upload.season_name).first()
     if season is None:
         raise NcpcError("That season no longer exists.")
-    upload.rows = WRITERS[upload.kind](text=upload.text, season=season, actor=actor, options=options)
+    upload.rows, recorded = WRITERS[upload.kind](
+        text=upload.text, season=season, actor=actor, options=options
+    )
     upload.status = SheetImport.Status.IMPORTED
     upload.imported_at = timezone.now()
     upload.text = ""  # written now: the rows are in the database
     upload.save(update_fields=["rows", "status", "imported_at", "text"])
-    return SheetConfirmed(upload=upload, already=False)
+    return SheetConfirmed(upload=upload, already=False, recorded=recorded)

@@ -138,6 +138,12 @@ def _confirm(request, allowed, options):
         messages.info(
             request, f"{result} at {localtime(upload.imported_at):%H:%M}: this file was confirmed already."
         )
+    elif done.recorded:
+        messages.warning(
+            request,
+            f"{result}. {done.recorded} row(s) were not booked: their payment is recorded already "
+            "(the same file imported before, or the same payment entered by hand).",
+        )
     else:
         messages.success(request, f"{result}.")
     return redirect("imports")
