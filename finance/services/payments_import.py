@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from django.db import transaction
+from django.utils.timezone import localtime
 
 from events.services.attendance import attendance_after_payment
 from finance.models import Account, ClosedMonth, Entry, Payment, Transaction
@@ -115,6 +116,33 @@ def payments_recorded(*, membership_ids: Iterable[int]) -> Counter[PaymentKey]:
     return Counter(
         payment_key(membership_id=m, date=d, amount=a, method=k, reference=r) for m, d, a, k, r in rows
     )
+
+
+def payments_recorded_by(*, membership_ids: Iterable[int]) -> dict[PaymentKey, list[str]]:
+    """Per ``payment_key``, when and by whom each payment (not reversed) was recorded, oldest first: "on Nov 29,
+    2026 by Tom Hill", for a preview row that matches one (SPEC §17.5: a second upload of a file names what
+    the first booked)."""
+    rows = (
+        Payment.objects.filter(membership_id__in=list(membership_ids), transaction__reversed_by__isnull=True)
+        .order_by("transaction__created_at", "pk")
+        .values_list(
+            "membership_id",
+            "date",
+            "amount",
+            "method",
+            "reference",
+            "transaction__created_at",
+            "transaction__created_by__username",
+            "transaction__created_by__person__first_name",
+            "transaction__created_by__person__last_name",
+        )
+    )
+    found: dict[PaymentKey, list[str]] = {}
+    for m, d, a, k, r, at, username, first, last in rows:
+        who = f"{first} {last}" if first or last else username or "the app"
+        key = payment_key(membership_id=m, date=d, amount=a, method=k, reference=r)
+        found.setdefault(key, []).append(f"on {localtime(at):%b %-d, %Y} by {who}")
+    return found
 
 
 @dataclass(frozen=True)

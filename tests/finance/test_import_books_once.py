@@ -139,6 +139,28 @@ def test_the_second_uploads_confirmation_page_says_no_row_was_booked_again(clien
     assert payments_booked() == BOB_BOOKED
 
 
+def test_a_second_uploads_preview_names_when_and_by_whom_each_row_was_booked(bob, season, treasurer):
+    treasurer.person.first_name, treasurer.person.last_name = "Tom", "Hill"
+    treasurer.person.save()
+    first = sheet_upload_keep(kind="payments", season=season, text=FILE, actor=treasurer)
+    sheet_confirm(token=first.token, kinds=["payments"], actor=treasurer)
+    again = payments_sheet_read(text=FILE, season=season)
+    assert [(row.recorded, row.book, row.action) for row in again.rows] == [
+        (
+            True,
+            False,
+            "Nothing: already recorded on Nov 29, 2026 by Tom Hill (payment of 110.00 from bob on 2026-08-22 "
+            "(cash)); tick to record it again",
+        ),
+        (
+            True,
+            False,
+            "Nothing: already recorded on Nov 29, 2026 by Tom Hill (payment of 100.00 from bob on 2026-09-26 "
+            "(check 1043)); tick to record it again",
+        ),
+    ]
+
+
 # --- at the same time (PostgreSQL: two connections) ------------------------------------------------------
 
 

@@ -51,6 +51,7 @@ from finance.services.payments_import import (
     payment_line_problem,
     payments_record_many,
     payments_recorded,
+    payments_recorded_by,
 )
 from members.models import Membership, Person
 from members.services.admission import age_on
@@ -791,6 +792,7 @@ def _payment_row_booking(
     file_reference: str,
     in_file: dict[PaymentKey, int],
     recorded: Counter[PaymentKey],
+    recorded_by: dict[PaymentKey, list[str]],
     options: SheetOptions,
     closed: set[dt.date],
     today: dt.date,
@@ -805,11 +807,15 @@ def _payment_row_booking(
         row.warnings.append(f"Same member, date, amount, method and reference as line {in_file[same]}.")
     in_file.setdefault(same, row.line)
     # A row matching a recorded payment (by the file's reference, or the one it is booked with) is not
-    # booked again unless ticked; two identical rows match two recorded payments (SPEC §16.10).
+    # booked again unless ticked; two identical rows match two recorded payments (SPEC §16.10), each named by
+    # when and by whom it was recorded (SPEC §17.5).
+    when = ""
     for ref in dict.fromkeys((reference, file_reference)):
         key = payment_key(membership_id=seat.pk, date=day, amount=amount, method=method, reference=ref)
         if recorded[key] > 0:
             recorded[key] -= 1
+            names = recorded_by.get(key) or [""]
+            when = names.pop(0)
             row.recorded = True
             row.book = row.line in options.record
             break
@@ -826,7 +832,9 @@ def _payment_row_booking(
             return
     what = f"payment of {amount} from {seat.person.key} on {day} ({method}{' ' + reference if reference else ''})"
     if row.recorded and not row.book:
-        row.action = f"Nothing: already recorded ({what}); tick to record it again"
+        row.action = (
+            f"Nothing: already recorded{' ' + when if when else ''} ({what}); tick to record it again"
+        )
     elif row.recorded:
         row.action = f"Record again: {what}"
     else:
@@ -863,6 +871,7 @@ def payments_sheet_read(*, text: str, season: Season, options: SheetOptions | No
     for held in seats.values():
         by_name.setdefault(name_compare_form(held.person.first_name, held.person.last_name), []).append(held)
     recorded = payments_recorded(membership_ids=[m.pk for m in seats.values()]) if seats else Counter()
+    recorded_by = payments_recorded_by(membership_ids=[m.pk for m in seats.values()]) if seats else {}
     closed, today, start = closed_months(), club_today(), books_start_day()
     in_file: dict[PaymentKey, int] = {}
     asks: dict[str, list[int]] = {}
@@ -889,6 +898,7 @@ def payments_sheet_read(*, text: str, season: Season, options: SheetOptions | No
             file_reference=read.file_reference,
             in_file=in_file,
             recorded=recorded,
+            recorded_by=recorded_by,
             options=options,
             closed=closed,
             today=today,
