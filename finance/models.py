@@ -278,6 +278,9 @@ class ClosedMonth(models.Model):
     month = models.DateField(unique=True, help_text="The first day of the month.")
     closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     closed_at = models.DateTimeField(auto_now_add=True)
+    # SPEC §17.1: the month's report as it was when the month closed (finance/selectors/report_record.py); its
+    # page and files are built from it, never recomputed. None for a month closed before reports were kept.
+    report = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ("-month",)

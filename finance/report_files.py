@@ -8,13 +8,10 @@ import datetime as dt
 from django.http import HttpResponse
 from django.utils import timezone
 
-from events.models import Event
-from finance.models import Entry
 from finance.selectors.ledger import money_total
 from finance.selectors.monthly_report import MemberDuesRow, MonthlyReport
-from finance.selectors.payouts import event_payout_lines, payout_member_names, payout_paid_to
+from finance.selectors.report_record import ledger_rows, payout_rows
 from ncpc.core.downloads import CREDIT_FORMAT, Table, csv_response, xlsx_response
-from ncpc.core.errors import NcpcError
 from ncpc.core.identity import club_file_prefix, club_identity, reference_rewrite
 from ncpc.core.money import credit_display
 from ncpc.core.money import money_display as money
@@ -118,50 +115,24 @@ def _fees(rows: list[MemberDuesRow], *, total: MemberDuesRow | None = None) -> T
 
 
 def _ledger(report: MonthlyReport) -> Table:
-    entries = (
-        Entry.objects.filter(transaction__date__gte=report.start, transaction__date__lte=report.end)
-        .select_related("transaction", "account")
-        .order_by("transaction__date", "transaction_id", "pk")
-    )
+    """The month's ledger entries: a closed month's as its closing kept them (SPEC §17.1)."""
+    rows = report.ledger if report.ledger is not None else ledger_rows(report)
     return Table(
         "Ledger",
         ["date", "transaction", "kind", "account", "amount", "memo"],
-        [
-            [
-                e.transaction.date,
-                e.transaction_id,
-                e.transaction.get_kind_display(),
-                e.account.name,
-                e.amount,
-                e.memo or e.transaction.memo,
-            ]
-            for e in entries
-        ],
+        [[r.date, r.transaction, r.kind, r.account, r.amount, r.memo] for r in rows],
         labels=["Date", "Transaction", "Kind", "Account", "Amount", "Memo"],
     )
 
 
 def _payouts(report: MonthlyReport) -> Table:
-    rows: list = []
-    if report.season is not None:
-        names = payout_member_names(season=report.season)
-        events = Event.objects.filter(
-            season=report.season, date__gte=report.start, date__lte=report.end, status=Event.Status.FINAL
-        ).order_by("date", "number")
-        for event in events:
-            event.season = report.season
-            try:
-                lines = event_payout_lines(event=event)
-            except NcpcError:
-                lines = []
-            for line in lines:
-                rows.append(
-                    [event.number, event.date, line.place, payout_paid_to(line, names=names), line.amount]
-                )
+    """The month's event payouts: a closed month's as its closing kept them (SPEC §17.1), so that a result
+    corrected later or a name changed later never shows in it."""
+    rows = report.payouts if report.payouts is not None else payout_rows(report)
     return Table(
         "Payouts",
         ["event", "date", "place", "paid_to", "amount"],
-        rows,
+        [[r.event, r.date, r.place, r.paid_to, r.amount] for r in rows],
         labels=["Event", "Date", "Place", "Paid to", "Amount"],
     )
 

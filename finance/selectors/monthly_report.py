@@ -116,6 +116,29 @@ class MemberDuesRow:
 
 
 @dataclass(frozen=True)
+class PayoutRow:
+    """A place paid at one of the month's final events: the report's payouts table."""
+
+    event: int
+    date: dt.date
+    place: int
+    paid_to: str
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class LedgerRow:
+    """A ledger entry dated in the month: the officers' ledger table."""
+
+    date: dt.date
+    transaction: int
+    kind: str
+    account: str
+    amount: Decimal
+    memo: str
+
+
+@dataclass(frozen=True)
 class MonthlyReport:
     year: int
     month: int
@@ -140,6 +163,10 @@ class MonthlyReport:
     # What opening balances corrected after the books' first month added to the accounts (SPEC §16.6): money
     # in or out that is neither income nor an expense.
     corrections: Decimal = ZERO
+    # The payouts and ledger tables, kept when the month closed (SPEC §17.1: finance/selectors/report_record.py);
+    # None: read from the events and the ledger when a file shows them.
+    payouts: list[PayoutRow] | None = None
+    ledger: list[LedgerRow] | None = None
 
     @property
     def to_date(self) -> bool:

@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from finance import report_files
-from finance.selectors.monthly_report import monthly_report
+from finance.selectors.report_record import monthly_report_for
 from finance.services.ledger import (
     month_close,
     months_open_before,
@@ -50,7 +50,8 @@ def _report_parts(*, year: int, month: int, today: dt.date, viewer: int | None, 
 def report(request, year, month):
     if not (1 <= month <= 12 and 2000 <= year <= 2200):
         raise Http404("No such month.")
-    data = monthly_report(year=year, month=month, today=club_today())
+    # A closed month's report is the one its closing kept (SPEC §17.1); an open month's is computed.
+    data = monthly_report_for(year=year, month=month, today=club_today())
     full = user_can(request.user, Action.TREASURER_REPORT)
     own = []
     if not full:

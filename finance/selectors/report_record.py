@@ -1,0 +1,278 @@
+"""A closed month's report kept as data (SPEC §17.1): closing a month records every table of its report (the
+accounts, income and expenses, the members' fees, escrow, the payouts and the ledger's entries), and the
+closed month's page and files are built from that record, never recomputed: what changes later (a name, a
+departure, a corrected result) never shows in it.
+
+The record is JSON: money as strings ("145.00"), dates ISO, and a ``format`` number so that a later change of
+the record's shape can still read the records written before it."""
+
+import datetime as dt
+from dataclasses import replace
+from decimal import Decimal
+from typing import Any
+
+from events.models import Event, Season
+from events.services.event_fund import WsopAllocation
+from finance.models import Account, ClosedMonth, Entry
+from finance.selectors.monthly_report import (
+    AccountMonth,
+    CategoryRow,
+    LedgerRow,
+    MemberDuesRow,
+    MonthlyReport,
+    PayoutRow,
+    monthly_report,
+)
+from finance.selectors.payouts import event_payout_lines, payout_member_names, payout_paid_to
+from members.models import Membership, Person
+from ncpc.core.errors import NcpcError
+
+RECORD_FORMAT = 1
+
+
+def payout_rows(report: MonthlyReport) -> list[PayoutRow]:
+    """The month's event payouts as the report prints them: each final event of the month, each place paid,
+    and who took it."""
+    rows: list[PayoutRow] = []
+    if report.season is None:
+        return rows
+    names = payout_member_names(season=report.season)
+    events = Event.objects.filter(
+        season=report.season, date__gte=report.start, date__lte=report.end, status=Event.Status.FINAL
+    ).order_by("date", "number")
+    for event in events:
+        event.season = report.season
+        try:
+            lines = event_payout_lines(event=event)
+        except NcpcError:
+            lines = []
+        rows += [
+            PayoutRow(event.number, event.date, line.place, payout_paid_to(line, names=names), line.amount)
+            for line in lines
+        ]
+    return rows
+
+
+def ledger_rows(report: MonthlyReport) -> list[LedgerRow]:
+    """The ledger's entries dated in the month, in the order of their transactions."""
+    entries = (
+        Entry.objects.filter(transaction__date__gte=report.start, transaction__date__lte=report.end)
+        .select_related("transaction", "account")
+        .order_by("transaction__date", "transaction_id", "pk")
+    )
+    return [
+        LedgerRow(
+            e.transaction.date,
+            e.transaction_id,
+            e.transaction.get_kind_display(),
+            e.account.name,
+            e.amount,
+            e.memo or e.transaction.memo,
+        )
+        for e in entries
+    ]
+
+
+def month_report_complete(*, year: int, month: int, today: dt.date) -> MonthlyReport:
+    """The month's report computed now, its payouts and ledger tables read too: what closing records."""
+    report = monthly_report(year=year, month=month, today=today)
+    return replace(report, payouts=payout_rows(report), ledger=ledger_rows(report))
+
+
+def _day(value: dt.date | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _day_read(value: str | None) -> dt.date | None:
+    return dt.date.fromisoformat(value) if value is not None else None
+
+
+def report_record(report: MonthlyReport) -> dict[str, Any]:
+    """The report as JSON data (its closing left out: the ClosedMonth row holds it). ``report`` must carry
+    its payouts and ledger tables (``month_report_complete``)."""
+    season = report.season
+    allocation = report.wsop_allocation
+    return {
+        "format": RECORD_FORMAT,
+        "year": report.year,
+        "month": report.month,
+        "start": _day(report.start),
+        "end": _day(report.end),
+        "as_of": _day(report.as_of),
+        "season": None
+        if season is None
+        else {"id": season.pk, "name": season.name, "start": _day(season.start), "end": _day(season.end)},
+        "accounts": [
+            {
+                "account": {
+                    "id": r.account.pk,
+                    "code": r.account.code,
+                    "name": r.account.name,
+                    "kind": r.account.kind,
+                    "position": r.account.position,
+                },
+                "opening": str(r.opening),
+                "money_in": str(r.money_in),
+                "money_out": str(r.money_out),
+                "closing": str(r.closing),
+                "transfers_in": str(r.transfers_in),
+                "transfers_out": str(r.transfers_out),
+            }
+            for r in report.accounts
+        ],
+        "members": [
+            {
+                "membership": r.membership.pk,
+                "person": r.membership.person_id,
+                "user": r.membership.person.user_id,
+                "name": r.name,
+                "charged": str(r.charged),
+                "paid": str(r.paid),
+                "late_fees": str(r.late_fees),
+                "balance": str(r.balance),
+                "good_standing": r.good_standing,
+                "left_on": _day(r.left_on),
+                "how_left": r.how_left,
+            }
+            for r in report.members
+        ],
+        "charged": str(report.charged),
+        "paid": str(report.paid),
+        "late_fees": str(report.late_fees),
+        "outstanding": str(report.outstanding),
+        "escrow_balance": str(report.escrow_balance),
+        "wsop_allocation": None
+        if allocation is None
+        else {
+            "member_count": allocation.member_count,
+            "total_fees": str(allocation.total_fees),
+            "prizes": allocation.prizes,
+            "entries": str(allocation.entries),
+            "expenses": str(allocation.expenses),
+            "escrow": str(allocation.escrow),
+            "monthly_event_funds": str(allocation.monthly_event_funds),
+            "per_event": str(allocation.per_event),
+        },
+        "wsop_posted_on": _day(report.wsop_posted_on),
+        "income": [[r.label, str(r.month), str(r.season)] for r in report.income],
+        "expenses": [[r.label, str(r.month), str(r.season)] for r in report.expenses],
+        "season_start": _day(report.season_start),
+        "corrections": str(report.corrections),
+        "payouts": [
+            [r.event, _day(r.date), r.place, r.paid_to, str(r.amount)] for r in (report.payouts or [])
+        ],
+        "ledger": [
+            [r.date.isoformat(), r.transaction, r.kind, r.account, str(r.amount), r.memo]
+            for r in (report.ledger or [])
+        ],
+    }
+
+
+def _account(data: dict[str, Any]) -> Account:
+    return Account(
+        pk=data["id"], code=data["code"], name=data["name"], kind=data["kind"], position=data["position"]
+    )
+
+
+def _membership(data: dict[str, Any]) -> Membership:
+    """The seat's holder as the record knows it: its id and its person's login (to find a member's own row),
+    an unsaved stand-in that reads nothing."""
+    membership = Membership(pk=data["membership"], person_id=data["person"])
+    membership.person = Person(pk=data["person"], user_id=data["user"])
+    return membership
+
+
+def report_from_record(record: dict[str, Any], *, closed: ClosedMonth | None = None) -> MonthlyReport:
+    """The report a record holds (``report_record``), as the page and the files read it."""
+    if record.get("format") != RECORD_FORMAT:
+        raise ValueError(f"A closed month's report record of format {record.get('format')!r} is not known.")
+    season_data = record["season"]
+    season = (
+        None
+        if season_data is None
+        else Season(
+            pk=season_data["id"],
+            name=season_data["name"],
+            start=dt.date.fromisoformat(season_data["start"]),
+            end=dt.date.fromisoformat(season_data["end"]),
+        )
+    )
+    allocation = record["wsop_allocation"]
+    return MonthlyReport(
+        year=record["year"],
+        month=record["month"],
+        start=dt.date.fromisoformat(record["start"]),
+        end=dt.date.fromisoformat(record["end"]),
+        as_of=dt.date.fromisoformat(record["as_of"]),
+        season=season,
+        accounts=[
+            AccountMonth(
+                _account(r["account"]),
+                Decimal(r["opening"]),
+                Decimal(r["money_in"]),
+                Decimal(r["money_out"]),
+                Decimal(r["closing"]),
+                Decimal(r["transfers_in"]),
+                Decimal(r["transfers_out"]),
+            )
+            for r in record["accounts"]
+        ],
+        members=[
+            MemberDuesRow(
+                _membership(r),
+                r["name"],
+                Decimal(r["charged"]),
+                Decimal(r["paid"]),
+                Decimal(r["late_fees"]),
+                Decimal(r["balance"]),
+                r["good_standing"],
+                left_on=_day_read(r["left_on"]),
+                how_left=r["how_left"],
+            )
+            for r in record["members"]
+        ],
+        charged=Decimal(record["charged"]),
+        paid=Decimal(record["paid"]),
+        late_fees=Decimal(record["late_fees"]),
+        outstanding=Decimal(record["outstanding"]),
+        escrow_balance=Decimal(record["escrow_balance"]),
+        wsop_allocation=None
+        if allocation is None
+        else WsopAllocation(
+            member_count=allocation["member_count"],
+            total_fees=Decimal(allocation["total_fees"]),
+            prizes=allocation["prizes"],
+            entries=Decimal(allocation["entries"]),
+            expenses=Decimal(allocation["expenses"]),
+            escrow=Decimal(allocation["escrow"]),
+            monthly_event_funds=Decimal(allocation["monthly_event_funds"]),
+            per_event=Decimal(allocation["per_event"]),
+        ),
+        wsop_posted_on=_day_read(record["wsop_posted_on"]),
+        income=[CategoryRow(label, Decimal(m), Decimal(s)) for label, m, s in record["income"]],
+        expenses=[CategoryRow(label, Decimal(m), Decimal(s)) for label, m, s in record["expenses"]],
+        season_start=_day_read(record["season_start"]),
+        closed=closed,
+        corrections=Decimal(record["corrections"]),
+        payouts=[
+            PayoutRow(event, dt.date.fromisoformat(day), place, paid_to, Decimal(amount))
+            for event, day, place, paid_to, amount in record["payouts"]
+        ],
+        ledger=[
+            LedgerRow(dt.date.fromisoformat(day), transaction, kind, account, Decimal(amount), memo)
+            for day, transaction, kind, account, amount, memo in record["ledger"]
+        ],
+    )
+
+
+def monthly_report_for(*, year: int, month: int, today: dt.date) -> MonthlyReport:
+    """The month's report as every page and file shows it: a closed month's from the record its closing kept
+    (SPEC §17.1), never recomputed; an open month's (or one closed before records were kept) computed."""
+    closed = (
+        ClosedMonth.objects.select_related("closed_by").filter(month=dt.date(year, month, 1)).first()
+        if 1 <= month <= 12
+        else None
+    )
+    if closed is not None and closed.report is not None:
+        return report_from_record(closed.report, closed=closed)
+    return monthly_report(year=year, month=month, today=today)
