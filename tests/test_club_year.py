@@ -35,7 +35,7 @@ from events.services.seasons import season_create
 from finance.models import Account, ClosedMonth, Disbursement, Entry, Payment, Transaction
 from finance.selectors.door import event_door_list
 from finance.selectors.dues import good_standing, season_dues_accounts
-from finance.selectors.monthly_report import monthly_report
+from finance.selectors.report_record import monthly_report_for
 from finance.services.checks import disbursement_approve, disbursement_create
 from finance.services.door import door_payment_record
 from finance.services.ledger import ASSET_CODES, month_close, transfer_post
@@ -123,27 +123,25 @@ def asset_balances() -> dict[str, Decimal]:
 
 
 def report_view(*, year: int, month: int) -> tuple:
-    """What a closed month's report shows: the accounts, the members' dues, the income and expense
-    categories (not the closing itself)."""
-    report = monthly_report(year=year, month=month, today=club_today())
+    """What a closed month's page shows (SPEC §17.1: built from the record its closing kept): the accounts with
+    their names, the members' rows with their names as printed, the totals, the income and expense
+    categories, and the payouts and ledger tables of its files."""
+    report = monthly_report_for(year=year, month=month, today=club_today())
     return (
-        tuple((r.account.code, r.opening, r.receipts, r.payments, r.closing) for r in report.accounts),
-        # Each seat by its first holder: a seat sold later lists the buyer, and a member who leaves later is
-        # named "(left after event N)", the amounts the same.
         tuple(
-            sorted((seat_of(m.membership), m.charged, m.paid, m.late_fees, m.balance) for m in report.members)
+            (r.account.code, r.account.name, r.opening, r.receipts, r.payments, r.closing)
+            for r in report.accounts
+        ),
+        tuple(
+            (m.membership.pk, m.name, m.charged, m.paid, m.late_fees, m.balance, m.good_standing, m.left_on)
+            for m in report.members
         ),
         (report.charged, report.paid, report.late_fees, report.outstanding, report.escrow_balance),
         tuple(repr(row) for row in report.income),
         tuple(repr(row) for row in report.expenses),
+        tuple(repr(row) for row in report.payouts or ()),
+        tuple(repr(row) for row in report.ledger or ()),
     )
-
-
-def seat_of(membership: Membership) -> int:
-    """The seat's first holder (a bought seat continues the seller's dues account)."""
-    while membership.seat_from_id is not None:
-        membership = Membership.objects.get(pk=membership.seat_from_id)
-    return membership.pk
 
 
 def standings_view(season) -> tuple:

@@ -5,12 +5,14 @@ departure, a member admitted) never shows in them.
 The club's date is Dec 5, 2026: October and November are over and may be closed."""
 
 import datetime as dt
+import importlib
 import io
 import re
 from decimal import Decimal
 
 import pytest
 import time_machine
+from django.apps import apps as django_apps
 from django.urls import reverse
 from openpyxl import load_workbook
 from pypdf import PdfReader
@@ -157,3 +159,12 @@ def test_an_open_month_and_a_month_closed_before_records_were_kept_are_computed(
     november = monthly_report_for(year=2026, month=11, today=dt.date(2026, 12, 5))
     assert november.closed is None
     assert november == monthly_report(year=2026, month=11, today=dt.date(2026, 12, 5))
+
+
+def test_a_month_closed_before_records_were_kept_gets_its_record_from_the_migration(books, treasurer):
+    month_close(day=dt.date(2026, 10, 1), actor=treasurer)
+    kept = ClosedMonth.objects.get(month=dt.date(2026, 10, 1)).report
+    ClosedMonth.objects.update(report=None)
+    migration = importlib.import_module("finance.migrations.0009_closed_month_report_record")
+    migration.closed_months_recorded(django_apps, None)
+    assert ClosedMonth.objects.get(month=dt.date(2026, 10, 1)).report == kept
