@@ -43,12 +43,13 @@ PAGES = [
     # event 4: 4 + the event with its season, rules (payout table), its seats with placings, the
     # memberships (the roster, for the payout row) = 8.
     ("/events/2026-27/4/", 8),
-    # monthly report: 4 + season, the accounts (with whether the month is closed, the escrow move, the day the
+    # monthly report: 4 + the month's closing with its kept report (SPEC §17.1: a closed month's page is built
+    # from it and reads nothing more; November is open here), season, the accounts (with whether the month is closed, the escrow move, the day the
     # books start), their entries' sums (before the month and the season to date; one grouped query), the
     # month's entries (which transactions are transfers shows in them), rules, memberships, events (their
     # dates, for the dues), the season's payments, waivers and suspensions (one query), the month's bank
-    # statements, the bank accounts with something kept for the month (one UNION; nothing more when none) = 14.
-    ("/finance/reports/2026/11/", 14),
+    # statements, the bank accounts with something kept for the month (one UNION; nothing more when none) = 15.
+    ("/finance/reports/2026/11/", 15),
     # JSON report: 4 + season, rules, events, memberships, placings (with people and prizes, for the
     # payouts; the standings take their places from them), tie-breaks with declines, the season's money (one
     # query), WSOP results (with their people; the splits use the rules and memberships above) = 12.
