@@ -17,8 +17,6 @@ from finance.services.ledger import (
     EntryLine,
     KeyUsed,
     LedgerError,
-    amount_check,
-    date_not_future_check,
     form_posting_key,
     month_open_check,
     transaction_post,
@@ -27,8 +25,9 @@ from finance.services.ledger import (
 from finance.services.reconciliation import check_number_from
 from members.models import Membership
 from ncpc.core.audit import Actor, actor_signed_in, audit_record
+from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
-from ncpc.core.money import ZERO, money_display
+from ncpc.core.money import ZERO, money_display, quantize
 from ncpc.core.results import Booked
 
 
@@ -211,24 +210,58 @@ def payment_record(
 def _payment_terms_check(
     *, membership: Membership, date: dt.date, amount: Decimal, method: str, restoring: bool
 ) -> None:
-    """A payment in cash or by check, of an amount the books take, dated in the member's season, neither after
-    the member left nor (unless ``restoring``) after today."""
+    """``payment_terms_problem`` raised, the seat read again under its lock (unless ``restoring``), so a payment
+    and a removal at the same time do not both happen."""
+    seat = membership if restoring else _seat_locked(membership=membership)
+    problem = payment_terms_problem(
+        membership=seat, date=date, amount=amount, method=method, restoring=restoring
+    )
+    if problem is not None:
+        raise problem
+
+
+def payment_terms_problem(
+    *,
+    membership: Membership,
+    date: dt.date,
+    amount: Decimal | None,
+    method: str,
+    restoring: bool = False,
+    today: dt.date | None = None,
+) -> PaymentError | None:
+    """What the payment form refuses in a payment before posting it, as the error it raises, or None: a payment
+    in cash or by check, not from a member who had left by ``date`` (``departed_payment_problem``), dated in the
+    member's season, of an amount the books take (positive, in cents, not above the season's limit) and (unless
+    ``restoring``) not after today. The one rule the form (``payment_record``) and the spreadsheet import
+    (``payment_line_problem``) both apply (SPEC §17.5); the ledger's own (books' start, closed months) follow
+    at posting. ``membership``: with its season and person; ``today``: ``club_today()``, when the caller checks
+    many payments. Reads the seat's dues only for a member who left."""
     if method not in METHOD_ACCOUNT:
-        raise PaymentError("A payment is made in cash or by check.", field="method")
+        return PaymentError("A payment is made in cash or by check.", field="method")
     if not restoring:
-        departed_payment_check(membership=membership, date=date)
+        departed = departed_payment_problem(membership=membership, date=date)
+        if departed:
+            return PaymentError(departed, field="membership")
     season = membership.season
     if not season.start <= date <= season.end:
-        raise PaymentError(
+        return PaymentError(
             f"The date must fall in {season} ({season.start:%b %-d, %Y} – {season.end:%b %-d, %Y}).",
             field="date",
         )
-    try:
-        amount_check(amount=amount, day=date, what="A payment")
-        if not restoring:
-            date_not_future_check(day=date)
-    except LedgerError as exc:
-        raise PaymentError(str(exc), field=exc.field) from None
+    if amount is None or not isinstance(amount, Decimal) or not amount.is_finite():
+        return PaymentError("A payment must be an amount of money.", field="amount")
+    if amount <= 0 or quantize(amount) != amount:
+        return PaymentError("A payment must be a positive amount in cents.", field="amount")
+    # ``amount_check``'s limit (``money_limit_on`` the date): the season's, as the date is in it.
+    if amount > season.money_limit:
+        return PaymentError(
+            f"{money_display(amount)} is more than the club's limit of {money_display(season.money_limit)} "
+            "for one amount.",
+            field="amount",
+        )
+    if not restoring and date > (today or club_today()):
+        return PaymentError("The date cannot be after today.", field="date")
+    return None
 
 
 def _payment_ask(
@@ -262,14 +295,18 @@ def departed_payment_check(*, membership: Membership, date: dt.date) -> None:
     booked for them (SPEC §16.2): what they paid stays the club's (§2.12), and money back to one is a check.
     Money received while they held the seat (dated before) may still be recorded. Read under a lock on the
     seat, so a payment and a removal at the same time do not both happen."""
-    seat = (
+    problem = departed_payment_problem(membership=_seat_locked(membership=membership), date=date)
+    if problem:
+        raise PaymentError(problem, field="membership")
+
+
+def _seat_locked(*, membership: Membership) -> Membership:
+    """The seat read again under its row lock, with its season and person."""
+    return (
         Membership.objects.select_for_update(of=("self",))
         .select_related("season", "person")
         .get(pk=membership.pk)
     )
-    problem = departed_payment_problem(membership=seat, date=date)
-    if problem:
-        raise PaymentError(problem, field="membership")
 
 
 def departed_payment_problem(*, membership: Membership, date: dt.date) -> str | None:

@@ -22,12 +22,11 @@ from finance.services.ledger import (
 from finance.services.payments import (
     METHOD_ACCOUNT,
     PaymentError,
-    departed_payment_problem,
     payment_check_number,
+    payment_terms_problem,
 )
 from members.models import Membership
 from ncpc.core.audit import Actor, actor_user, audit_record, audit_record_many
-from ncpc.core.clock import club_today
 from ncpc.core.money import quantize
 
 BATCH = 1000
@@ -172,27 +171,17 @@ def payment_line_problem(
     today: dt.date | None = None,
     start: dt.date | None | object = _READ,
 ) -> str | None:
-    """What ``payment_record`` would refuse in this payment, or None: the amount (positive, in cents, not above
-    the season's limit), the method, a date in the season, not after today, not from a member who had left
-    by then (``departed_payment_problem``, the form's own rule: SPEC §16.2, §17.5), not before the books start
-    and not in or before a closed month (SPEC §15.6, §16.1, §16.6). ``closed``: ``closed_months()``, ``today``:
-    ``club_today()`` and ``start``: ``books_start_day()``, when the caller checks many lines."""
-    if line.amount is None or line.amount <= 0 or quantize(line.amount) != line.amount:
-        return "A payment is a positive amount in cents."
-    if line.method not in METHOD_ACCOUNT:
-        return "A payment is made in cash or by check."
-    season = line.membership.season
-    if line.amount > season.money_limit:
-        return (
-            f"${line.amount:,.2f} is more than the club's limit of ${season.money_limit:,.2f} for one amount."
-        )
-    if not season.start <= line.date <= season.end:
-        return f"The date must fall in {season} ({season.start:%b %-d, %Y} – {season.end:%b %-d, %Y})."
-    if line.date > (today or club_today()):
-        return "The date cannot be after today."
-    departed = departed_payment_problem(membership=line.membership, date=line.date)
-    if departed:
-        return departed
+    """What ``payment_record`` would refuse in this payment, or None: the form's own terms
+    (``payment_terms_problem``: the method, a member who had not left by then, a date in the season and not
+    after today, the amount; SPEC §16.2, §17.5), then the ledger's rules the form meets when it posts: not
+    before the books start and not in or before a closed month (SPEC §15.6, §16.1, §16.6). ``closed``:
+    ``closed_months()``, ``today``: ``club_today()`` and ``start``: ``books_start_day()``, when the caller
+    checks many lines."""
+    terms = payment_terms_problem(
+        membership=line.membership, date=line.date, amount=line.amount, method=line.method, today=today
+    )
+    if terms is not None:
+        return str(terms)
     # The ledger's rules: nothing before the books start (``books_start_check``, SPEC §16.6), nothing in or
     # before a closed month (``month_open_check``, SPEC §16.1).
     books_from = books_start_day() if start is _READ else start

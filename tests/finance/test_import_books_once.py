@@ -101,6 +101,37 @@ def test_a_departed_members_payment_dated_before_they_left_is_still_imported(ann
     assert payments_booked() == [("ann", dt.date(2026, 11, 28), D("100.00"), "cash")]
 
 
+@pytest.mark.parametrize(
+    ("who", "date", "amount", "refused"),
+    [
+        ("bob", "2026-11-30", "100.00", "The date cannot be after today."),
+        (
+            "bob",
+            "2026-11-20",
+            "10000.01",
+            "$10,000.01 is more than the club's limit of $10,000.00 for one amount.",
+        ),
+        ("ann", "2026-11-29", "100.00", LEFT),
+    ],
+)
+def test_the_import_and_the_form_refuse_a_payment_in_the_same_words(
+    ann_left, bob, season, treasurer, who, date, amount, refused
+):
+    with pytest.raises(PaymentError) as form:
+        payment_record(
+            membership={"ann": ann_left, "bob": bob}[who],
+            date=dt.date.fromisoformat(date),
+            amount=D(amount),
+            method="cash",
+            actor=treasurer,
+        )
+    preview = payments_sheet_read(
+        text=f"member,date,amount,method\n{who},{date},{amount},cash\n", season=season
+    )
+    assert str(form.value) == refused
+    assert preview.rows[0].errors == [refused]
+
+
 # --- the same rows confirmed twice, one after the other --------------------------------------------------
 
 
