@@ -30,7 +30,8 @@ def pause_in_transaction_post(monkeypatch, *, call: int, reached: threading.Even
     def check(*, day):
         if (
             threading.current_thread().name == "payer"
-            and sys._getframe(1).f_code.co_name == "transaction_post"
+            # The first check is in its _posting_check, the second in transaction_post itself.
+            and sys._getframe(1).f_code.co_name in ("_posting_check", "transaction_post")
         ):
             seen["n"] += 1
             if seen["n"] == call == 1:  # checked, found open, then held up before writing
