@@ -11,17 +11,20 @@ from django.db import migrations
 def closed_months_recorded(apps, schema_editor):
     ClosedMonth = apps.get_model("finance", "ClosedMonth")
     months = list(
-        ClosedMonth.objects.filter(report__isnull=True).order_by("month").values_list("pk", "month")
+        ClosedMonth.objects.filter(report__isnull=True).select_related("closed_by").order_by("month")
     )
     if not months:
         return
-    from finance.selectors.report_record import month_report_complete, report_record
+    from finance.selectors.report_record import closer_record, month_report_complete, report_record
     from ncpc.core.clock import club_today
 
     today = club_today()
-    for pk, month in months:
-        record = report_record(month_report_complete(year=month.year, month=month.month, today=today))
-        ClosedMonth.objects.filter(pk=pk).update(report=record)
+    for closed in months:
+        record = report_record(
+            month_report_complete(year=closed.month.year, month=closed.month.month, today=today)
+        )
+        record["closed_by"] = closer_record(closed.closed_by)
+        ClosedMonth.objects.filter(pk=closed.pk).update(report=record)
 
 
 class Migration(migrations.Migration):

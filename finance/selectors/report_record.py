@@ -11,6 +11,8 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
+from django.contrib.auth import get_user_model
+
 from events.models import Event, Season
 from events.services.event_fund import WsopAllocation
 from finance.models import Account, ClosedMonth, Entry
@@ -265,14 +267,24 @@ def report_from_record(record: dict[str, Any], *, closed: ClosedMonth | None = N
     )
 
 
+def closer_record(user: Any) -> dict[str, str]:
+    """Who closed the month, as the closed month's page names them (kept with the report: a name changed later
+    never shows in it)."""
+    return {"username": user.username, "first_name": user.first_name, "last_name": user.last_name}
+
+
+def _closed_as_kept(closed: ClosedMonth, record: dict[str, Any]) -> ClosedMonth:
+    """The closing with its closer as the record names them (a record kept before the closer was, as now)."""
+    closer = record.get("closed_by")
+    if closer is not None:
+        closed.closed_by = get_user_model()(pk=closed.closed_by_id, **closer)
+    return closed
+
+
 def monthly_report_for(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     """The month's report as every page and file shows it: a closed month's from the record its closing kept
     (SPEC §17.1), never recomputed; an open month's (or one closed before records were kept) computed."""
-    closed = (
-        ClosedMonth.objects.select_related("closed_by").filter(month=dt.date(year, month, 1)).first()
-        if 1 <= month <= 12
-        else None
-    )
+    closed = ClosedMonth.objects.filter(month=dt.date(year, month, 1)).first() if 1 <= month <= 12 else None
     if closed is not None and closed.report is not None:
-        return report_from_record(closed.report, closed=closed)
+        return report_from_record(closed.report, closed=_closed_as_kept(closed, closed.report))
     return monthly_report(year=year, month=month, today=today)

@@ -559,13 +559,15 @@ def month_close(*, day: dt.date, actor: Actor) -> ClosedMonth:
     if unreconciled:
         raise LedgerError(f"{first:%B %Y} cannot close yet. " + " ".join(unreconciled))
     # Imported here: the report reads this module's accounts.
-    from finance.selectors.report_record import month_report_complete, report_record
+    from finance.selectors.report_record import closer_record, month_report_complete, report_record
 
-    # SPEC §17.1: the report as presented, kept as data in the same transaction; the closed month's page and
-    # files are built from it from now on.
+    # SPEC §17.1: the report as presented, and who closed it, kept as data in the same transaction; the closed
+    # month's page and files are built from it from now on.
+    closer = actor_signed_in(actor)
     record = report_record(month_report_complete(year=first.year, month=first.month, today=club_today()))
+    record["closed_by"] = closer_record(closer)
     closed, created = ClosedMonth.objects.get_or_create(
-        month=first, defaults={"closed_by": actor_signed_in(actor), "report": record}
+        month=first, defaults={"closed_by": closer, "report": record}
     )
     if created:
         audit_record(

@@ -66,9 +66,11 @@ def _without_token(html: str) -> str:
 
 
 def what_a_reader_gets(client, year: int, month: int) -> dict[str, object]:
-    """The month's page, its five CSV tables, the workbook's cells and the PDF's text."""
+    """The month's page (its content), its five CSV tables, the workbook's cells and the PDF's text."""
     url = reverse("finance:report", args=(year, month))
-    files: dict[str, object] = {"page": _without_token(client.get(url).content.decode())}
+    html = _without_token(client.get(url).content.decode())
+    # The page's content, the report (the navigation above it names whoever reads it).
+    files: dict[str, object] = {"page": html[html.index('<main class="container') : html.index("</main>")]}
     for table in ("accounts", "categories", "fees", "ledger", "payouts"):
         files[table] = client.get(url, {"format": "csv", "table": table}).content
     workbook = load_workbook(io.BytesIO(client.get(url, {"format": "xlsx"}).content))
@@ -81,11 +83,14 @@ def what_a_reader_gets(client, year: int, month: int) -> dict[str, object]:
 
 
 def test_a_closed_months_page_and_files_stay_as_they_were_when_it_closed(client, books, season, treasurer):
+    treasurer.first_name, treasurer.last_name = "Tina", "Till"
+    treasurer.save()
     month_close(day=dt.date(2026, 10, 1), actor=treasurer)
     month_close(day=dt.date(2026, 11, 1), actor=treasurer)
     client.force_login(treasurer)
     before = what_a_reader_gets(client, 2026, 11)
     assert b"Ann Able" in before["fees"]
+    assert " by Tina Till: the report was presented" in str(before["page"])
 
     # Later: Ann changes her name, Bob leaves after event 4, a new member is admitted, the cash account is
     # renamed.
@@ -99,6 +104,8 @@ def test_a_closed_months_page_and_files_stay_as_they_were_when_it_closed(client,
     bob.save()
     MembershipFactory(season=season, person__first_name="Cy", person__last_name="Cole")
     Account.objects.filter(code=Account.CASH).update(name="Cash tin")
+    treasurer.first_name, treasurer.last_name = "Tess", "Newname"
+    treasurer.save()
     # The computed report does change: it is not what a closed month shows.
     names = [r.name for r in monthly_report(year=2026, month=11, today=dt.date(2026, 12, 5)).members]
     assert "Ann Archer" in names
@@ -111,6 +118,7 @@ def test_a_closed_months_page_and_files_stay_as_they_were_when_it_closed(client,
     assert "left after event 4" not in str(after)
     assert "Cy Cole" not in str(after)
     assert "Cash tin" not in str(after)
+    assert "Newname" not in str(after)
 
 
 def test_closing_keeps_the_report_as_data_in_the_closed_month(books, treasurer):
