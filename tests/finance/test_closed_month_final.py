@@ -176,3 +176,21 @@ def test_a_month_closed_before_records_were_kept_gets_its_record_from_the_migrat
     migration = importlib.import_module("finance.migrations.0009_closed_month_report_record")
     migration.closed_months_recorded(django_apps, None)
     assert ClosedMonth.objects.get(month=dt.date(2026, 10, 1)).report == kept
+
+
+def test_a_member_reads_their_own_row_of_a_closed_month_from_its_record(client, books, member, treasurer):
+    month_close(day=dt.date(2026, 10, 1), actor=treasurer)
+    person = member.person
+    named = str(person)
+    person.first_name, person.last_name = "Mo", "Member"
+    person.save()
+    client.force_login(member)
+    fees = client.get(
+        reverse("finance:report", args=(2026, 10)), {"format": "csv", "table": "fees"}
+    ).content.decode()
+    lines = fees.splitlines()
+    assert len(lines) == 2
+    assert lines[0] == "\ufeffmember,dues_and_fees,late_fees,paid,balance,good_standing,report_status"
+    assert lines[1].startswith(f"{named},")
+    assert "Mo Member" not in fees
+    assert "Ann Able" not in fees
