@@ -38,7 +38,8 @@ from finance.selectors.dues import good_standing, season_dues_accounts
 from finance.selectors.report_record import monthly_report_for
 from finance.services.checks import disbursement_approve, disbursement_create
 from finance.services.door import door_payment_record
-from finance.services.ledger import ASSET_CODES, month_close, transfer_post
+from finance.services.ledger import ASSET_CODES, transfer_post
+from finance.services.month_closing import month_close
 from finance.services.payments import payment_record, payment_reverse
 from finance.services.payments_import import PaymentLine, payments_record_many
 from members.models import Membership, Removal

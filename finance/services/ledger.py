@@ -13,8 +13,7 @@ from django.db.models import Min, Sum
 
 from events.models import Season
 from finance.models import Account, ClosedMonth, Entry, OpeningBalance, Transaction
-from finance.services.reconciliation import BANK_ACCOUNT_CODES, reconciliation_close_problems
-from ncpc.core.audit import Actor, actor_signed_in, actor_user, audit_record
+from ncpc.core.audit import Actor, actor_user, audit_record
 from ncpc.core.clock import club_today
 from ncpc.core.errors import ConcurrentChange, NcpcError
 from ncpc.core.money import DEFAULT_MONEY_LIMIT, ZERO, money_display, quantize
@@ -367,7 +366,7 @@ def transaction_post(
     except IntegrityError:
         raise KeyUsed("This was posted already (perhaps by another officer); reload the page.") from None
     if not restoring:
-        # Again, now that the INSERT holds the table against a month closing (``_postings_hold``): a close that
+        # Again, now that the INSERT holds the table against a month closing (``postings_hold``): a close that
         # committed after the first check is seen here, and this posting is refused with the rest.
         month_open_check(day=date)
     Entry.objects.bulk_create(
@@ -518,7 +517,7 @@ def transfer_post(
     return Booked(txn)
 
 
-def _postings_hold() -> None:
+def postings_hold() -> None:
     """Until this transaction ends, no posting can be written, and postings written already but not committed
     are waited for (PostgreSQL's SHARE lock on the transactions table, which every INSERT conflicts with). So
     a payment checked against the closed months a moment before a month closes either commits before the
@@ -527,53 +526,3 @@ def _postings_hold() -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(f"LOCK TABLE {Transaction._meta.db_table} IN SHARE MODE")
-
-
-@transaction.atomic
-def month_close(*, day: dt.date, actor: Actor) -> ClosedMonth:
-    """The Treasurer presented the month's report (§3.6.3): close the month. Closing twice changes nothing.
-    Only a month that is over can be closed, and only once every earlier month since the books started is
-    closed (SPEC §16.1): months close in order."""
-    first = month_first(day)
-    if first >= month_first(club_today()):
-        raise LedgerError(f"{first:%B %Y} is not over yet; it can be closed once it is.")
-    # The bank accounts' rows, locked as the reconciliation's commands lock them (so a match cannot change
-    # the month while it closes), and before the postings' hold: a check's posting locks its account first.
-    list(Account.objects.select_for_update().filter(code__in=BANK_ACCOUNT_CODES).order_by("pk"))
-    _postings_hold()
-    existing = ClosedMonth.objects.filter(month=first).first()
-    if existing is not None:
-        return existing
-    open_before = months_open_before(day=first)
-    if open_before:
-        names = month_name_list(open_before)
-        raise LedgerError(
-            f"Months close in order: {names} is still open. Close it first, then {first:%B %Y}."
-            if len(open_before) == 1
-            else f"Months close in order: {names} are still open. Close them first, oldest first, then "
-            f"{first:%B %Y}."
-        )
-    # SPEC §17.4: a bank account with a statement or a bank file for the month must be reconciled, or its
-    # difference recorded with a reason.
-    unreconciled = reconciliation_close_problems(month=first)
-    if unreconciled:
-        raise LedgerError(f"{first:%B %Y} cannot close yet. " + " ".join(unreconciled))
-    # Imported here: the report reads this module's accounts.
-    from finance.selectors.report_record import closer_record, month_report_complete, report_record
-
-    # SPEC §17.1: the report as presented, and who closed it, kept as data in the same transaction; the closed
-    # month's page and files are built from it from now on.
-    closer = actor_signed_in(actor)
-    record = report_record(month_report_complete(year=first.year, month=first.month, today=club_today()))
-    record["closed_by"] = closer_record(closer)
-    closed, created = ClosedMonth.objects.get_or_create(
-        month=first, defaults={"closed_by": closer, "report": record}
-    )
-    if created:
-        audit_record(
-            actor=actor,
-            action="finance.month.close",
-            summary=f"Closed {first:%B %Y}: the treasurer's report was presented",
-            target=closed,
-        )
-    return closed

@@ -7,8 +7,8 @@ The file readers and the matching rule are pure (``ofx_read``, ``csv_read``, ``b
 (``reconciliation_read``, ``reconciliation_close_problems``) and the commands (``bank_file_import``,
 ``bank_line_match``, ``bank_line_unmatch``, ``statement_balance_record``, ``difference_record``) use the ORM.
 
-This module does not import ``finance.services.ledger``: the ledger's ``month_close`` asks it whether a month's
-bank accounts are reconciled.
+This module does not import ``finance.services.ledger``: ``finance.services.month_closing.month_close`` asks it
+whether a month's bank accounts are reconciled.
 """
 
 import csv

@@ -10,10 +10,8 @@ from django.views.decorators.http import require_POST
 
 from finance import report_files
 from finance.selectors.report_record import monthly_report_for
-from finance.services.ledger import (
-    month_close,
-    months_open_before,
-)
+from finance.services.ledger import months_open_before
+from finance.services.month_closing import month_close
 from ncpc.core.clock import club_today
 from ncpc.core.feedback import command_run
 from ncpc.core.permissions import Action, require, user_can

@@ -11,7 +11,8 @@ from django.db import connection, connections
 
 from finance.models import ClosedMonth, Payment
 from finance.services import ledger
-from finance.services.ledger import MonthClosed, month_close
+from finance.services.ledger import MonthClosed
+from finance.services.month_closing import month_close
 from tests.finance.factories import pay
 from tests.finance.test_closing import OCT, books, december, figures  # noqa: F401  (fixtures)
 

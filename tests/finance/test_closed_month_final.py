@@ -25,7 +25,8 @@ from finance.selectors.report_record import (
     report_from_record,
     report_record,
 )
-from finance.services.ledger import month_close, transfer_post
+from finance.services.ledger import transfer_post
+from finance.services.month_closing import month_close
 from tests.factories import MembershipFactory
 from tests.finance.factories import pay
 

@@ -26,11 +26,11 @@ from finance.services.ledger import (
     LedgerError,
     MonthClosed,
     books_start,
-    month_close,
     months_open_before,
     transaction_reverse,
     transfer_post,
 )
+from finance.services.month_closing import month_close
 from finance.services.payments import PaymentError, late_fee_waive
 from finance.services.payments_import import PaymentLine, payments_record_many
 from tests.factories import MembershipFactory, once

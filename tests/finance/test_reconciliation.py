@@ -22,7 +22,8 @@ import time_machine
 
 from finance.models import Account, BankImport, BankLine, BankReconciliation, Payment
 from finance.services.checks import disbursement_approve, disbursement_create
-from finance.services.ledger import LedgerError, account_get, month_close
+from finance.services.ledger import LedgerError, account_get
+from finance.services.month_closing import month_close
 from finance.services.payments_import import PaymentLine, payments_record_many
 from finance.services.reconciliation import (
     BankFileError,

@@ -173,7 +173,7 @@ def test_the_report_shows_the_escrow_move_and_the_closing_read_with_the_months_s
     closing itself is read only for a month that was closed."""
     from finance.models import Account
     from finance.services.escrow import wsop_escrow_move
-    from finance.services.ledger import month_close
+    from finance.services.month_closing import month_close
 
     for _ in range(10):
         MembershipFactory(season=season)

@@ -24,10 +24,10 @@ from finance.services.ledger import (
     NotTheTreasurersAlone,
     account_balance,
     account_get,
-    month_close,
     transaction_reverse,
     transfer_post,
 )
+from finance.services.month_closing import month_close
 from finance.services.payments import PaymentError, payment_record
 from members.models import Vote
 from ncpc.core.forms import MoneyField
