@@ -229,6 +229,14 @@ def report_pdf(
         state = f"{status}: the report was presented; nothing can be dated in {report.start:%B %Y} any more."
     pdf.note(f"{state} Accounts for {report_period(report)}; dues as of {report.as_of:%b %-d, %Y}.")
 
+    _pdf_accounts(pdf, report=report, size=size)
+    _pdf_fees(pdf, report=report, full=full, own=own, size=size)
+    _pdf_escrow(pdf, report=report)
+    return pdf.response(name=_name(report))
+
+
+def _pdf_accounts(pdf: ClubPDF, *, report: MonthlyReport, size: float) -> None:
+    """The accounts with their total and the check line, then income and expenses of the season."""
     pdf.heading("Accounts")
     pdf.grid(
         _accounts(report).labels,
@@ -265,6 +273,11 @@ def report_pdf(
             fill=True,
         )
 
+
+def _pdf_fees(
+    pdf: ClubPDF, *, report: MonthlyReport, full: bool, own: list[MemberDuesRow], size: float
+) -> None:
+    """Outstanding fees: for officers who owes, who paid ahead and who left; for a member their own row."""
     pdf.heading("Outstanding fees")
     if full:
         owing = report.owing
@@ -308,45 +321,56 @@ def report_pdf(
             rows.append([f"Total credits ({len(report.credits)})", credit_display(report.credit_total)])
             pdf.heading("Paid ahead")
             pdf.grid(["Member", "Credit"], rows, widths=(110, 40), right=(1,), bold_last=True, size=size)
-        if report.departed:
-            rows = [
-                [
-                    r.name,
-                    f"{r.how_left}, {r.left_on:%b %-d, %Y}" if r.left_on else r.how_left,
-                    money(r.paid),
-                    money(r.balance) if r.balance > 0 else "",
-                    money(r.forfeited) if r.forfeited else "",
-                ]
-                for r in report.departed
-            ]
-            pdf.heading(
-                reference_rewrite("Members who left (no credit: what they paid stays the club's, §2.12)")
-            )
-            pdf.grid(
-                ["Member", "Left", "Paid", "Unpaid", "Kept by the club"],
-                rows,
-                widths=(60, 46, 24, 24, 30),
-                right=(2, 3, 4),
-                size=size,
-                fill=True,
-            )
+        _pdf_departed(pdf, report=report, size=size)
     else:
-        for r in own:
-            if r.balance < 0 and r.left_on is None:
-                where = f"paid ahead: {credit_display(r.credit)}"
-            elif r.balance > 0:
-                where = f"you owe {money(r.balance)}"
-            else:
-                where = "paid up" if r.left_on is None else "what you paid stays with the club"
-            pdf.note(
-                f"Your account: dues and fees {money(r.charged)}, late fees {money(r.late_fees)}, "
-                f"paid {money(r.paid)}: {where}."
-            )
-        pdf.note(
-            f"Club totals: {len(report.owing)} member(s) owe {money(report.outstanding)}; "
-            f"credits {money(report.credit_total)}."
+        _pdf_own(pdf, report=report, own=own)
+
+
+def _pdf_departed(pdf: ClubPDF, *, report: MonthlyReport, size: float) -> None:
+    """Members who left: what they paid, what they left unpaid, what the club kept."""
+    if report.departed:
+        rows = [
+            [
+                r.name,
+                f"{r.how_left}, {r.left_on:%b %-d, %Y}" if r.left_on else r.how_left,
+                money(r.paid),
+                money(r.balance) if r.balance > 0 else "",
+                money(r.forfeited) if r.forfeited else "",
+            ]
+            for r in report.departed
+        ]
+        pdf.heading(reference_rewrite("Members who left (no credit: what they paid stays the club's, §2.12)"))
+        pdf.grid(
+            ["Member", "Left", "Paid", "Unpaid", "Kept by the club"],
+            rows,
+            widths=(60, 46, 24, 24, 30),
+            right=(2, 3, 4),
+            size=size,
+            fill=True,
         )
 
+
+def _pdf_own(pdf: ClubPDF, *, report: MonthlyReport, own: list[MemberDuesRow]) -> None:
+    """A member's own account and the club's totals, for a reader who is not an officer."""
+    for r in own:
+        if r.balance < 0 and r.left_on is None:
+            where = f"paid ahead: {credit_display(r.credit)}"
+        elif r.balance > 0:
+            where = f"you owe {money(r.balance)}"
+        else:
+            where = "paid up" if r.left_on is None else "what you paid stays with the club"
+        pdf.note(
+            f"Your account: dues and fees {money(r.charged)}, late fees {money(r.late_fees)}, "
+            f"paid {money(r.paid)}: {where}."
+        )
+    pdf.note(
+        f"Club totals: {len(report.owing)} member(s) owe {money(report.outstanding)}; "
+        f"credits {money(report.credit_total)}."
+    )
+
+
+def _pdf_escrow(pdf: ClubPDF, *, report: MonthlyReport) -> None:
+    """The WSOP escrow balance and the season's allocation."""
     pdf.heading("WSOP escrow")
     escrow = f"Escrow balance at {report.as_of:%b %-d, %Y}: {money(report.escrow_balance)}."
     if report.wsop_allocation is not None:
@@ -356,4 +380,3 @@ def report_pdf(
             f"{money(report.wsop_allocation.escrow)}; moved to escrow: {moved}."
         )
     pdf.note(escrow)
-    return pdf.response(name=_name(report))
