@@ -117,6 +117,8 @@ def test_two_offline_phones_busts_are_placed_in_the_order_of_their_taps_whatever
         context_b.set_offline(False)
         expect(phone_b.locator(STATUS)).to_have_text("Live", timeout=10_000)
         expect(phone_b.locator("[data-flash]")).to_contain_text("Sent 1 change recorded offline: 1 applied")
+        # The phone that tapped first but came back last is told what its bust changed.
+        expect(phone_b.locator("[data-flash]")).to_contain_text("M Player (now 13th) moves up.")
         hal = Elimination.objects.get(attendance=seats["h"])
         max_ = Elimination.objects.get(attendance=seats["m"])
         assert (hal.hand, max_.hand) == (2, 1)  # recorded in the order the phones came back

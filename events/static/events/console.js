@@ -682,6 +682,12 @@
         var applied = result.outcomes.filter(function (o) { return !o.duplicate && (o.status === "applied"); }).length;
         if (result.sent) {
           var text = "Sent " + changes(result.sent) + " recorded offline: " + applied + " applied";
+          // A bust tapped before busts other screens recorded meanwhile re-orders the places (SPEC §17.8): its
+          // answer names who moves up, and the officer who tapped it is told.
+          var reordered = result.outcomes.filter(function (o) {
+            return !o.duplicate && o.status === "applied" && /places follow the taps/.test(o.message || "");
+          });
+          if (reordered.length) text += " (" + reordered.map(function (o) { return o.message; }).join(" ") + ")";
           if (stuck.length) text += ", " + stuck.length + " wait for the Vice President (" +
             stuck.map(function (o) { return (o.label || "#" + o.sequence) + ": " + o.message; }).join("; ") + ")";
           flash(text + ".", stuck.length ? "warning" : "success");
