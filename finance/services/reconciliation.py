@@ -574,18 +574,86 @@ def bank_file_import(
     imported before, by the bank's id, is not added again), then matched to a posting of the account
     (``bank_matches``). An OFX file's ledger balance dated at the month's end becomes the statement's closing
     balance. ``columns``: the CSV's mapping, remembered for the account's next file."""
-    if once:
-        found = BankImport.objects.filter(form_key=once).first()
-        if found is not None:
-            return Booked(ImportResult(found, found.lines_added, 0, 0, 0), replayed=True)
+    if once and (replayed := _import_replayed(once=once)) is not None:
+        return replayed
     first = month_first(month)
     account = _bank_account(code)
     _month_open(first)
-    if once:
+    if once and (replayed := _import_replayed(once=once)) is not None:
         # A second click waited on the account's lock for the first: show the first.
-        found = BankImport.objects.filter(form_key=once).first()
-        if found is not None:
-            return Booked(ImportResult(found, found.lines_added, 0, 0, 0), replayed=True)
+        return replayed
+    kind, bank_file = _bank_file_read(account=account, name=name, data=data, columns=columns)
+    end = month_last(first)
+    rows = [r for r in bank_file.rows if first <= r.date <= end]
+    outside = len(bank_file.rows) - len(rows)
+    if not rows and bank_file.closing_balance is None:
+        raise BankFileError(f"The file has no lines dated in {first:%B %Y}.", field="file")
+    try:
+        with transaction.atomic():
+            record = BankImport.objects.create(
+                account=account,
+                month=first,
+                format=kind,
+                file_name=_text(name, 200) or "bank file",
+                form_key=once or None,
+                imported_by=actor_signed_in(actor),
+            )
+    except IntegrityError:
+        found = BankImport.objects.get(form_key=once)
+        return Booked(ImportResult(found, found.lines_added, 0, 0, 0), replayed=True)
+    new_lines = _bank_lines_add(record=record, account=account, first=first, rows=rows)
+    record.lines_added = len(new_lines)
+    record.save(update_fields=["lines_added"])
+    matched = _lines_auto_match(account=account, first=first, actor=actor)
+    if bank_file.closing_balance is not None and bank_file.closing_date is not None:
+        if month_first(bank_file.closing_date) == first:
+            _record_for(account=account, first=first, statement_balance=bank_file.closing_balance)
+    _import_audit(
+        actor=actor,
+        record=record,
+        added=len(new_lines),
+        already=len(rows) - len(new_lines),
+        outside=outside,
+        matched=matched,
+    )
+    return Booked(ImportResult(record, len(new_lines), len(rows) - len(new_lines), outside, matched))
+
+
+def _import_audit(
+    *, actor: Actor, record: BankImport, added: int, already: int, outside: int, matched: int
+) -> None:
+    """The audit row of a bank file's import: what it added, what was seen before, what it matched."""
+    account = record.account
+    first = record.month
+    audit_record(
+        actor=actor,
+        action="finance.bank.import",
+        summary=(
+            f"Imported {record.file_name} for {account}, {first:%B %Y}: {added} new lines, "
+            f"{already} seen before, {matched} matched"
+        ),
+        target=record,
+        data={
+            "added": added,
+            "already": already,
+            "outside": outside,
+            "matched": matched,
+        },
+    )
+
+
+def _import_replayed(*, once: str) -> Booked[ImportResult] | None:
+    """The import this form already made (the same click sent twice), shown again; None when there is none."""
+    found = BankImport.objects.filter(form_key=once).first()
+    if found is not None:
+        return Booked(ImportResult(found, found.lines_added, 0, 0, 0), replayed=True)
+    return None
+
+
+def _bank_file_read(
+    *, account: Account, name: str, data: bytes, columns: CsvColumns | None
+) -> tuple[str, BankFile]:
+    """The file's format and its lines; a CSV's column mapping is remembered for the account's next file."""
     if not data:
         raise BankFileError("The file is empty.", field="file")
     if len(data) > FILE_MAX_BYTES:
@@ -607,24 +675,13 @@ def bank_file_import(
                 "date_format": columns.date_format,
             },
         )
-    end = month_last(first)
-    rows = [r for r in bank_file.rows if first <= r.date <= end]
-    outside = len(bank_file.rows) - len(rows)
-    if not rows and bank_file.closing_balance is None:
-        raise BankFileError(f"The file has no lines dated in {first:%B %Y}.", field="file")
-    try:
-        with transaction.atomic():
-            record = BankImport.objects.create(
-                account=account,
-                month=first,
-                format=kind,
-                file_name=_text(name, 200) or "bank file",
-                form_key=once or None,
-                imported_by=actor_signed_in(actor),
-            )
-    except IntegrityError:
-        found = BankImport.objects.get(form_key=once)
-        return Booked(ImportResult(found, found.lines_added, 0, 0, 0), replayed=True)
+    return kind, bank_file
+
+
+def _bank_lines_add(
+    *, record: BankImport, account: Account, first: dt.date, rows: list[BankRow]
+) -> list[BankLine]:
+    """The file's lines the account does not have yet (by the bank's id), added under this import."""
     known = set(
         BankLine.objects.filter(account=account, bank_id__in=[r.bank_id for r in rows]).values_list(
             "bank_id", flat=True
@@ -646,28 +703,7 @@ def bank_file_import(
             for r in fresh
         ]
     )
-    record.lines_added = len(new_lines)
-    record.save(update_fields=["lines_added"])
-    matched = _lines_auto_match(account=account, first=first, actor=actor)
-    if bank_file.closing_balance is not None and bank_file.closing_date is not None:
-        if month_first(bank_file.closing_date) == first:
-            _record_for(account=account, first=first, statement_balance=bank_file.closing_balance)
-    audit_record(
-        actor=actor,
-        action="finance.bank.import",
-        summary=(
-            f"Imported {record.file_name} for {account}, {first:%B %Y}: {len(new_lines)} new lines, "
-            f"{len(rows) - len(new_lines)} seen before, {matched} matched"
-        ),
-        target=record,
-        data={
-            "added": len(new_lines),
-            "already": len(rows) - len(new_lines),
-            "outside": outside,
-            "matched": matched,
-        },
-    )
-    return Booked(ImportResult(record, len(new_lines), len(rows) - len(new_lines), outside, matched))
+    return new_lines
 
 
 def _postings_to_match(*, account: Account, first: dt.date) -> list[Posting]:
