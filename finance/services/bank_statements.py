@@ -51,43 +51,16 @@ def bank_statement_upload(
     """Keep the month's statement of a bank account; the first is version 1, a replacement the next version
     and needs a reason. Only a month that is over has a statement. ``once``: the form's one-time key (the same
     form sent again keeps nothing and returns the first)."""
-    if once:
-        found = BankStatement.objects.filter(form_key=once).first()
-        if found is not None:
-            return Booked(found, replayed=True)
-    if code not in BANK_ACCOUNT_CODES:
-        raise BankStatementError("Pick a bank account: club checking or the WSOP escrow.", field="account")
-    first = month_first(month)
-    if first >= month_first(club_today()):
-        raise BankStatementError(
-            f"{first:%B %Y} is not over yet: its statement comes once it is.", field="month"
-        )
-    problem = statement_problem(data=data)
-    if problem:
-        raise BankStatementError(problem, field="file")
-    reason = " ".join((reason or "").split())
-    if len(reason) > REASON_MAX:
-        raise BankStatementError(f"The reason is longer than {REASON_MAX} characters.", field="reason")
+    if once and (replayed := _statement_replayed(once=once)) is not None:
+        return replayed
+    first, reason = _upload_checked(code=code, month=month, data=data, reason=reason)
     # The account's row, locked: two uploads for one account take consecutive versions.
     account = Account.objects.select_for_update().filter(code=code).first()
     if account is None:
         raise BankStatementError("Nothing was ever posted to this account yet.", field="account")
-    if once:
-        found = BankStatement.objects.filter(form_key=once).first()
-        if found is not None:
-            return Booked(found, replayed=True)
-    last = (
-        BankStatement.objects.filter(account=account, month=first)
-        .order_by("-version")
-        .values_list("version", flat=True)
-        .first()
-    )
-    if last is not None and not reason:
-        raise BankStatementError(
-            f"{account} has a statement for {first:%B %Y} already (version {last}): say why this one "
-            "replaces it (the earlier version is kept).",
-            field="reason",
-        )
+    if once and (replayed := _statement_replayed(once=once)) is not None:
+        return replayed
+    last = _version_last(account=account, first=first, reason=reason)
     statement = BankStatement(
         account=account,
         month=first,
@@ -121,6 +94,50 @@ def bank_statement_upload(
         reason=statement.reason,
     )
     return Booked(statement)
+
+
+def _statement_replayed(*, once: str) -> Booked[BankStatement] | None:
+    """The statement this form already kept (the same form sent again); None when there is none."""
+    found = BankStatement.objects.filter(form_key=once).first()
+    if found is not None:
+        return Booked(found, replayed=True)
+    return None
+
+
+def _upload_checked(*, code: str, month: dt.date, data: bytes, reason: str) -> tuple[dt.date, str]:
+    """The month's first day and the reason, tidied, once the account, the month, the file and the reason
+    are right; a BankStatementError names the field that is not."""
+    if code not in BANK_ACCOUNT_CODES:
+        raise BankStatementError("Pick a bank account: club checking or the WSOP escrow.", field="account")
+    first = month_first(month)
+    if first >= month_first(club_today()):
+        raise BankStatementError(
+            f"{first:%B %Y} is not over yet: its statement comes once it is.", field="month"
+        )
+    problem = statement_problem(data=data)
+    if problem:
+        raise BankStatementError(problem, field="file")
+    reason = " ".join((reason or "").split())
+    if len(reason) > REASON_MAX:
+        raise BankStatementError(f"The reason is longer than {REASON_MAX} characters.", field="reason")
+    return first, reason
+
+
+def _version_last(*, account: Account, first: dt.date, reason: str) -> int | None:
+    """The month's last statement version of the account (None for the first); a replacement needs a reason."""
+    last = (
+        BankStatement.objects.filter(account=account, month=first)
+        .order_by("-version")
+        .values_list("version", flat=True)
+        .first()
+    )
+    if last is not None and not reason:
+        raise BankStatementError(
+            f"{account} has a statement for {first:%B %Y} already (version {last}): say why this one "
+            "replaces it (the earlier version is kept).",
+            field="reason",
+        )
+    return last
 
 
 @dataclass(frozen=True)
