@@ -2,6 +2,8 @@
 the clock page installs the service worker, keeps its plan, and runs past a level with no server."""
 
 import datetime as dt
+import re
+import zoneinfo
 
 import pytest
 from django.utils import timezone
@@ -29,7 +31,8 @@ def test_the_clock_runs_past_a_level_offline_and_opens_again_with_no_network(
         now=timezone.now() - dt.timedelta(minutes=29, seconds=52),
     )
     clock_url = f"{live_server.url}/events/{season.name}/{event.number}/clock/"
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    # The phone is set to Berlin's time: "last heard" is still the club's (New York's).
+    context = browser.new_context(viewport={"width": 390, "height": 844}, timezone_id="Europe/Berlin")
     try:
         page = context.new_page()
         page.set_default_timeout(10_000)
@@ -53,5 +56,12 @@ def test_the_clock_runs_past_a_level_offline_and_opens_again_with_no_network(
         page.reload()
         expect(page.locator('[data-field="level"]')).to_have_text("Level 2", timeout=8_000)
         expect(page.locator('[data-field="connection"]')).to_contain_text("last heard")
+        heard = re.search(r"last heard (\d\d):(\d\d)", page.locator('[data-field="connection"]').inner_text())
+        assert heard
+        now = dt.datetime.fromtimestamp(
+            page.evaluate("Date.now()") / 1000, tz=zoneinfo.ZoneInfo("America/New_York")
+        )
+        before = now - dt.timedelta(minutes=1)
+        assert (int(heard[1]), int(heard[2])) in {(now.hour, now.minute), (before.hour, before.minute)}
     finally:
         context.close()

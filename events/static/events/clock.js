@@ -30,6 +30,14 @@
   var thousands = clockPlan.thousands;
   var clockText = clockPlan.clockText;
   var hhmmss = clockPlan.hhmmss;
+  // "Last heard" in the club's time zone (data-time-zone), as the console shows it, whatever the phone's zone.
+  var clubClock = null;
+  try {
+    clubClock = new Intl.DateTimeFormat("en-GB", {
+      timeZone: root.dataset.timeZone || undefined, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23",
+    });
+  } catch (e) { clubClock = null; }
+  function clubTime(ms) { return clubClock ? clubClock.format(new Date(ms)) : hhmmss(ms); }
   function blinds(level) { return thousands(level.small_blind) + " / " + thousands(level.big_blind); }
 
   function secondsLeft() {
@@ -64,7 +72,7 @@
   function goOffline() {
     offline = !!(stored.plan && stored.plan.structure);
     setText("connection", (offline ? "Offline: the clock runs on this device" : "Offline: showing the last known time") +
-      (stored.heard ? " · last heard " + hhmmss(stored.heard) : ""));
+      (stored.heard ? " · last heard " + clubTime(stored.heard) : ""));
     root.classList.toggle("is-offline", true);
   }
 
