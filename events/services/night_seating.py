@@ -16,6 +16,7 @@ from events.models import Attendance, Event, Night, NightMove, NightSeat, NightT
 from events.services.night import SEATED_STATUSES, night_lock, not_final, seat_key, version_check
 from events.services.seating import (
     Move,
+    Seat,
     Table,
     allowed_empty_seats,
     balance_moves,
@@ -48,12 +49,7 @@ def seats_draw(
     not_final(event)
     version_check(seen=version, current=night.seats_version, what="seating")
     drawn = event.night_tables.exists()
-    # A redraw moves players who are playing: never once the clock runs. A first draw after an early start of
-    # the clock (an officer tapped Start first) seats who is still in.
-    if drawn and night.started_at is not None:
-        raise NcpcError("The clock has started: the seats stay as drawn (a redraw is only possible before).")
-    if drawn and not confirm_redraw:
-        raise NcpcError("The seats are drawn already: confirm to draw them again.")
+    _redraw_check(night=night, drawn=drawn, confirm_redraw=confirm_redraw)
     rows = list(Attendance.objects.filter(event=event, status__in=SEATED_STATUSES, elimination__isnull=True))
     if not rows:
         raise NcpcError("Nobody is expected tonight: set the attendance first.")
@@ -69,16 +65,7 @@ def seats_draw(
         rng=rng,
     )
     seat_count = max(rules.table_size, rules.final_table_size, *(s.seat for s in seats))
-    event.night_tables.all().delete()
-    tables: dict[int, NightTable] = {}
-    for number in sorted({s.table for s in seats}):
-        occupied = sorted(s.seat for s in seats if s.table == number)
-        tables[number] = NightTable.objects.create(
-            event=event, number=number, seat_count=seat_count, button=rng.choice(occupied)
-        )
-    NightSeat.objects.bulk_create(
-        NightSeat(table=tables[s.table], attendance_id=int(s.player), seat=s.seat) for s in seats
-    )
+    tables = _drawn_tables_create(event=event, seats=seats, seat_count=seat_count, rng=rng)
     night.seats_drawn_at = timezone.now()
     night.seed = secrets.token_hex(16)
     night.seats_version += 1
@@ -92,6 +79,33 @@ def seats_draw(
         data={"seats": [[s.table, s.seat, int(s.player)] for s in seats]},
     )
     return list(tables.values())
+
+
+def _redraw_check(*, night: Night, drawn: bool, confirm_redraw: bool) -> None:
+    """Refuse a redraw once the clock runs, or one not confirmed."""
+    # A redraw moves players who are playing: never once the clock runs. A first draw after an early start of
+    # the clock (an officer tapped Start first) seats who is still in.
+    if drawn and night.started_at is not None:
+        raise NcpcError("The clock has started: the seats stay as drawn (a redraw is only possible before).")
+    if drawn and not confirm_redraw:
+        raise NcpcError("The seats are drawn already: confirm to draw them again.")
+
+
+def _drawn_tables_create(
+    *, event: Event, seats: list[Seat], seat_count: int, rng: random.Random
+) -> dict[int, NightTable]:
+    """Replace the night's tables and seats with the drawn ones (a random button at each table), by number."""
+    event.night_tables.all().delete()
+    tables: dict[int, NightTable] = {}
+    for number in sorted({s.table for s in seats}):
+        occupied = sorted(s.seat for s in seats if s.table == number)
+        tables[number] = NightTable.objects.create(
+            event=event, number=number, seat_count=seat_count, button=rng.choice(occupied)
+        )
+    NightSeat.objects.bulk_create(
+        NightSeat(table=tables[s.table], attendance_id=int(s.player), seat=s.seat) for s in seats
+    )
+    return tables
 
 
 @transaction.atomic
@@ -229,42 +243,13 @@ def seat_move(
     version_check(seen=version, current=night.seats_version, what="seating")
     tables = calculator_tables(event=event)
     if proposed:
-        moves = balance_proposal(night=night, tables=tables)
-        if not moves:
-            raise NcpcError(
-                "The tables are in balance (or every empty seat is before the small blind): no move now."
-            )
-        move = moves[0]
-        if (move.player, move.to_table, move.to_seat) != (seat_key(attendance_id), to_table, to_seat):
-            raise ConcurrentChange(
-                "The tables changed since the page was shown: reload to see the move now due."
-            )
-        target = next(t for t in tables if t.number == move.to_table)
-        if move.to_seat in target.seats or move.to_seat in forbidden_seats(target):
-            raise NcpcError(
-                "That seat is taken or between the button and the small blind."
-            )  # never by design
-    row = (
-        NightSeat.objects.filter(
-            table__event=event,
-            attendance_id=attendance_id,
-            attendance__status__in=SEATED_STATUSES,
-            attendance__elimination__isnull=True,
+        _proposed_move_check(
+            night=night, tables=tables, attendance_id=attendance_id, to_table=to_table, to_seat=to_seat
         )
-        .select_related("table", "attendance__membership__person")
-        .first()
+    row = _moving_seat(event=event, attendance_id=attendance_id)
+    table = _move_target(
+        event=event, tables=tables, attendance_id=attendance_id, to_table=to_table, to_seat=to_seat
     )
-    if row is None:
-        raise NcpcError("That player has no seat tonight, or is out.")
-    table = NightTable.objects.filter(event=event, number=to_table).first()
-    if table is None:
-        raise NcpcError(f"There is no table {to_table} tonight.")
-    if not 1 <= to_seat <= table.seat_count:
-        raise NcpcError(f"Table {table.number} has seats 1 to {table.seat_count}.")
-    taken = next((t.seats.get(to_seat) for t in tables if t.number == to_table), None)
-    if taken is not None and taken != seat_key(attendance_id):
-        name = Attendance.objects.filter(pk=int(taken)).select_related("membership__person").get().player_name
-        raise NcpcError(f"Table {table.number} seat {to_seat} is taken by {name}.")
     before = (row.table.number, row.seat)
     row.table, row.seat = table, to_seat
     row.save(update_fields=["table", "seat"])
@@ -280,7 +265,66 @@ def seat_move(
         )
     night.seats_version += 1
     night.save(update_fields=["seats_version"])
+    _move_audit(actor=actor, event=event, row=row, before=before, proposed=proposed)
+    return row
+
+
+def _proposed_move_check(
+    *, night: Night, tables: list[Table], attendance_id: int, to_table: int, to_seat: int
+) -> None:
+    """Refuse a move that is not the first balancing move the app proposes now (§6.6)."""
+    moves = balance_proposal(night=night, tables=tables)
+    if not moves:
+        raise NcpcError(
+            "The tables are in balance (or every empty seat is before the small blind): no move now."
+        )
+    move = moves[0]
+    if (move.player, move.to_table, move.to_seat) != (seat_key(attendance_id), to_table, to_seat):
+        raise ConcurrentChange("The tables changed since the page was shown: reload to see the move now due.")
+    target = next(t for t in tables if t.number == move.to_table)
+    if move.to_seat in target.seats or move.to_seat in forbidden_seats(target):
+        raise NcpcError("That seat is taken or between the button and the small blind.")  # never by design
+
+
+def _moving_seat(*, event: Event, attendance_id: int) -> NightSeat:
+    """The seat of the player who moves, who must still be in."""
+    row = (
+        NightSeat.objects.filter(
+            table__event=event,
+            attendance_id=attendance_id,
+            attendance__status__in=SEATED_STATUSES,
+            attendance__elimination__isnull=True,
+        )
+        .select_related("table", "attendance__membership__person")
+        .first()
+    )
+    if row is None:
+        raise NcpcError("That player has no seat tonight, or is out.")
+    return row
+
+
+def _move_target(
+    *, event: Event, tables: list[Table], attendance_id: int, to_table: int, to_seat: int
+) -> NightTable:
+    """The table moved to, once the seat is checked: it exists there and nobody else sits in it."""
+    table = NightTable.objects.filter(event=event, number=to_table).first()
+    if table is None:
+        raise NcpcError(f"There is no table {to_table} tonight.")
+    if not 1 <= to_seat <= table.seat_count:
+        raise NcpcError(f"Table {table.number} has seats 1 to {table.seat_count}.")
+    taken = next((t.seats.get(to_seat) for t in tables if t.number == to_table), None)
+    if taken is not None and taken != seat_key(attendance_id):
+        name = Attendance.objects.filter(pk=int(taken)).select_related("membership__person").get().player_name
+        raise NcpcError(f"Table {table.number} seat {to_seat} is taken by {name}.")
+    return table
+
+
+def _move_audit(
+    *, actor: Actor, event: Event, row: NightSeat, before: tuple[int, int], proposed: bool
+) -> None:
+    """The audit row of a move, proposed by the app or recorded offline."""
     name = row.attendance.player_name
+    to_table, to_seat = row.table.number, row.seat
     audit_record(
         actor=actor,
         action="night.move",
@@ -292,9 +336,8 @@ def seat_move(
             else f"Recorded offline: {name} from table {before[0]} seat {before[1]} to table {to_table} "
             f"seat {to_seat} at {event}"
         ),
-        data={"attendance": attendance_id, "from": list(before), "to": [to_table, to_seat]},
+        data={"attendance": row.attendance_id, "from": list(before), "to": [to_table, to_seat]},
     )
-    return row
 
 
 def newest_hand(*, event: Event) -> int | None:

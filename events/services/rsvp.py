@@ -151,57 +151,32 @@ def rsvp_answer(
     if recorded and recorder is None:
         raise NcpcError("Only a signed-in officer records an answer for a member.")
     locked = event_lock(event=event, version=None)
-    closed = _answer_closed(event=locked, today=club_today())
-    if closed and recorded and night_opened(event=locked) and locked.status != Event.Status.FINAL:
-        # The officer, not the member, is told: the seat is changed on the night itself.
-        raise NcpcError(
-            f"The night of event {locked.number} is open: answers are closed; set {membership.person.full_name}'s "
-            "seat on the attendance page or the console instead."
-        )
-    if closed:
-        raise NcpcError(closed)
-    if answer not in Answer.values:
-        raise NcpcError("Choose an answer: coming, not coming, late or sending a substitute.")
-    on_roster = roster_membership(event=locked, person=membership.person)
-    if on_roster is None or on_roster.pk != membership.pk:
-        raise NcpcError(f"{membership.person.full_name} holds no seat at event {locked.number}.")
-    name = " ".join(substitute_name.split()) if answer == Answer.SUBSTITUTE else ""
-    if answer == Answer.SUBSTITUTE:
-        if not name:
-            raise NcpcError("Enter the name of the substitute who plays your seat (§5.3).")
-        _known, refused = substitute_refusal(
-            membership=membership,
-            event=locked,
-            name=name,
-            not_professional=not_professional,
-            prize_to=prize_to,
-            used=substitutes_counted(membership=membership, exclude_event=locked),
-        )
-        if refused:
-            raise refused
-    else:
-        prize_to = Attendance.PrizeTo.MEMBER
+    _answer_allowed_check(event=locked, membership=membership, answer=answer, recorded=recorded)
+    name, prize_to = _substitute_checked(
+        event=locked,
+        membership=membership,
+        answer=answer,
+        substitute_name=substitute_name,
+        prize_to=prize_to,
+        not_professional=not_professional,
+    )
     exemption = exemption and answer == Answer.LATE
-    if called_at is not None and called_at > now:
-        raise NcpcError(
-            f"The time of the call ({timezone.localtime(called_at):%H:%M}) is later than now "
-            f"({timezone.localtime(now):%-I:%M %p}): enter the time the member phoned."
-        )
-    called_in_at = (called_at or now) if answer == Answer.LATE else None
+    called_in_at = _call_in_time(answer=answer, called_at=called_at, now=now)
     if exemption:
         refused = exemption_refusal(membership=membership, event=locked)
         if refused:
             raise refused
     rsvp = Rsvp.objects.filter(event=locked, membership=membership).first()
     before = answer_describe(rsvp) if rsvp else None
-    if (
-        rsvp is not None
-        and rsvp.answer == answer
-        and rsvp.substitute_name == name
-        and rsvp.prize_to == prize_to
-        and rsvp.exemption == exemption
-        and (rsvp.recorded_by_id is not None) == recorded
-        and (called_at is None or rsvp.called_in_at == called_in_at)
+    if rsvp is not None and _answer_unchanged(
+        rsvp=rsvp,
+        answer=answer,
+        name=name,
+        prize_to=prize_to,
+        exemption=exemption,
+        recorded=recorded,
+        called_at=called_at,
+        called_in_at=called_in_at,
     ):
         return rsvp  # the same answer again (a form sent twice): nothing changes, the call-in time stays
     rsvp = rsvp or Rsvp(event=locked, membership=membership)
@@ -214,26 +189,113 @@ def rsvp_answer(
     rsvp.answered_by = actor_user(actor)
     rsvp.recorded_by = recorder
     rsvp.save()
+    _answer_audit(
+        actor=actor, rsvp=rsvp, event=locked, membership=membership, recorded=recorded, before=before
+    )
+    return rsvp
+
+
+def _answer_allowed_check(*, event: Event, membership: Any, answer: str, recorded: bool) -> None:
+    """Refuse an answer once answers are closed, an answer that is none of the four, or a member without a seat."""
+    closed = _answer_closed(event=event, today=club_today())
+    if closed and recorded and night_opened(event=event) and event.status != Event.Status.FINAL:
+        # The officer, not the member, is told: the seat is changed on the night itself.
+        raise NcpcError(
+            f"The night of event {event.number} is open: answers are closed; set {membership.person.full_name}'s "
+            "seat on the attendance page or the console instead."
+        )
+    if closed:
+        raise NcpcError(closed)
+    if answer not in Answer.values:
+        raise NcpcError("Choose an answer: coming, not coming, late or sending a substitute.")
+    on_roster = roster_membership(event=event, person=membership.person)
+    if on_roster is None or on_roster.pk != membership.pk:
+        raise NcpcError(f"{membership.person.full_name} holds no seat at event {event.number}.")
+
+
+def _substitute_checked(
+    *,
+    event: Event,
+    membership: Any,
+    answer: str,
+    substitute_name: str,
+    prize_to: str,
+    not_professional: bool,
+) -> tuple[str, str]:
+    """The substitute's name and who gets the prize, checked against §5.3 ("" and the member for other answers)."""
+    if answer != Answer.SUBSTITUTE:
+        return "", Attendance.PrizeTo.MEMBER
+    name = " ".join(substitute_name.split())
+    if not name:
+        raise NcpcError("Enter the name of the substitute who plays your seat (§5.3).")
+    _known, refused = substitute_refusal(
+        membership=membership,
+        event=event,
+        name=name,
+        not_professional=not_professional,
+        prize_to=prize_to,
+        used=substitutes_counted(membership=membership, exclude_event=event),
+    )
+    if refused:
+        raise refused
+    return name, prize_to
+
+
+def _call_in_time(*, answer: str, called_at: dt.datetime | None, now: dt.datetime) -> dt.datetime | None:
+    """When a late member called in: the time they phoned (never later than now) or now; None for other answers."""
+    if called_at is not None and called_at > now:
+        raise NcpcError(
+            f"The time of the call ({timezone.localtime(called_at):%H:%M}) is later than now "
+            f"({timezone.localtime(now):%-I:%M %p}): enter the time the member phoned."
+        )
+    return (called_at or now) if answer == Answer.LATE else None
+
+
+def _answer_unchanged(
+    *,
+    rsvp: Rsvp,
+    answer: str,
+    name: str,
+    prize_to: str,
+    exemption: bool,
+    recorded: bool,
+    called_at: dt.datetime | None,
+    called_in_at: dt.datetime | None,
+) -> bool:
+    """Whether the answer is the one already recorded (a form sent twice)."""
+    return (
+        rsvp.answer == answer
+        and rsvp.substitute_name == name
+        and rsvp.prize_to == prize_to
+        and rsvp.exemption == exemption
+        and (rsvp.recorded_by_id is not None) == recorded
+        and (called_at is None or rsvp.called_in_at == called_in_at)
+    )
+
+
+def _answer_audit(
+    *, actor: Actor, rsvp: Rsvp, event: Event, membership: Any, recorded: bool, before: str | None
+) -> None:
+    """The audit row of an answer given or recorded."""
     person = membership.person.full_name
     by = f", recorded by {recorder_name(rsvp)} (the member phoned)" if recorded else ""
     audit_record(
         actor=actor,
         action="rsvp.record" if recorded else "rsvp.answer",
         target=rsvp,
-        summary=f"{person} for {locked}: {answer_describe(rsvp)}{by}"
+        summary=f"{person} for {event}: {answer_describe(rsvp)}{by}"
         + (f" (was: {before})" if before else ""),
         data={
-            "event": locked.pk,
+            "event": event.pk,
             "membership": membership.pk,
-            "answer": answer,
-            "substitute": name,
-            "prize_to": prize_to,
-            "exemption": exemption,
+            "answer": rsvp.answer,
+            "substitute": rsvp.substitute_name,
+            "prize_to": rsvp.prize_to,
+            "exemption": rsvp.exemption,
             "called_in_at": rsvp.called_in_at.isoformat() if rsvp.called_in_at else None,
             "recorded_by": rsvp.recorded_by_id,
         },
     )
-    return rsvp
 
 
 def recorder_name(rsvp: Rsvp) -> str:
