@@ -25,6 +25,17 @@ def rules_problems(*, rules: SeasonRules, seats_held: int = 0) -> list[str]:
 
 def rules_problems_named(*, rules: SeasonRules, seats_held: int = 0) -> list[RuleProblem]:
     """``rules_problems``, each with the rule it is about (so a command can name the field)."""
+    return [
+        *_size_problems(rules=rules, seats_held=seats_held),
+        *_share_problems(rules=rules),
+        *_dues_problems(rules=rules),
+        *_payout_problems(rules=rules),
+        *_order_and_limit_problems(rules=rules),
+    ]
+
+
+def _size_problems(*, rules: SeasonRules, seats_held: int) -> list[RuleProblem]:
+    """The member limit, the table sizes and the starting stack."""
     problems: list[RuleProblem] = []
 
     def problem(field: str, message: str) -> None:
@@ -43,6 +54,16 @@ def rules_problems_named(*, rules: SeasonRules, seats_held: int = 0) -> list[Rul
         problem("final_table_size", "The final table seats at least 2 players.")
     if rules.starting_stack < 1:
         problem("starting_stack", "The starting stack must be at least 1 chip.")
+    return problems
+
+
+def _share_problems(*, rules: SeasonRules) -> list[RuleProblem]:
+    """The shares of the event's money, each a percentage, together at most 100%."""
+    problems: list[RuleProblem] = []
+
+    def problem(field: str, message: str) -> None:
+        problems.append(RuleProblem(field, message))
+
     for name in ("representative_share_pct", "late_joiner_share_pct", "declined_share_pct"):
         if not 0 <= getattr(rules, name) <= 100:
             problem(name, f"The {name.removesuffix('_pct').replace('_', ' ')} is a percentage from 0 to 100.")
@@ -52,6 +73,16 @@ def rules_problems_named(*, rules: SeasonRules, seats_held: int = 0) -> list[Rul
             "representative_share_pct",
             f"The representative's share, the late joiner's and the decliner's add up to {shares}%, over 100%.",
         )
+    return problems
+
+
+def _dues_problems(*, rules: SeasonRules) -> list[RuleProblem]:
+    """The schedule of events, and the dues installments: on events that exist, adding up to what is owed."""
+    problems: list[RuleProblem] = []
+
+    def problem(field: str, message: str) -> None:
+        problems.append(RuleProblem(field, message))
+
     if len(rules.schedule) != rules.events_per_season:
         problem(
             "schedule",
@@ -68,6 +99,16 @@ def rules_problems_named(*, rules: SeasonRules, seats_held: int = 0) -> list[Rul
         problem(
             "dues_schedule", f"The dues schedule adds up to ${due}, but dues and admin fee come to ${owed}."
         )
+    return problems
+
+
+def _payout_problems(*, rules: SeasonRules) -> list[RuleProblem]:
+    """The payout table: each row adds up to the event fund for that many members."""
+    problems: list[RuleProblem] = []
+
+    def problem(field: str, message: str) -> None:
+        problems.append(RuleProblem(field, message))
+
     # The event fund divides the season's dues by its events: none to divide by is its own problem (below).
     for row in rules.payout_table if rules.events_per_season >= 1 else ():
         try:
@@ -82,6 +123,16 @@ def rules_problems_named(*, rules: SeasonRules, seats_held: int = 0) -> list[Rul
                 f"Payouts for {row.member_count} members add up to ${paid}, "
                 f"but the event fund for {row.member_count} members is ${allocation.per_event}.",
             )
+    return problems
+
+
+def _order_and_limit_problems(*, rules: SeasonRules) -> list[RuleProblem]:
+    """The points table, amounts that cannot be negative, approvals, the money limit, events and blinds."""
+    problems: list[RuleProblem] = []
+
+    def problem(field: str, message: str) -> None:
+        problems.append(RuleProblem(field, message))
+
     if rules.points_table and list(rules.points_table) != sorted(rules.points_table, reverse=True):
         problem("points_table", "The points table must not award more points to a worse place.")
     for name in MONEY_RULES:

@@ -134,12 +134,7 @@ def season_rules_save(
     while a night is under way; other changes go to the next season).
     """
     tables = tables or {}
-    unknown = sorted(
-        ({*changes} - {*SeasonRules.SCALAR_FIELDS, *SETTINGS_FIELDS})
-        | ({*tables} - {*SeasonRules.TABLE_FIELDS})
-    )
-    if unknown:
-        raise RulesError(f"'{unknown[0]}' is not a season rule.")
+    _unknown_rules_check(changes=changes, tables=tables)
     locked = Season.objects.select_for_update().get(pk=season.pk)
     current = season_rules(locked)
     changed = [name for name, value in changes.items() if getattr(locked, name) != value]
@@ -147,23 +142,9 @@ def season_rules_save(
     changed_tables = [name for name, rows in new_tables.items() if rows != tuple(getattr(current, name))]
     rules_changed = [name for name in (*changed, *changed_tables) if name not in SETTINGS_FIELDS]
     reason = reason.strip()
-    if rules_changed and not reason:
-        raise RulesError(
-            "Say why the rules change (the club's vote that changed them): the reason is kept in the audit trail."
-        )
-    frozen = [name for name in rules_changed if name not in EDITABLE_UNDER_WAY]
-    if frozen and (final := season_frozen_by(season=locked)) is not None:
-        names = ", ".join(Season.rule_label(name) for name in frozen)
-        raise RulesError(
-            f"The rules of {locked} are frozen: the results of event {final.number} are final, so the season is "
-            f"under way (SPEC §15.10). Not changed: {names}. A change the club votes for applies from the next "
-            "season (§3.4); only the blind structure may still change between nights."
-        )
-    if "blind_structure" in changed_tables and (night := night_under_way(season=locked)) is not None:
-        raise RulesError(
-            f"The clock of event {night.number} is running: the blind structure cannot change during a night. "
-            "Change it after the results are final."
-        )
+    _rules_change_allowed_check(
+        season=locked, rules_changed=rules_changed, changed_tables=changed_tables, reason=reason
+    )
     before = {name: str(getattr(locked, name)) for name in changed}
     for name in changed:
         setattr(locked, name, changes[name])
@@ -176,11 +157,7 @@ def season_rules_save(
     new_rules = replace(current, **new_tables)  # type: ignore[arg-type]
     rules_tables_write(season=locked, rules=new_rules, tables=changed_tables)
     changed += changed_tables
-    problems = rules_problems_named(rules=season_rules(locked), seats_held=hooks.seats_held(season=locked))
-    if problems:
-        # The rule the officer changed first, when a problem is about it; else the first problem's.
-        named = next((p for p in problems if p.field in changed), problems[0])
-        raise RulesError(" ".join(p.message for p in problems), field=named.field)
+    _saved_rules_check(season=locked, changed=changed)
     if changed:
         audit_record(
             actor=actor,
@@ -195,3 +172,45 @@ def season_rules_save(
             },
         )
     return changed
+
+
+def _unknown_rules_check(*, changes: Mapping[str, Any], tables: Mapping[str, Sequence]) -> None:
+    """Refuse a change to something that is not a season rule."""
+    unknown = sorted(
+        ({*changes} - {*SeasonRules.SCALAR_FIELDS, *SETTINGS_FIELDS})
+        | ({*tables} - {*SeasonRules.TABLE_FIELDS})
+    )
+    if unknown:
+        raise RulesError(f"'{unknown[0]}' is not a season rule.")
+
+
+def _rules_change_allowed_check(
+    *, season: Season, rules_changed: Sequence[str], changed_tables: Sequence[str], reason: str
+) -> None:
+    """Refuse a change without a reason, one to a season under way (§15.10) or to the blinds during a night."""
+    if rules_changed and not reason:
+        raise RulesError(
+            "Say why the rules change (the club's vote that changed them): the reason is kept in the audit trail."
+        )
+    frozen = [name for name in rules_changed if name not in EDITABLE_UNDER_WAY]
+    if frozen and (final := season_frozen_by(season=season)) is not None:
+        names = ", ".join(Season.rule_label(name) for name in frozen)
+        raise RulesError(
+            f"The rules of {season} are frozen: the results of event {final.number} are final, so the season is "
+            f"under way (SPEC §15.10). Not changed: {names}. A change the club votes for applies from the next "
+            "season (§3.4); only the blind structure may still change between nights."
+        )
+    if "blind_structure" in changed_tables and (night := night_under_way(season=season)) is not None:
+        raise RulesError(
+            f"The clock of event {night.number} is running: the blind structure cannot change during a night. "
+            "Change it after the results are final."
+        )
+
+
+def _saved_rules_check(*, season: Season, changed: Sequence[str]) -> None:
+    """Refuse saved rules that do not hold together, naming the rule the officer changed first when it is one."""
+    problems = rules_problems_named(rules=season_rules(season), seats_held=hooks.seats_held(season=season))
+    if problems:
+        # The rule the officer changed first, when a problem is about it; else the first problem's.
+        named = next((p for p in problems if p.field in changed), problems[0])
+        raise RulesError(" ".join(p.message for p in problems), field=named.field)
