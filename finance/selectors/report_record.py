@@ -93,7 +93,6 @@ def report_record(report: MonthlyReport) -> dict[str, Any]:
     """The report as JSON data (its closing left out: the ClosedMonth row holds it). ``report`` must carry
     its payouts and ledger tables (``month_report_complete``)."""
     season = report.season
-    allocation = report.wsop_allocation
     return {
         "format": RECORD_FORMAT,
         "year": report.year,
@@ -104,57 +103,14 @@ def report_record(report: MonthlyReport) -> dict[str, Any]:
         "season": None
         if season is None
         else {"id": season.pk, "name": season.name, "start": _day(season.start), "end": _day(season.end)},
-        "accounts": [
-            {
-                "account": {
-                    "id": r.account.pk,
-                    "code": r.account.code,
-                    "name": r.account.name,
-                    "kind": r.account.kind,
-                    "position": r.account.position,
-                },
-                "opening": str(r.opening),
-                "money_in": str(r.money_in),
-                "money_out": str(r.money_out),
-                "closing": str(r.closing),
-                "transfers_in": str(r.transfers_in),
-                "transfers_out": str(r.transfers_out),
-            }
-            for r in report.accounts
-        ],
-        "members": [
-            {
-                "membership": r.membership.pk,
-                "person": r.membership.person_id,
-                "user": r.membership.person.user_id,
-                "name": r.name,
-                "charged": str(r.charged),
-                "paid": str(r.paid),
-                "late_fees": str(r.late_fees),
-                "balance": str(r.balance),
-                "good_standing": r.good_standing,
-                "left_on": _day(r.left_on),
-                "how_left": r.how_left,
-            }
-            for r in report.members
-        ],
+        "accounts": _accounts_record(report.accounts),
+        "members": _members_record(report.members),
         "charged": str(report.charged),
         "paid": str(report.paid),
         "late_fees": str(report.late_fees),
         "outstanding": str(report.outstanding),
         "escrow_balance": str(report.escrow_balance),
-        "wsop_allocation": None
-        if allocation is None
-        else {
-            "member_count": allocation.member_count,
-            "total_fees": str(allocation.total_fees),
-            "prizes": allocation.prizes,
-            "entries": str(allocation.entries),
-            "expenses": str(allocation.expenses),
-            "escrow": str(allocation.escrow),
-            "monthly_event_funds": str(allocation.monthly_event_funds),
-            "per_event": str(allocation.per_event),
-        },
+        "wsop_allocation": _allocation_record(report.wsop_allocation),
         "wsop_posted_on": _day(report.wsop_posted_on),
         "income": [[r.label, str(r.month), str(r.season)] for r in report.income],
         "expenses": [[r.label, str(r.month), str(r.season)] for r in report.expenses],
@@ -167,6 +123,64 @@ def report_record(report: MonthlyReport) -> dict[str, Any]:
             [r.date.isoformat(), r.transaction, r.kind, r.account, str(r.amount), r.memo]
             for r in (report.ledger or [])
         ],
+    }
+
+
+def _accounts_record(accounts: list[AccountMonth]) -> list[dict[str, Any]]:
+    """Each account's month as data, the account named in full (a later rename never shows)."""
+    return [
+        {
+            "account": {
+                "id": r.account.pk,
+                "code": r.account.code,
+                "name": r.account.name,
+                "kind": r.account.kind,
+                "position": r.account.position,
+            },
+            "opening": str(r.opening),
+            "money_in": str(r.money_in),
+            "money_out": str(r.money_out),
+            "closing": str(r.closing),
+            "transfers_in": str(r.transfers_in),
+            "transfers_out": str(r.transfers_out),
+        }
+        for r in accounts
+    ]
+
+
+def _members_record(members: list[MemberDuesRow]) -> list[dict[str, Any]]:
+    """Each member's dues row as data, with the name the member had when the month closed."""
+    return [
+        {
+            "membership": r.membership.pk,
+            "person": r.membership.person_id,
+            "user": r.membership.person.user_id,
+            "name": r.name,
+            "charged": str(r.charged),
+            "paid": str(r.paid),
+            "late_fees": str(r.late_fees),
+            "balance": str(r.balance),
+            "good_standing": r.good_standing,
+            "left_on": _day(r.left_on),
+            "how_left": r.how_left,
+        }
+        for r in members
+    ]
+
+
+def _allocation_record(allocation: WsopAllocation | None) -> dict[str, Any] | None:
+    """The season's WSOP allocation as data; None when the WSOP table has no row."""
+    if allocation is None:
+        return None
+    return {
+        "member_count": allocation.member_count,
+        "total_fees": str(allocation.total_fees),
+        "prizes": allocation.prizes,
+        "entries": str(allocation.entries),
+        "expenses": str(allocation.expenses),
+        "escrow": str(allocation.escrow),
+        "monthly_event_funds": str(allocation.monthly_event_funds),
+        "per_event": str(allocation.per_event),
     }
 
 
@@ -188,68 +202,21 @@ def report_from_record(record: dict[str, Any], *, closed: ClosedMonth | None = N
     """The report a record holds (``report_record``), as the page and the files read it."""
     if record.get("format") != RECORD_FORMAT:
         raise ValueError(f"A closed month's report record of format {record.get('format')!r} is not known.")
-    season_data = record["season"]
-    season = (
-        None
-        if season_data is None
-        else Season(
-            pk=season_data["id"],
-            name=season_data["name"],
-            start=dt.date.fromisoformat(season_data["start"]),
-            end=dt.date.fromisoformat(season_data["end"]),
-        )
-    )
-    allocation = record["wsop_allocation"]
     return MonthlyReport(
         year=record["year"],
         month=record["month"],
         start=dt.date.fromisoformat(record["start"]),
         end=dt.date.fromisoformat(record["end"]),
         as_of=dt.date.fromisoformat(record["as_of"]),
-        season=season,
-        accounts=[
-            AccountMonth(
-                _account(r["account"]),
-                Decimal(r["opening"]),
-                Decimal(r["money_in"]),
-                Decimal(r["money_out"]),
-                Decimal(r["closing"]),
-                Decimal(r["transfers_in"]),
-                Decimal(r["transfers_out"]),
-            )
-            for r in record["accounts"]
-        ],
-        members=[
-            MemberDuesRow(
-                _membership(r),
-                r["name"],
-                Decimal(r["charged"]),
-                Decimal(r["paid"]),
-                Decimal(r["late_fees"]),
-                Decimal(r["balance"]),
-                r["good_standing"],
-                left_on=_day_read(r["left_on"]),
-                how_left=r["how_left"],
-            )
-            for r in record["members"]
-        ],
+        season=_season_read(record["season"]),
+        accounts=_accounts_read(record["accounts"]),
+        members=_members_read(record["members"]),
         charged=Decimal(record["charged"]),
         paid=Decimal(record["paid"]),
         late_fees=Decimal(record["late_fees"]),
         outstanding=Decimal(record["outstanding"]),
         escrow_balance=Decimal(record["escrow_balance"]),
-        wsop_allocation=None
-        if allocation is None
-        else WsopAllocation(
-            member_count=allocation["member_count"],
-            total_fees=Decimal(allocation["total_fees"]),
-            prizes=allocation["prizes"],
-            entries=Decimal(allocation["entries"]),
-            expenses=Decimal(allocation["expenses"]),
-            escrow=Decimal(allocation["escrow"]),
-            monthly_event_funds=Decimal(allocation["monthly_event_funds"]),
-            per_event=Decimal(allocation["per_event"]),
-        ),
+        wsop_allocation=_allocation_read(record["wsop_allocation"]),
         wsop_posted_on=_day_read(record["wsop_posted_on"]),
         income=[CategoryRow(label, Decimal(m), Decimal(s)) for label, m, s in record["income"]],
         expenses=[CategoryRow(label, Decimal(m), Decimal(s)) for label, m, s in record["expenses"]],
@@ -264,6 +231,70 @@ def report_from_record(record: dict[str, Any], *, closed: ClosedMonth | None = N
             LedgerRow(dt.date.fromisoformat(day), transaction, kind, account, Decimal(amount), memo)
             for day, transaction, kind, account, amount, memo in record["ledger"]
         ],
+    )
+
+
+def _season_read(data: dict[str, Any] | None) -> Season | None:
+    """The report's season as the record knows it, an unsaved stand-in; None outside a season."""
+    return (
+        None
+        if data is None
+        else Season(
+            pk=data["id"],
+            name=data["name"],
+            start=dt.date.fromisoformat(data["start"]),
+            end=dt.date.fromisoformat(data["end"]),
+        )
+    )
+
+
+def _accounts_read(rows: list[dict[str, Any]]) -> list[AccountMonth]:
+    """Each account's month as the record holds it."""
+    return [
+        AccountMonth(
+            _account(r["account"]),
+            Decimal(r["opening"]),
+            Decimal(r["money_in"]),
+            Decimal(r["money_out"]),
+            Decimal(r["closing"]),
+            Decimal(r["transfers_in"]),
+            Decimal(r["transfers_out"]),
+        )
+        for r in rows
+    ]
+
+
+def _members_read(rows: list[dict[str, Any]]) -> list[MemberDuesRow]:
+    """Each member's dues row as the record holds it, under the name it had when the month closed."""
+    return [
+        MemberDuesRow(
+            _membership(r),
+            r["name"],
+            Decimal(r["charged"]),
+            Decimal(r["paid"]),
+            Decimal(r["late_fees"]),
+            Decimal(r["balance"]),
+            r["good_standing"],
+            left_on=_day_read(r["left_on"]),
+            how_left=r["how_left"],
+        )
+        for r in rows
+    ]
+
+
+def _allocation_read(allocation: dict[str, Any] | None) -> WsopAllocation | None:
+    """The season's WSOP allocation as the record holds it; None when there was none."""
+    if allocation is None:
+        return None
+    return WsopAllocation(
+        member_count=allocation["member_count"],
+        total_fees=Decimal(allocation["total_fees"]),
+        prizes=allocation["prizes"],
+        entries=Decimal(allocation["entries"]),
+        expenses=Decimal(allocation["expenses"]),
+        escrow=Decimal(allocation["escrow"]),
+        monthly_event_funds=Decimal(allocation["monthly_event_funds"]),
+        per_event=Decimal(allocation["per_event"]),
     )
 
 
