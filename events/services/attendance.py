@@ -242,30 +242,57 @@ def attendance_set(
     now = now or timezone.now()
     locked = event_lock_open(event=event, version=version)
     row = _seat(event=locked, attendance_id=attendance_id)
+    _status_change_check(row=row, event=locked, status=status, now=now)
+    name = row.membership.person.full_name
+    fields = [
+        "status",
+        *_call_and_arrival_set(row=row, event=locked, status=status, called_at=called_at, now=now),
+    ]
+    if status not in Attendance.PLAYING and row.substitute_name:
+        raise NcpcError(f"{name} sends a substitute tonight: remove the substitute first.")
+    old = row.status
+    row.status = status
+    row.save(update_fields=fields)
+    event_bump(event=locked)
+    _status_audit(actor=actor, row=row, event=locked, old=old, fields=fields)
+    if old in WAITING and status == Attendance.Status.EXPECTED:
+        _kept_answer_apply(row=row, event=locked, actor=actor, why="set to play")
+    return row
+
+
+def _status_change_check(*, row: Attendance, event: Event, status: str, now: dt.datetime) -> None:
+    """Refuse an unknown status, a status other than playing for who is out, and who may not play or arrive."""
     if status not in Attendance.Status.values:
         raise NcpcError("Unknown attendance status.")
     name = row.membership.person.full_name
     if hasattr(row, "elimination") and status not in Attendance.PLAYING:
         raise NcpcError(f"{name} is already out of the tournament: undo that bust first.")
     if status in (*Attendance.PLAYING, Attendance.Status.CALLED_IN):
-        refusal = playing_refusal(attendance=row, event=locked)
+        refusal = playing_refusal(attendance=row, event=event)
         if refusal:
             raise refusal
-    late = _late_arrival_refusal(row=row, event=locked, status=status, now=now)
+    late = _late_arrival_refusal(row=row, event=event, status=status, now=now)
     if late:
         raise late
-    fields = ["status"]
+
+
+def _call_and_arrival_set(
+    *, row: Attendance, event: Event, status: str, called_at: dt.datetime | None, now: dt.datetime
+) -> list[str]:
+    """Record the time of a late call (using the season's one exemption) or of an arrival on the row (not saved),
+    or clear a call set by mistake; the names of the fields set."""
+    fields: list[str] = []
     if status == Attendance.Status.CALLED_IN and row.status != Attendance.Status.CALLED_IN:
-        used = selectors.exemption_used_at(membership=row.membership, exclude_event=locked)
+        used = selectors.exemption_used_at(membership=row.membership, exclude_event=event)
         if used is not None:
-            level = selectors.season_rules(locked.season).late_arrival_levels
+            level = selectors.season_rules(event.season).late_arrival_levels
             raise ExemptionUsed(
-                f"{name} used the once-a-season late-arrival exemption at event {used.number} already (§6.3): "
-                f"the chips are removed at the end of level {level}."
+                f"{row.membership.person.full_name} used the once-a-season late-arrival exemption at event "
+                f"{used.number} already (§6.3): the chips are removed at the end of level {level}."
             )
         # Set by hand, the call is the member's own when they answered "late" (SPEC §16.5), not the tap.
-        called_at = called_at or _answered_call(row=row, event=locked) or now
-        refusal = _call_refusal(row=row, event=locked, called_at=called_at, now=now)
+        called_at = called_at or _answered_call(row=row, event=event) or now
+        refusal = _call_refusal(row=row, event=event, called_at=called_at, now=now)
         if refusal:
             raise refusal
         row.called_in_at = called_at
@@ -276,17 +303,17 @@ def attendance_set(
     if status == Attendance.Status.EXPECTED and row.status in Attendance.AWAY:
         row.arrived_at = now
         fields.append("arrived_at")
-    if status not in Attendance.PLAYING and row.substitute_name:
-        raise NcpcError(f"{name} sends a substitute tonight: remove the substitute first.")
-    old = row.status
-    row.status = status
-    row.save(update_fields=fields)
-    event_bump(event=locked)
+    return fields
+
+
+def _status_audit(*, actor: Actor, row: Attendance, event: Event, old: str, fields: list[str]) -> None:
+    """The audit row of a seat's status set by hand."""
+    name = row.membership.person.full_name
     audit_record(
         actor=actor,
         action="attendance.set",
         target=row,
-        summary=f"{name} at {locked}: {Attendance.Status(old).label} → {Attendance.Status(status).label}"
+        summary=f"{name} at {event}: {Attendance.Status(old).label} → {Attendance.Status(row.status).label}"
         + (
             f" (called at {timezone.localtime(row.called_in_at):%H:%M})"
             if "called_in_at" in fields and row.called_in_at
@@ -294,15 +321,12 @@ def attendance_set(
         )
         + (" (arrived)" if "arrived_at" in fields else ""),
         data={
-            "event": locked.pk,
+            "event": event.pk,
             "from": old,
-            "to": status,
+            "to": row.status,
             "called_in_at": row.called_in_at.isoformat() if row.called_in_at else None,
         },
     )
-    if old in WAITING and status == Attendance.Status.EXPECTED:
-        _kept_answer_apply(row=row, event=locked, actor=actor, why="set to play")
-    return row
 
 
 @transaction.atomic

@@ -17,7 +17,7 @@ from typing import Any
 from django.utils import timezone
 
 from events import selectors
-from events.models import Attendance, Event, Night, NightChange, NightMove, NightSeat
+from events.models import Attendance, Event, Night, NightChange, NightMove, NightSeat, NightTable
 from events.services.late_arrival import late_arrival_due, second_hour_over
 from events.services.night import SEATED_STATUSES, night_of, seat_key
 from events.services.night_clock import clock_payload
@@ -28,7 +28,7 @@ from events.services.night_seating import (
     seated_rows,
 )
 from events.services.places import Bust, bust_places, hands_in_order
-from events.services.seating import Move, forbidden_seats, needs_balancing
+from events.services.seating import Move, Table, forbidden_seats, needs_balancing
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 
@@ -115,50 +115,12 @@ def night_overview(*, event: Event) -> NightOverview:
     )
     names = {seat_key(r.attendance_id): r.attendance.player_name for r in everyone}
     statuses = {seat_key(r.attendance_id): r.attendance.status for r in everyone}
-    out: dict[tuple[int, int], list[str]] = {}
-    seated_keys = {seat_key(r.attendance_id) for r in seated}
-    for r in everyone:
-        if seat_key(r.attendance_id) not in seated_keys:
-            out.setdefault((r.table.number, r.seat), []).append(r.attendance.player_name)
-    views = []
-    for table, row in zip(tables, event.night_tables.all(), strict=True):
-        blocked = forbidden_seats(table)
-        lines = []
-        for n in range(1, table.seat_count + 1):
-            player = table.seats.get(n)
-            status = (
-                "empty" if player is None else ("" if statuses[player] == "expected" else statuses[player])
-            )
-            lines.append(
-                SeatLine(
-                    seat=n,
-                    name=names.get(player, "") if player else "",
-                    status=status,
-                    button=table.button == n,
-                    forbidden=n in blocked,
-                    left=out.get((table.number, n), []),
-                )
-            )
-        views.append(
-            TableView(
-                number=table.number,
-                final=row.final,
-                button=table.button,
-                seat_count=table.seat_count,
-                players=table.size,
-                lines=lines,
-            )
-        )
-    seated_ids = {r.attendance_id for r in everyone}
-    unseated = (
-        [
-            a
-            for a in selectors.event_attendances(event=event)
-            if a.status in SEATED_STATUSES and not hasattr(a, "elimination") and a.pk not in seated_ids
-        ]
-        if tables
-        else []
-    )
+    out = _seats_left(everyone=everyone, seated=seated)
+    views = [
+        _table_view(table=table, row=row, names=names, statuses=statuses, out=out)
+        for table, row in zip(tables, event.night_tables.all(), strict=True)
+    ]
+    unseated = _unseated(event=event, everyone=everyone) if tables else []
     unbalanced = needs_balancing(tables=tables)
     moves = balance_proposal(night=night, tables=tables) if (night and unbalanced) else []
     return NightOverview(
@@ -172,6 +134,60 @@ def night_overview(*, event: Event) -> NightOverview:
         final_table_due=bool(tables) and final_table_is_due(event=event, tables=tables),
         players_seated=sum(t.size for t in tables),
     )
+
+
+def _seats_left(*, everyone: list[NightSeat], seated: list[NightSeat]) -> dict[tuple[int, int], list[str]]:
+    """Who is out, by the (table, seat) they left."""
+    out: dict[tuple[int, int], list[str]] = {}
+    seated_keys = {seat_key(r.attendance_id) for r in seated}
+    for r in everyone:
+        if seat_key(r.attendance_id) not in seated_keys:
+            out.setdefault((r.table.number, r.seat), []).append(r.attendance.player_name)
+    return out
+
+
+def _table_view(
+    *,
+    table: Table,
+    row: NightTable,
+    names: dict[str, str],
+    statuses: dict[str, str],
+    out: dict[tuple[int, int], list[str]],
+) -> TableView:
+    """One table as the night page shows it: a line for each seat."""
+    blocked = forbidden_seats(table)
+    lines = []
+    for n in range(1, table.seat_count + 1):
+        player = table.seats.get(n)
+        status = "empty" if player is None else ("" if statuses[player] == "expected" else statuses[player])
+        lines.append(
+            SeatLine(
+                seat=n,
+                name=names.get(player, "") if player else "",
+                status=status,
+                button=table.button == n,
+                forbidden=n in blocked,
+                left=out.get((table.number, n), []),
+            )
+        )
+    return TableView(
+        number=table.number,
+        final=row.final,
+        button=table.button,
+        seat_count=table.seat_count,
+        players=table.size,
+        lines=lines,
+    )
+
+
+def _unseated(*, event: Event, everyone: list[NightSeat]) -> list[Attendance]:
+    """Who is expected to play and still in but has no seat (arrived after the draw)."""
+    seated_ids = {r.attendance_id for r in everyone}
+    return [
+        a
+        for a in selectors.event_attendances(event=event)
+        if a.status in SEATED_STATUSES and not hasattr(a, "elimination") and a.pk not in seated_ids
+    ]
 
 
 # ---------------------------------------------------------------------------------------------------------
