@@ -208,6 +208,47 @@ def demo_night_load(context: dict) -> None:
             person__key__in=(NIGHT_ABSENT, *NIGHT_LATE_KEYS, *NIGHT_SUBSTITUTE_KEYS)
         )
     }
+    late_key, sub_key = _night_late_and_substitute(season=season, roster=roster)
+    answered = event.date == club_today()  # answers are taken until the night is opened, on its day
+    if answered:
+        _night_answers_give(
+            event=event,
+            roster=roster,
+            late_key=late_key,
+            sub_key=sub_key,
+            at=started - dt.timedelta(minutes=30),
+        )
+    rsvp_services.night_open(event=event, actor=officer)
+    event.refresh_from_db()
+    if not event.attendances.filter(status__in=Attendance.PLAYING).count() >= 4:
+        return  # too few may play (nobody paid yet?): the night stays opened, without a clock
+    rows = {r.membership.person.key: r for r in event.attendances.select_related("membership__person")}
+    if not answered:
+        _night_answers_entered(event=event, rows=rows, late_key=late_key, sub_key=sub_key, officer=officer)
+    night_seating.seats_draw(event=event, version=0, actor=officer, rng=rng)
+    night = Night.objects.get(event=event)
+    night_clock.clock_command(
+        event=event, action="start", version=night.clock_version, actor=officer, now=started
+    )
+    late = rows.get(late_key)
+    if not answered and late is not None:
+        late.refresh_from_db()
+        if late.status == Attendance.Status.ABSENT:
+            # The call came ten minutes into play; the exemption lets the member join in the second hour.
+            night_arrivals.late_arrival_settle(
+                event=event,
+                attendance_id=late.pk,
+                use_exemption=True,
+                called_at=started + dt.timedelta(minutes=10),
+                version=event.results_version,
+                actor=officer,
+            )
+    _night_busts_record(event=event, rng=rng, officer=officer)
+
+
+def _night_late_and_substitute(*, season: Season, roster: dict) -> tuple[str, str]:
+    """The keys of the member who calls in late (exemption not taken yet) and of the one who sends a
+    substitute (under the season's limit); "" when nobody may."""
     limit = season.substitutes_per_season
     late_key = next(
         (
@@ -227,82 +268,67 @@ def demo_night_load(context: dict) -> None:
         ),
         "",
     )
-    answered = event.date == club_today()  # answers are taken until the night is opened, on its day
-    if answered:
-        answers: tuple[tuple[str, str, _RsvpExtra], ...] = (
-            (NIGHT_ABSENT, Rsvp.Answer.NOT_COMING, {}),
-            (late_key, Rsvp.Answer.LATE, {"exemption": True}),
-            (
-                sub_key,
-                Rsvp.Answer.SUBSTITUTE,
-                {
-                    "substitute_name": NIGHT_SUBSTITUTE_NAME,
-                    "not_professional": True,
-                    "prize_to": Attendance.PrizeTo.MEMBER,
-                },
-            ),
+    return late_key, sub_key
+
+
+def _night_answers_give(*, event: Event, roster: dict, late_key: str, sub_key: str, at) -> None:
+    """The members' answers, given before the night is opened: one not coming, one late, one a substitute."""
+    answers: tuple[tuple[str, str, _RsvpExtra], ...] = (
+        (NIGHT_ABSENT, Rsvp.Answer.NOT_COMING, {}),
+        (late_key, Rsvp.Answer.LATE, {"exemption": True}),
+        (
+            sub_key,
+            Rsvp.Answer.SUBSTITUTE,
+            {
+                "substitute_name": NIGHT_SUBSTITUTE_NAME,
+                "not_professional": True,
+                "prize_to": Attendance.PrizeTo.MEMBER,
+            },
+        ),
+    )
+    for key, answer, extra in answers:
+        membership = roster.get(key)
+        if membership is None:
+            continue
+        rsvp_services.rsvp_answer(
+            event=event,
+            membership=membership,
+            answer=answer,
+            actor=membership.person.user,
+            now=at,
+            **extra,
         )
-        for key, answer, extra in answers:
-            membership = roster.get(key)
-            if membership is None:
-                continue
-            rsvp_services.rsvp_answer(
+
+
+def _night_answers_entered(*, event: Event, rows: dict, late_key: str, sub_key: str, officer) -> None:
+    """The night is not today: what the answers would have done, entered on the night instead."""
+    substitute = rows.get(sub_key)
+    for away in (rows.get(NIGHT_ABSENT), rows.get(late_key)):  # the late member may still come
+        if away is not None and away.status == Attendance.Status.EXPECTED:
+            attendance_services.attendance_set(
                 event=event,
-                membership=membership,
-                answer=answer,
-                actor=membership.person.user,
-                now=started - dt.timedelta(minutes=30),
-                **extra,
-            )
-    rsvp_services.night_open(event=event, actor=officer)
-    event.refresh_from_db()
-    if not event.attendances.filter(status__in=Attendance.PLAYING).count() >= 4:
-        return  # too few may play (nobody paid yet?): the night stays opened, without a clock
-    rows = {r.membership.person.key: r for r in event.attendances.select_related("membership__person")}
-    if not answered:
-        # The night is not today: what the answers would have done, entered on the night instead.
-        substitute = rows.get(sub_key)
-        for away in (rows.get(NIGHT_ABSENT), rows.get(late_key)):  # the late member may still come
-            if away is not None and away.status == Attendance.Status.EXPECTED:
-                attendance_services.attendance_set(
-                    event=event,
-                    attendance_id=away.pk,
-                    status=Attendance.Status.ABSENT,
-                    version=event.results_version,
-                    actor=officer,
-                )
-                event.refresh_from_db()
-        if substitute is not None and substitute.status == Attendance.Status.EXPECTED:
-            attendance_services.substitute_set(
-                event=event,
-                attendance_id=substitute.pk,
-                name=NIGHT_SUBSTITUTE_NAME,
-                not_professional=True,
-                prize_to=Attendance.PrizeTo.MEMBER,
+                attendance_id=away.pk,
+                status=Attendance.Status.ABSENT,
                 version=event.results_version,
                 actor=officer,
             )
             event.refresh_from_db()
-    night_seating.seats_draw(event=event, version=0, actor=officer, rng=rng)
-    night = Night.objects.get(event=event)
-    night_clock.clock_command(
-        event=event, action="start", version=night.clock_version, actor=officer, now=started
-    )
-    late = rows.get(late_key)
-    if not answered and late is not None:
-        late.refresh_from_db()
-        if late.status == Attendance.Status.ABSENT:
-            # The call came ten minutes into play; the exemption lets the member join in the second hour.
-            night_arrivals.late_arrival_settle(
-                event=event,
-                attendance_id=late.pk,
-                use_exemption=True,
-                called_at=started + dt.timedelta(minutes=10),
-                version=event.results_version,
-                actor=officer,
-            )
-    # Three busts: one at the bigger table (at the other when they are even), then two at the other, which
-    # leaves it two players short: the console shows the balancing move to confirm.
+    if substitute is not None and substitute.status == Attendance.Status.EXPECTED:
+        attendance_services.substitute_set(
+            event=event,
+            attendance_id=substitute.pk,
+            name=NIGHT_SUBSTITUTE_NAME,
+            not_professional=True,
+            prize_to=Attendance.PrizeTo.MEMBER,
+            version=event.results_version,
+            actor=officer,
+        )
+        event.refresh_from_db()
+
+
+def _night_busts_record(*, event: Event, rng, officer) -> None:
+    """Three busts: one at the bigger table (at the other when they are even), then two at the other, which
+    leaves it two players short: the console shows the balancing move to confirm."""
     tables = sorted(night_seating.calculator_tables(event=event), key=lambda t: (-t.size, t.number))
     playing = set(
         str(pk) for pk in event.attendances.filter(status__in=Attendance.PLAYING).values_list("pk", flat=True)
@@ -321,23 +347,29 @@ def demo_night_load(context: dict) -> None:
             event=event, attendance_ids=[int(player)], version=event.results_version, actor=officer
         )
     if len(tables) >= 2:
-        # The move needs a free seat outside the blinds at the short table: the dealer moves the button on
-        # until one is (as at the table, a hand later).
-        for _ in range(small.seat_count):
-            overview = console_services.night_overview(event=event)
-            if overview.next_move is not None or not needs_balancing(
-                tables=night_seating.calculator_tables(event=event)
-            ):
-                break
-            table = next(t for t in overview.tables if t.number == small.number)
-            night = Night.objects.get(event=event)
-            night_seating.button_set(
-                event=event,
-                table_number=small.number,
-                seat=(table.button or 0) % table.seat_count + 1,
-                version=night.seats_version,
-                actor=officer,
-            )
+        _night_button_moved(
+            event=event, table_number=small.number, seat_count=small.seat_count, officer=officer
+        )
+
+
+def _night_button_moved(*, event: Event, table_number: int, seat_count: int, officer) -> None:
+    """The move needs a free seat outside the blinds at the short table: the dealer moves the button on until
+    one is (as at the table, a hand later)."""
+    for _ in range(seat_count):
+        overview = console_services.night_overview(event=event)
+        if overview.next_move is not None or not needs_balancing(
+            tables=night_seating.calculator_tables(event=event)
+        ):
+            break
+        table = next(t for t in overview.tables if t.number == table_number)
+        night = Night.objects.get(event=event)
+        night_seating.button_set(
+            event=event,
+            table_number=table_number,
+            seat=(table.button or 0) % table.seat_count + 1,
+            version=night.seats_version,
+            actor=officer,
+        )
 
 
 DEMO_STEPS.append((35, demo_night_load))
