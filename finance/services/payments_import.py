@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.timezone import localtime
 
@@ -199,6 +200,34 @@ def payments_record_many(*, lines: Sequence[PaymentLine], actor: Actor, source: 
     a payment and an audit row, as ``payment_record`` writes them; then each member's seats at open events
     are checked again once (a payment may restore good standing). ``source`` names the file in the audit."""
     closed, start = closed_months(), books_start_day()
+    _lines_locked_checked(lines=lines, closed=closed, start=start)
+    if not lines:
+        return []
+    accounts = accounts_ensure()
+    user = actor_user(actor)
+    txns = _payment_transactions(lines=lines, user=user)
+    # Again after the INSERT, as transaction_post does: a month closed since the check above is seen now.
+    closed_now = closed_months()
+    for line in lines:
+        problem = closed_month_problem(day=line.date, closed=closed_now)
+        if problem:
+            raise PaymentError(f"Line {line.line}: {problem}")
+    Entry.objects.bulk_create(_payment_entries(lines=lines, txns=txns, accounts=accounts), batch_size=BATCH)
+    payments = _payments_create(lines=lines, txns=txns)
+    _payments_audit(lines=lines, payments=payments, actor=actor, source=source)
+    seen: set[int] = set()
+    for line in lines:
+        if line.membership.pk not in seen:
+            seen.add(line.membership.pk)
+            attendance_after_payment(membership=line.membership, actor=actor)
+    return payments
+
+
+def _lines_locked_checked(
+    *, lines: Sequence[PaymentLine], closed: set[dt.date], start: dt.date | None
+) -> None:
+    """Each line checked again against its seat as it is now (locked); a PaymentError names the first line
+    that cannot be recorded."""
     # The seats as they are now, locked as the payment form locks one (``departed_payment_check``): a member
     # removed or withdrawn since the preview is refused, and a removal waits for the import.
     seats = {
@@ -214,29 +243,26 @@ def payments_record_many(*, lines: Sequence[PaymentLine], actor: Actor, source: 
         )
         if problem:
             raise PaymentError(f"Line {line.line}: {problem}")
-    if not lines:
-        return []
-    accounts = accounts_ensure()
-    user = actor_user(actor)
+
+
+def _payment_transactions(*, lines: Sequence[PaymentLine], user: User | None) -> list[Transaction]:
+    """Each payment's ledger transaction, its memo naming the member, the amount and how they paid."""
     memos = [
         f"{line.membership.person} paid {line.amount} ({line.method}{' ' + line.reference if line.reference else ''})"
         for line in lines
     ]
-    txns = Transaction.objects.bulk_create(
+    return Transaction.objects.bulk_create(
         [
             Transaction(date=line.date, kind=Transaction.Kind.PAYMENT, memo=memo[:200], created_by=user)
             for line, memo in zip(lines, memos, strict=True)
         ],
         batch_size=BATCH,
     )
-    # Again after the INSERT, as transaction_post does: a month closed since the check above is seen now.
-    closed_now = closed_months()
-    for line in lines:
-        problem = closed_month_problem(day=line.date, closed=closed_now)
-        if problem:
-            raise PaymentError(f"Line {line.line}: {problem}")
-    Entry.objects.bulk_create(_payment_entries(lines=lines, txns=txns, accounts=accounts), batch_size=BATCH)
-    payments = Payment.objects.bulk_create(
+
+
+def _payments_create(*, lines: Sequence[PaymentLine], txns: Sequence[Transaction]) -> list[Payment]:
+    """Each line's payment, on its transaction."""
+    return Payment.objects.bulk_create(
         [
             Payment(
                 membership=line.membership,
@@ -253,13 +279,6 @@ def payments_record_many(*, lines: Sequence[PaymentLine], actor: Actor, source: 
         ],
         batch_size=BATCH,
     )
-    _payments_audit(lines=lines, payments=payments, actor=actor, source=source)
-    seen: set[int] = set()
-    for line in lines:
-        if line.membership.pk not in seen:
-            seen.add(line.membership.pk)
-            attendance_after_payment(membership=line.membership, actor=actor)
-    return payments
 
 
 def _payment_entries(
