@@ -65,80 +65,94 @@ def demo_results_load(context: dict) -> None:
     current = night.pk if night is not None else None
     for event in season.events.order_by("number"):
         if event.announced_on is None and event.date - dt.timedelta(days=season.announce_days_ahead) <= today:
-            ahead = season.announce_days_ahead + (
-                7 if event.number != 3 else -4
-            )  # event 3 was announced late
-            event_announce(
-                event=event,
-                venue=venues[(event.number - 1) % len(venues)],
-                actor=None,
-                confirm_late=True,
-                on=event.date - dt.timedelta(days=ahead),
-            )
-            event.refresh_from_db()
+            _demo_event_announce(event=event, season=season, venues=venues)
         if event.date >= today or event.status == Event.Status.FINAL or event.pk == current:
             continue
         if event.eliminations.exists():
             # The night in progress of an earlier run of the demo, over now: the rest play it out.
             _night_play_out(event=event, rng=rng)
             continue
-        attendance_services.attendance_prepare(event=event)
-        event.refresh_from_db()
-        attendance_services.attendance_recheck(event=event, version=event.results_version, actor=None)
-        event.refresh_from_db()
-        rows = list(
-            event.attendances.select_related("membership__person").order_by("membership__person__key")
-        )
-        by_key = {row.membership.person.key: row for row in rows}
-        # One absent member whose chips were removed, one substitute (event 2), everyone else plays.
-        absent_key = ("ned", "lou", "kim", "max")[(event.number - 1) % 4]
-        if absent_key in by_key and by_key[absent_key].status == Attendance.Status.EXPECTED:
-            attendance_services.attendance_set(
-                event=event,
-                attendance_id=by_key[absent_key].pk,
-                status=Attendance.Status.ABSENT,
-                version=event.results_version,
-                actor=None,
-            )
-            event.refresh_from_db()
-        if event.number == 2 and "gus" in by_key and by_key["gus"].status == Attendance.Status.EXPECTED:
-            attendance_services.substitute_set(
-                event=event,
-                attendance_id=by_key["gus"].pk,
-                name="Carl Wendt",
-                not_professional=True,
-                prize_to=Attendance.PrizeTo.SUBSTITUTE,
-                version=event.results_version,
-                actor=None,
-            )
-            event.refresh_from_db()
+        _played_attendance_set(event=event)
         playing = [r.pk for r in event.attendances.filter(status__in=Attendance.PLAYING).order_by("pk")]
         if len(playing) < 2:
             continue  # nobody eligible to play yet (no payments or signatures in the demo data): no results
-        rng.shuffle(playing)
-        order = playing[:-1]  # the last one left wins
-        double_at = len(order) // 2  # a same-hand double bust mid-tournament
-        i = 0
-        while i < len(order):
-            if i == double_at and i + 1 < len(order):
-                pair = order[i : i + 2]
-                chips = {pair[0]: rng.randrange(20, 60) * 500, pair[1]: rng.randrange(60, 120) * 500}
-                results_services.bust_record(
-                    event=event,
-                    attendance_ids=pair,
-                    start_chips=chips,
-                    version=event.results_version,
-                    actor=None,
-                )
-                i += 2
-            else:
-                results_services.bust_record(
-                    event=event, attendance_ids=[order[i]], version=event.results_version, actor=None
-                )
-                i += 1
-            event.refresh_from_db()
-        if len(playing) >= 2:
-            results_services.results_finish(event=event, version=event.results_version, actor=None)
+        _played_results_record(event=event, playing=playing, rng=rng)
+
+
+def _demo_event_announce(*, event: Event, season: Season, venues: list[Venue]) -> None:
+    """Announce a demo event at its venue, a week ahead of the notice (event 3 late, inside the notice)."""
+    import datetime as dt
+
+    ahead = season.announce_days_ahead + (7 if event.number != 3 else -4)  # event 3 was announced late
+    event_announce(
+        event=event,
+        venue=venues[(event.number - 1) % len(venues)],
+        actor=None,
+        confirm_late=True,
+        on=event.date - dt.timedelta(days=ahead),
+    )
+    event.refresh_from_db()
+
+
+def _played_attendance_set(*, event: Event) -> None:
+    """The attendance of a night played: one absent member whose chips were removed, one substitute
+    (event 2), everyone else plays."""
+    attendance_services.attendance_prepare(event=event)
+    event.refresh_from_db()
+    attendance_services.attendance_recheck(event=event, version=event.results_version, actor=None)
+    event.refresh_from_db()
+    rows = list(event.attendances.select_related("membership__person").order_by("membership__person__key"))
+    by_key = {row.membership.person.key: row for row in rows}
+    absent_key = ("ned", "lou", "kim", "max")[(event.number - 1) % 4]
+    if absent_key in by_key and by_key[absent_key].status == Attendance.Status.EXPECTED:
+        attendance_services.attendance_set(
+            event=event,
+            attendance_id=by_key[absent_key].pk,
+            status=Attendance.Status.ABSENT,
+            version=event.results_version,
+            actor=None,
+        )
+        event.refresh_from_db()
+    if event.number == 2 and "gus" in by_key and by_key["gus"].status == Attendance.Status.EXPECTED:
+        attendance_services.substitute_set(
+            event=event,
+            attendance_id=by_key["gus"].pk,
+            name="Carl Wendt",
+            not_professional=True,
+            prize_to=Attendance.PrizeTo.SUBSTITUTE,
+            version=event.results_version,
+            actor=None,
+        )
+        event.refresh_from_db()
+
+
+def _played_results_record(*, event: Event, playing: list[int], rng) -> None:
+    """The busts of a night played in a random order (a same-hand double bust mid-tournament), then its
+    results finished: the last one left wins."""
+    rng.shuffle(playing)
+    order = playing[:-1]  # the last one left wins
+    double_at = len(order) // 2  # a same-hand double bust mid-tournament
+    i = 0
+    while i < len(order):
+        if i == double_at and i + 1 < len(order):
+            pair = order[i : i + 2]
+            chips = {pair[0]: rng.randrange(20, 60) * 500, pair[1]: rng.randrange(60, 120) * 500}
+            results_services.bust_record(
+                event=event,
+                attendance_ids=pair,
+                start_chips=chips,
+                version=event.results_version,
+                actor=None,
+            )
+            i += 2
+        else:
+            results_services.bust_record(
+                event=event, attendance_ids=[order[i]], version=event.results_version, actor=None
+            )
+            i += 1
+        event.refresh_from_db()
+    if len(playing) >= 2:
+        results_services.results_finish(event=event, version=event.results_version, actor=None)
 
 
 DEMO_STEPS.append((30, demo_results_load))

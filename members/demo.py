@@ -21,7 +21,7 @@ from members.services.ballots import (
     rule_change_accept,
     rule_change_submit,
 )
-from members.services.elections import election_create, election_days, nomination_record
+from members.services.elections import ElectionDays, election_create, election_days, nomination_record
 from members.services.officers import default_term
 from members.services.standing import rules_signature_record, suspension_create
 from members.services.waiting_list import waiting_list_add
@@ -147,76 +147,88 @@ def demo_governance(context: dict) -> None:
     people = {p.key: p for p in context["people"]}
     voters = [people[key] for key, *_ in DEMO_PEOPLE if key in people]
     if not Ballot.objects.filter(season=season, kind=Ballot.Kind.RULE_CHANGES).exists():
-        items = (
-            (
-                "gus",
-                "Let a member send a substitute four times a season",
-                "Four substitutes a season (§5.3.1)",
-                "substitutes_per_season",
-                "4",
-                11,
-                4,
-            ),
-            (
-                "hal",
-                "Start with 15,000 chips so the early levels last",
-                "Starting stack 15,000 chips (§4.3)",
-                "starting_stack",
-                "15000",
-                5,
-                10,
-            ),
-        )
-        changes = []
-        for key, suggestion, title, field, value, _yes, _no in items:
-            change = rule_change_submit(season=season, person=people[key], suggestion=suggestion, on=today)
-            changes.append(
-                rule_change_accept(change=change, title=title, rule_field=field, value_text=value, on=today)
-            )
-        accepted_ballot = changes[0].ballot
-        assert accepted_ballot is not None, "an accepted rule change is on a ballot"
-        ballot = ballot_open(ballot=accepted_ballot, on=today)
-        questions = list(ballot.questions.order_by("position"))
-        for index, voter in enumerate(voters):
-            choices = {}
-            for question, (*_, yes, no) in zip(questions, items, strict=True):
-                if index < yes:
-                    choices[question.pk] = "yes"
-                elif index < yes + no:
-                    choices[question.pk] = "no"
-            if choices:
-                ballot_vote(ballot=ballot, person=voter, choices=choices, on=today)
-        ballot_close(ballot=ballot, on=today)
-        ballot_publish(ballot=ballot, on=today)
+        _demo_rule_ballot(season=season, people=people, voters=voters, today=today)
     days = election_days(season=season)
     if not Ballot.objects.filter(season=season, kind=Ballot.Kind.ELECTION).exists() and days.nominations:
-        # Nominations are dated at the March event and votes at the April event (SPEC §15.14): before April
-        # the demo election waits, prepared, for its voting day.
-        election = election_create(season=season, on=today)
-        for office, keys in (
-            ("president", ("rick", "ann")),
-            ("vice_president", ("vera",)),
-            ("treasurer", ("tom", "bob")),
-        ):
-            for key in keys:
-                nomination_record(
-                    ballot=election,
-                    office=office,
-                    person=people[key],
-                    nominated_by=people["joe"],
-                    on=days.nominations,
-                )
-        if days.voting is None or today < days.voting:
-            return
-        ballot_open(ballot=election, on=days.voting)
-        offices = {q.office: q for q in election.questions.prefetch_related("nominations__person")}
-        # A few members voted already; ann, bob and the officers have not (log in as ann to try it).
-        for index, key in enumerate(("cat", "dan", "eve", "gus", "hal")):
-            choices = {}
-            for question in offices.values():
-                nominations = list(question.nominations.all())
-                choices[question.pk] = str(nominations[index % len(nominations)].pk)
-            ballot_vote(ballot=election, person=people[key], choices=choices, on=days.voting)
+        _demo_election(season=season, people=people, days=days, nominated_on=days.nominations, today=today)
+
+
+def _demo_rule_ballot(*, season, people: dict[str, Person], voters: list[Person], today: dt.date) -> None:
+    """Two suggested rule changes accepted onto a ballot, voted on (one adopted, one rejected) and published."""
+    items = (
+        (
+            "gus",
+            "Let a member send a substitute four times a season",
+            "Four substitutes a season (§5.3.1)",
+            "substitutes_per_season",
+            "4",
+            11,
+            4,
+        ),
+        (
+            "hal",
+            "Start with 15,000 chips so the early levels last",
+            "Starting stack 15,000 chips (§4.3)",
+            "starting_stack",
+            "15000",
+            5,
+            10,
+        ),
+    )
+    changes = []
+    for key, suggestion, title, field, value, _yes, _no in items:
+        change = rule_change_submit(season=season, person=people[key], suggestion=suggestion, on=today)
+        changes.append(
+            rule_change_accept(change=change, title=title, rule_field=field, value_text=value, on=today)
+        )
+    accepted_ballot = changes[0].ballot
+    assert accepted_ballot is not None, "an accepted rule change is on a ballot"
+    ballot = ballot_open(ballot=accepted_ballot, on=today)
+    questions = list(ballot.questions.order_by("position"))
+    for index, voter in enumerate(voters):
+        choices = {}
+        for question, (*_, yes, no) in zip(questions, items, strict=True):
+            if index < yes:
+                choices[question.pk] = "yes"
+            elif index < yes + no:
+                choices[question.pk] = "no"
+        if choices:
+            ballot_vote(ballot=ballot, person=voter, choices=choices, on=today)
+    ballot_close(ballot=ballot, on=today)
+    ballot_publish(ballot=ballot, on=today)
+
+
+def _demo_election(
+    *, season, people: dict[str, Person], days: ElectionDays, nominated_on: dt.date, today: dt.date
+) -> None:
+    """The election, its nominations and, once its voting day has come, a few members' votes."""
+    # Nominations are dated at the March event and votes at the April event (SPEC §15.14): before April
+    # the demo election waits, prepared, for its voting day.
+    election = election_create(season=season, on=today)
+    for office, keys in (
+        ("president", ("rick", "ann")),
+        ("vice_president", ("vera",)),
+        ("treasurer", ("tom", "bob")),
+    ):
+        for key in keys:
+            nomination_record(
+                ballot=election,
+                office=office,
+                person=people[key],
+                nominated_by=people["joe"],
+                on=nominated_on,
+            )
+    if days.voting is None or today < days.voting:
+        return
+    ballot_open(ballot=election, on=days.voting)
+    offices = {q.office: q for q in election.questions.prefetch_related("nominations__person")}
+    # A few members voted already; ann, bob and the officers have not (log in as ann to try it).
+    for index, key in enumerate(("cat", "dan", "eve", "gus", "hal")):
+        choices = {}
+        for question in offices.values():
+            nominations = list(question.nominations.all())
+            choices[question.pk] = str(nominations[index % len(nominations)].pk)
+        ballot_vote(ballot=election, person=people[key], choices=choices, on=days.voting)
 
 
 DEMO_STEPS = [(20, demo_context_people), (21, demo_membership_extras), (25, demo_governance)]
