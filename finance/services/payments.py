@@ -154,30 +154,56 @@ def payment_record(
     (``PaymentUnconfirmed``) unless ``confirmed``. The door list pays exactly what is due under a lock, imports
     check "already recorded" at their preview (SPEC §16.10) and a restore is the season's record: they do not
     ask (docs/architecture.md)."""
-    if once:
-        existing = payment_by_form(once=once)
-        if existing is not None:
-            return PaymentBooked(existing, replayed=True)
-    _payment_terms_check(membership=membership, date=date, amount=amount, method=method, restoring=restoring)
-    if ask and not confirmed:
-        existing = _payment_ask(membership=membership, date=date, amount=amount, once=once)
-        if existing is not None:
-            return PaymentBooked(existing, replayed=True)
-    person = membership.person
-    season = membership.season
+    existing = payment_by_form(once=once) if once else None
+    if existing is None:
+        _payment_terms_check(
+            membership=membership, date=date, amount=amount, method=method, restoring=restoring
+        )
+        if ask and not confirmed:
+            existing = _payment_ask(membership=membership, date=date, amount=amount, once=once)
+    if existing is not None:
+        return PaymentBooked(existing, replayed=True)
+    payment, replayed = _payment_write(
+        membership=membership,
+        date=date,
+        amount=amount,
+        method=method,
+        reference=reference,
+        check_number=check_number,
+        actor=actor,
+        once=once,
+        restoring=restoring,
+    )
+    if replayed:
+        return PaymentBooked(payment, replayed=True)
+    # Seats at open events that this payment puts back in good standing (shown on the receipt's message).
+    changed = attendance_after_payment(membership=membership, actor=actor)
+    return PaymentBooked(payment, seats_changed=tuple(changed))
+
+
+def _payment_write(
+    *,
+    membership: Membership,
+    date: dt.date,
+    amount: Decimal,
+    method: str,
+    reference: str,
+    check_number: str,
+    actor: Actor,
+    once: str | None,
+    restoring: bool,
+) -> tuple[Payment, bool]:
+    """The payment posted, saved and audited, and False; or the payment the same form recorded first (a
+    parallel request), and True."""
     try:
-        txn = transaction_post(
+        txn = _payment_post(
+            membership=membership,
             date=date,
-            kind=Transaction.Kind.PAYMENT,
-            memo=f"{person} paid {amount} ({method}{' ' + reference if reference else ''})",
-            lines=[
-                EntryLine(METHOD_ACCOUNT[method], amount, membership_id=membership.pk),
-                EntryLine(
-                    Account.DUES, -amount, membership_id=membership.pk, memo=f"Dues and fees, {season}"
-                ),
-            ],
+            amount=amount,
+            method=method,
+            reference=reference,
             actor=actor,
-            key=form_posting_key(once) if once else None,
+            once=once,
             restoring=restoring,
         )
     except KeyUsed:
@@ -185,7 +211,61 @@ def payment_record(
         first = payment_by_form(once=once) if once else None
         if first is None:
             raise
-        return PaymentBooked(first, replayed=True)
+        return first, True
+    payment = _payment_saved(
+        membership=membership,
+        date=date,
+        amount=amount,
+        method=method,
+        reference=reference,
+        check_number=check_number,
+        txn=txn,
+        actor=actor,
+    )
+    return payment, False
+
+
+def _payment_post(
+    *,
+    membership: Membership,
+    date: dt.date,
+    amount: Decimal,
+    method: str,
+    reference: str,
+    actor: Actor,
+    once: str | None,
+    restoring: bool,
+) -> Transaction:
+    """The payment's ledger transaction: into the cash box or checking, out of dues and fees received
+    (``KeyUsed`` when the same form's posting committed first)."""
+    person = membership.person
+    season = membership.season
+    return transaction_post(
+        date=date,
+        kind=Transaction.Kind.PAYMENT,
+        memo=f"{person} paid {amount} ({method}{' ' + reference if reference else ''})",
+        lines=[
+            EntryLine(METHOD_ACCOUNT[method], amount, membership_id=membership.pk),
+            EntryLine(Account.DUES, -amount, membership_id=membership.pk, memo=f"Dues and fees, {season}"),
+        ],
+        actor=actor,
+        key=form_posting_key(once) if once else None,
+        restoring=restoring,
+    )
+
+
+def _payment_saved(
+    *,
+    membership: Membership,
+    date: dt.date,
+    amount: Decimal,
+    method: str,
+    reference: str,
+    check_number: str,
+    txn: Transaction,
+    actor: Actor,
+) -> Payment:
+    """The payment on its transaction, and its audit row."""
     payment = Payment.objects.create(
         membership=membership,
         date=date,
@@ -198,13 +278,10 @@ def payment_record(
     audit_record(
         actor=actor,
         action="finance.payment",
-        summary=f"Payment of {amount} from {person} on {date} ({method})",
+        summary=f"Payment of {amount} from {membership.person} on {date} ({method})",
         target=payment,
     )
-
-    # Seats at open events that this payment puts back in good standing (shown on the receipt's message).
-    changed = attendance_after_payment(membership=membership, actor=actor)
-    return PaymentBooked(payment, seats_changed=tuple(changed))
+    return payment
 
 
 def _payment_terms_check(
