@@ -162,11 +162,41 @@ def rsvp_answer(
     )
     exemption = exemption and answer == Answer.LATE
     called_in_at = _call_in_time(answer=answer, called_at=called_at, now=now)
-    if exemption:
-        refused = exemption_refusal(membership=membership, event=locked)
-        if refused:
-            raise refused
-    rsvp = Rsvp.objects.filter(event=locked, membership=membership).first()
+    if exemption and (refused := exemption_refusal(membership=membership, event=locked)):
+        raise refused
+    return _answer_record(
+        event=locked,
+        membership=membership,
+        answer=answer,
+        name=name,
+        prize_to=prize_to,
+        exemption=exemption,
+        recorded=recorded,
+        called_at=called_at,
+        called_in_at=called_in_at,
+        now=now,
+        actor=actor,
+        recorder=recorder,
+    )
+
+
+def _answer_record(
+    *,
+    event: Event,
+    membership: Any,
+    answer: str,
+    name: str,
+    prize_to: str,
+    exemption: bool,
+    recorded: bool,
+    called_at: dt.datetime | None,
+    called_in_at: dt.datetime | None,
+    now: dt.datetime,
+    actor: Actor,
+    recorder: Any,
+) -> Rsvp:
+    """Save the answer checked, with its audit row; the same answer again changes nothing."""
+    rsvp = Rsvp.objects.filter(event=event, membership=membership).first()
     before = answer_describe(rsvp) if rsvp else None
     if rsvp is not None and _answer_unchanged(
         rsvp=rsvp,
@@ -179,7 +209,7 @@ def rsvp_answer(
         called_in_at=called_in_at,
     ):
         return rsvp  # the same answer again (a form sent twice): nothing changes, the call-in time stays
-    rsvp = rsvp or Rsvp(event=locked, membership=membership)
+    rsvp = rsvp or Rsvp(event=event, membership=membership)
     rsvp.answer = answer
     rsvp.substitute_name = name
     rsvp.prize_to = prize_to
@@ -190,7 +220,7 @@ def rsvp_answer(
     rsvp.recorded_by = recorder
     rsvp.save()
     _answer_audit(
-        actor=actor, rsvp=rsvp, event=locked, membership=membership, recorded=recorded, before=before
+        actor=actor, rsvp=rsvp, event=event, membership=membership, recorded=recorded, before=before
     )
     return rsvp
 
