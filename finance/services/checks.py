@@ -107,10 +107,45 @@ def disbursement_create(
         check_number=check_number,
         signers=signers,
     )
-    first, second = signers
     from_account = _check_account_check(
         from_code=from_code, date=date, amount=amount, check_number=check_number
     )
+    check, replayed = _check_row_create(
+        date=date,
+        payee=payee,
+        amount=amount,
+        memo=memo,
+        check_number=check_number,
+        from_account=from_account,
+        to_code=to_code,
+        signers=signers,
+        actor=actor,
+        once=once,
+    )
+    if replayed:
+        return Booked(check, replayed=True)
+    audit_record(actor=actor, action="finance.check.create", summary=f"{check} ({memo})", target=check)
+    _writer_approval(check=check, actor=actor, on=on)
+    check_approval_request(check=check, on=on)
+    return Booked(check)
+
+
+def _check_row_create(
+    *,
+    date: dt.date,
+    payee: str,
+    amount: Decimal,
+    memo: str,
+    check_number: str,
+    from_account: Account,
+    to_code: str,
+    signers: tuple[Person, Person],
+    actor: Actor,
+    once: str | None,
+) -> tuple[Disbursement, bool]:
+    """The check's row, and False; or the check the same form wrote first (a parallel request), and True. A
+    check number of the account written already is a CheckError."""
+    first, second = signers
     try:
         with transaction.atomic():
             check = Disbursement.objects.create(
@@ -133,11 +168,8 @@ def disbursement_create(
             raise CheckError(
                 f"Check number {check_number} of {from_account} is written already.", field="check_number"
             ) from None
-        return Booked(existing, replayed=True)
-    audit_record(actor=actor, action="finance.check.create", summary=f"{check} ({memo})", target=check)
-    _writer_approval(check=check, actor=actor, on=on)
-    check_approval_request(check=check, on=on)
-    return Booked(check)
+        return existing, True
+    return check, False
 
 
 def _check_details_check(
