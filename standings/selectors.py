@@ -185,14 +185,7 @@ def season_standings(
     rules = rules or event_selectors.season_rules(season)
     season_events = events if events is not None else event_selectors.season_events(season=season)
     events = counted_events(season=season, through=through, events=season_events)
-    if memberships is None:
-        memberships = member_selectors.season_memberships(season=season)
-    if through is not None:
-        # The standings after a past day: eligibility and the WSOP seats as the roster stood that day.
-        memberships = seats_as_of(
-            memberships=memberships, on=through, events=season_events, season_start=season.start
-        )
-    by_id = {m.pk: m for m in sorted(memberships, key=lambda m: m.pk)}
+    by_id = _season_roster(season=season, through=through, events=season_events, memberships=memberships)
     totals = _season_totals_read(rules=rules, events=events, placings=placings, by_id=by_id)
     tie_breaks, declined = _tie_breaks_and_declines_read(season_id=season.pk)
     ranked = standings_ranks(
@@ -204,20 +197,14 @@ def season_standings(
     member_count = len(roster_from(by_id.values(), 1))
     final_numbers = {e.number for e in events}
     still_to_play = set(range(1, rules.events_per_season + 1)) - final_numbers
-    eligible = _wsop_eligible(
+    eligible, wsop = _wsop_read(
         rules=rules,
-        last_roster=roster_from(by_id.values(), rules.events_per_season),
-        totals=totals,
-        still_to_play=still_to_play,
-    )
-    wsop = _wsop_standing(
-        rules=rules,
+        by_id=by_id,
         member_count=member_count,
         ranked=ranked,
         totals=totals,
-        eligible=eligible,
         declined=declined,
-        events_left=len(still_to_play),
+        still_to_play=still_to_play,
     )
     rows = _standing_rows(
         ranked=ranked,
@@ -227,10 +214,6 @@ def season_standings(
         eligible=eligible,
         wsop=wsop,
     )
-    groups: dict[int, list[StandingRow]] = {}
-    for row in rows:
-        if row.shared:
-            groups.setdefault(row.rank, []).append(row)
     return SeasonStandings(
         season=season,
         rules=rules,
@@ -240,9 +223,33 @@ def season_standings(
         prizes=wsop.prizes,
         events_left=len(still_to_play),
         problem=wsop.problem,
-        tied_groups=list(groups.values()),
+        tied_groups=_tied_groups(rows),
         memberships=list(by_id.values()),
     )
+
+
+def _season_roster(
+    *, season: Season, through: dt.date | None, events: list[Event], memberships: list[Membership] | None
+) -> dict[int, Membership]:
+    """The season's memberships by id (read unless given); after a past day, the roster as it stood then."""
+    if memberships is None:
+        memberships = member_selectors.season_memberships(season=season)
+    if through is not None:
+        # The standings after a past day: eligibility and the WSOP seats as the roster stood that day.
+        memberships = seats_as_of(
+            memberships=memberships, on=through, events=events, season_start=season.start
+        )
+    by_id = {m.pk: m for m in sorted(memberships, key=lambda m: m.pk)}
+    return by_id
+
+
+def _tied_groups(rows: list[StandingRow]) -> list[list[StandingRow]]:
+    """The rows that share a rank, a group for each rank shared."""
+    groups: dict[int, list[StandingRow]] = {}
+    for row in rows:
+        if row.shared:
+            groups.setdefault(row.rank, []).append(row)
+    return list(groups.values())
 
 
 def _season_totals_read(
@@ -332,6 +339,35 @@ def _wsop_standing(
             max_points_per_event=max(rules.points_table, default=0),
         ),
     )
+
+
+def _wsop_read(
+    *,
+    rules: SeasonRules,
+    by_id: dict[int, Membership],
+    member_count: int,
+    ranked: Sequence[Ranked],
+    totals: dict[int, MemberTotal],
+    declined: set[int],
+    still_to_play: set[int],
+) -> tuple[set[int], _WsopStanding]:
+    """The memberships that can still qualify for the WSOP, and each member's WSOP status and race."""
+    eligible = _wsop_eligible(
+        rules=rules,
+        last_roster=roster_from(by_id.values(), rules.events_per_season),
+        totals=totals,
+        still_to_play=still_to_play,
+    )
+    wsop = _wsop_standing(
+        rules=rules,
+        member_count=member_count,
+        ranked=ranked,
+        totals=totals,
+        eligible=eligible,
+        declined=declined,
+        events_left=len(still_to_play),
+    )
+    return eligible, wsop
 
 
 def _standing_rows(
