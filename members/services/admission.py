@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from events.models import Season
+from events.rules import SeasonRules
 from events.selectors import season_rules
 from members.models import Membership, Person, Vote, WaitingListEntry
 from members.selectors import current_member_count, membership_on, next_event_number
@@ -115,20 +116,16 @@ def admission_checked(
             yes=vote.yes, no=vote.no, abstain=vote.abstain, members_eligible=members_now
         )
     problems += admission_problems(
-        facts=AdmissionFacts(
+        facts=_admission_facts(
+            person=person,
+            season=season,
             on=on,
-            date_of_birth=person.date_of_birth,
-            minimum_age=rules.minimum_age,
-            sponsor_is_current_member=_sponsor_is_current(
-                sponsor=sponsor, person=person, season=season, on=on
-            ),
-            vote_yes=None if vote is None else vote.yes,
-            current_members=members_now,
+            sponsor=sponsor,
+            vote=vote,
             declared_not_professional=declared_not_professional,
-            is_professional=person.is_professional,
-            seats_taken=members_now - 1 if seat_freed else members_now,
-            max_members=rules.max_members,
-            already_seated=Membership.objects.filter(person=person, season=season).exists(),
+            seat_freed=seat_freed,
+            rules=rules,
+            members_now=members_now,
         )
     )
     if problems or vote is None or first_event is None:  # no vote or no event is a problem listed
@@ -147,6 +144,34 @@ def admission_checked(
     )
     recorded.save()
     return first_event, recorded
+
+
+def _admission_facts(
+    *,
+    person: Person,
+    season: Season,
+    on: dt.date,
+    sponsor: Person | None,
+    vote: VoteCounts | None,
+    declared_not_professional: bool,
+    seat_freed: bool,
+    rules: SeasonRules,
+    members_now: int,
+) -> AdmissionFacts:
+    """What the conditions of admission are checked against (``admission_problems``)."""
+    return AdmissionFacts(
+        on=on,
+        date_of_birth=person.date_of_birth,
+        minimum_age=rules.minimum_age,
+        sponsor_is_current_member=_sponsor_is_current(sponsor=sponsor, person=person, season=season, on=on),
+        vote_yes=None if vote is None else vote.yes,
+        current_members=members_now,
+        declared_not_professional=declared_not_professional,
+        is_professional=person.is_professional,
+        seats_taken=members_now - 1 if seat_freed else members_now,
+        max_members=rules.max_members,
+        already_seated=Membership.objects.filter(person=person, season=season).exists(),
+    )
 
 
 def _sponsor_is_current(*, sponsor: Person | None, person: Person, season: Season, on: dt.date) -> bool:

@@ -288,6 +288,34 @@ def member_remove(
     )
     vote.save()
     _leave(membership=membership, on=held_on, how=Membership.HowLeft.REMOVED)
+    removal = _removal_record(
+        membership=membership,
+        grounds=grounds,
+        vote=vote,
+        nominated_by=nominated_by,
+        held_on=held_on,
+        notes=notes,
+        yes=yes,
+        members_now=members_now,
+        actor=actor,
+    )
+    offer_seat_to_first_alternate(on=held_on, actor=actor)
+    return removal
+
+
+def _removal_record(
+    *,
+    membership: Membership,
+    grounds: str,
+    vote: Vote,
+    nominated_by: Person | None,
+    held_on: dt.date,
+    notes: str,
+    yes: int,
+    members_now: int,
+    actor: Actor,
+) -> Removal:
+    """The removal's row (the money paid is forfeited) and its audit row, naming the vote."""
     removal = Removal.objects.create(
         membership=membership,
         grounds=grounds,
@@ -302,11 +330,10 @@ def member_remove(
         action="member.remove",
         target=membership,
         summary=(
-            f"Removed {membership.person} from {season} by a vote of {yes} of {members_now} "
+            f"Removed {membership.person} from {membership.season} by a vote of {yes} of {members_now} "
             f"({removal.get_grounds_display()}); money paid is forfeited"
         ),
         reason=notes,
         data={"vote": vote.pk, "left_after_event": membership.left_after_event},
     )
-    offer_seat_to_first_alternate(on=held_on, actor=actor)
     return removal
