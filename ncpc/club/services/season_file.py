@@ -590,6 +590,37 @@ def _result_read(
     if has_place == (status is not None):
         r.fail(rw, "give either a place or a status")
         return None
+    place = _place_read(r, res, rw=rw, has_place=has_place, status=status, places=places, rules=rules)
+    substitute = r.text(f"{rw}.substitute", res.get("substitute"), required=False, max_length=120)
+    prize_to = res.get("prize_to", "member")
+    if prize_to not in ("member", "substitute") or (prize_to == "substitute" and not substitute):
+        r.fail(f"{rw}.prize_to", "must be 'member', or 'substitute' when a substitute played")
+    abuse = res.get("removed_for_abuse", False)
+    if not isinstance(abuse, bool) or (abuse and not has_place):
+        r.fail(f"{rw}.removed_for_abuse", "must be true or false, and true only beside a place")
+    if substitute and member:
+        _substitute_count(r, rw=rw, member=member, substitutes=substitutes, rules=rules)
+    return ResultRow(
+        member=member,
+        place=place,
+        status="placed" if has_place else (status or ""),
+        substitute=substitute,
+        prize_to=prize_to if prize_to in ("member", "substitute") else "member",
+        removed_for_abuse=abuse is True,
+    )
+
+
+def _place_read(
+    r: _Reader,
+    res: dict[str, Any],
+    *,
+    rw: str,
+    has_place: bool,
+    status: Any,
+    places: Counter[int],
+    rules: SeasonRules,
+) -> int | None:
+    """The result's place (counted: a place given twice fails), or a status that must be a known one."""
     place = None
     if has_place:
         place = r.whole(f"{rw}.place", res.get("place"), high=rules.max_members)
@@ -599,29 +630,20 @@ def _result_read(
                 r.fail(f"{rw}.place", f"place {place} given twice")
     elif status not in STATUSES:
         r.fail(f"{rw}.status", f"{status!r} is not one of {', '.join(STATUSES)}")
-    substitute = r.text(f"{rw}.substitute", res.get("substitute"), required=False, max_length=120)
-    prize_to = res.get("prize_to", "member")
-    if prize_to not in ("member", "substitute") or (prize_to == "substitute" and not substitute):
-        r.fail(f"{rw}.prize_to", "must be 'member', or 'substitute' when a substitute played")
-    abuse = res.get("removed_for_abuse", False)
-    if not isinstance(abuse, bool) or (abuse and not has_place):
-        r.fail(f"{rw}.removed_for_abuse", "must be true or false, and true only beside a place")
-    if substitute and member:
-        substitutes[member] += 1
-        if substitutes[member] == rules.substitutes_per_season + 1:
-            r.fail(
-                f"{rw}.substitute",
-                f"{member!r} sends a substitute for the {substitutes[member]}th time; "
-                f"the season allows {rules.substitutes_per_season}",
-            )
-    return ResultRow(
-        member=member,
-        place=place,
-        status="placed" if has_place else (status or ""),
-        substitute=substitute,
-        prize_to=prize_to if prize_to in ("member", "substitute") else "member",
-        removed_for_abuse=abuse is True,
-    )
+    return place
+
+
+def _substitute_count(
+    r: _Reader, *, rw: str, member: str, substitutes: Counter[str], rules: SeasonRules
+) -> None:
+    """One more substitute for ``member``; one more than the season allows fails."""
+    substitutes[member] += 1
+    if substitutes[member] == rules.substitutes_per_season + 1:
+        r.fail(
+            f"{rw}.substitute",
+            f"{member!r} sends a substitute for the {substitutes[member]}th time; "
+            f"the season allows {rules.substitutes_per_season}",
+        )
 
 
 def _ages_check(
