@@ -687,10 +687,11 @@
           var reordered = result.outcomes.filter(function (o) {
             return !o.duplicate && o.status === "applied" && /places follow the taps/.test(o.message || "");
           });
-          if (reordered.length) text += " (" + reordered.map(function (o) { return o.message; }).join(" ") + ")";
           if (stuck.length) text += ", " + stuck.length + " wait for the Vice President (" +
             stuck.map(function (o) { return (o.label || "#" + o.sequence) + ": " + o.message; }).join("; ") + ")";
-          flash(text + ".", stuck.length ? "warning" : "success");
+          text += ".";
+          if (reordered.length) text += " " + reordered.map(function (o) { return o.message; }).join(" ");
+          flash(text, stuck.length ? "warning" : "success");
         }
         if (result.open !== null) {
           state.conflicts = result.open;
