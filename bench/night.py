@@ -4,7 +4,8 @@ For SECONDS (default 60), with the Python standard library only (threads and htt
 request, as gunicorn's sync workers close each one):
 
 - 20 phones poll once a second, as the app's pages do: 17 members watch the night's clock
-  (``clock/state/``, what events/static/events/clock.js asks every second, ``Accept: application/json``) and
+  (``clock/state/?since=<the state's "since">``, what events/static/events/clock.js asks every second,
+  ``Accept: application/json``: 204 while only the time moved, the whole state one poll in 15) and
   the three officers have the console open (``console/state/?since=<version>``, which answers 204 while
   nothing changed, and without ``since`` every 10 s followed by the offline conflicts' list, as console.js
   does; the Treasurer's console also reads the door list whenever the version moves);
@@ -18,8 +19,8 @@ request, as gunicorn's sync workers close each one):
 
 Every device logs in first, through the login form. Then it prints, per page or endpoint, the requests, errors,
 p50, p95 and the slowest; how long a change (a bust or an undo) took to show on every other phone, from the
-officer's answer to each other phone's first answer that shows it (a console's version; a clock's first poll
-sent after the change was answered), p95 and the slowest; the CPU time the server's processes (``--pids``) and
+officer's answer to each other phone's first answer that shows it (a console's version, a clock's "since"),
+p95 and the slowest; the CPU time the server's processes (``--pids``) and
 this generator used during the load, which other work on the machine does not inflate as it does a time; their
 resident memory (VmRSS in /proc) after the load; and a verdict per target (``--verdict`` adds one shown as given:
 bench/run's on the query counts). Exit status 0 whatever the verdict; 1 when the load could not run.
@@ -42,6 +43,7 @@ from http.cookies import SimpleCookie
 PASSWORD = "ncpc-demo-2026"  # noqa: S105  (the demo's logins: members/demo.py)
 POLL_SECONDS = 1.0  # data-poll-ms of the clock and the console pages
 FULL_POLL_SECONDS = 10.0  # console.js asks for the whole state this often
+CLOCK_FULL_EVERY = 15  # clock.js asks for the whole state once in this many polls (FULL_EVERY)
 ACT_SECONDS = 6.0  # an officer acts this often (a bust, then its undo)
 BROWSE_PAUSE_SECONDS = 1.0  # a browsing member reads a page this long before the next
 QUIET_SECONDS = 3.0  # the officers stop this long before the end, so that every change can be seen
@@ -64,7 +66,7 @@ class Sample:
 class Poll:
     sent: float
     received: float
-    results: int | None  # the results version the answer showed (consoles); None for a clock
+    results: int  # the results version the answer showed (a console's version, a clock's "since")
 
 
 @dataclass
@@ -283,14 +285,28 @@ class Console:
 
 
 def clock_watch(device: Device, night: str, stop: float, seed: int) -> None:
+    """As clock.js: ``?since=`` the state shown (204 while nothing changed), the whole state every
+    CLOCK_FULL_EVERY polls and whenever the answer is not a 200 or a 204."""
     rng = random.Random(seed)
-    for _due in ticks(stop, POLL_SECONDS, rng.uniform(0, POLL_SECONDS)):
+    since = ""
+    for count, _due in enumerate(ticks(stop, POLL_SECONDS, rng.uniform(0, POLL_SECONDS))):
+        full = not since or count % CLOCK_FULL_EVERY == 0
+        query = "" if full else "?" + urllib.parse.urlencode({"since": since})
+        label = "clock state, whole (poll)" if full else "clock state, since (poll)"
         sent = time.monotonic()
-        status, _body = device.request(
-            "GET", f"{night}clock/state/", label="clock state (poll)", headers={"Accept": "application/json"}
+        status, body = device.request(
+            "GET",
+            f"{night}clock/state/{query}",
+            label=label,
+            headers={"Accept": "application/json"},
+            expect=(200, 204),
         )
         if status == 200:
-            device.polls.append(Poll(sent, time.monotonic(), None))
+            since = json.loads(body)["since"]
+        elif status != 204:
+            since = ""
+            continue
+        device.polls.append(Poll(sent, time.monotonic(), int(since.split(".")[0])))
 
 
 def browse(device: Device, pages: list[tuple[str, str]], stop: float, seed: int) -> None:
@@ -311,12 +327,10 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def seen_after(change: Change, device: Device) -> float | None:
-    """Seconds from the change's answer until ``device`` showed it; None when it never did."""
+    """Seconds from the change's answer until ``device`` showed it (its first answer with that results version
+    or a later one, a 204 counting as the version it was asked "since"); None when it never did."""
     for poll in device.polls:
-        if poll.results is None:
-            if poll.sent >= change.answered:  # a clock: the first poll sent once the change was committed
-                return poll.received - change.answered
-        elif poll.results >= change.results:  # a console: the first answer showing the change
+        if poll.results >= change.results:
             return max(0.0, poll.received - change.answered)
     return None
 

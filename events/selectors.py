@@ -25,6 +25,7 @@ from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
 from events.services.places import Bust, points_for
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
+from ncpc.core.middleware import request_memo
 from ncpc.core.money import quantize
 
 _RULE_COLUMNS = ("k", "n", "i", "m1", "m2", "m3", "m4", "w1", "w2", "w3", "w4", "t1", "t2")
@@ -90,8 +91,10 @@ def _rule_tables(season_id: int) -> dict[str, list[tuple]]:
 
 def season_rules(season: Season) -> SeasonRules:
     """The season's rules as plain values for the rule calculators: the scalars from the season row and the
-    four tables in one query. A page that needs the rules in several places reads them once and passes them."""
-    tables = _rule_tables(season.pk)
+    four tables in one query, read once per request (``request_memo``: the night's console asks for them from
+    nine places; the services that write a table forget it, and nothing is kept from one request to the next).
+    """
+    tables = request_memo(f"rule_tables:{season.pk}", lambda: _rule_tables(season.pk))
     values = {name: getattr(season, name) for name in SeasonRules.SCALAR_FIELDS}
     values["schedule"] = tuple(tuple(pair) for pair in season.schedule)
     values["points_table"] = tuple(season.points_table)

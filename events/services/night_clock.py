@@ -133,6 +133,9 @@ def clock_payload(*, event: Event, now: dt.datetime | None = None) -> dict[str, 
     deadline = late_arrival_deadline(structure=structure, levels=levels)
     return {
         "version": night.clock_version if night else 0,
+        # The night's version (events.services.console.night_version) from the rows read before the rest, so
+        # it is never newer than what this state shows: the page's ``?since=`` poll answers 204 while it holds.
+        "since": f"{event.results_version}.{night.clock_version if night else 0}.{night.seats_version if night else 0}",
         "server_time": int(now.timestamp() * 1000),
         "started": view.started,
         "running": view.running,

@@ -13,6 +13,7 @@ from events.services.schedule import schedule_dates
 from events.signals import season_created
 from ncpc.core.audit import Actor, audit_record
 from ncpc.core.errors import NcpcError
+from ncpc.core.middleware import request_memo_forget
 
 
 def season_name_for(start: dt.date) -> str:
@@ -96,6 +97,7 @@ def rules_tables_write(
             )
             for i, lvl in enumerate(rules.blind_structure, start=1)
         )
+    request_memo_forget()  # this request reads the tables it just wrote
 
 
 def events_generate(*, season: Season) -> list[Event]:

@@ -5,7 +5,7 @@ actions through the one registry the console and the offline replay use (``event
 from dataclasses import dataclass
 
 from django.contrib import messages
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 from events import selectors
 from events.models import Attendance, Event
 from events.services import night_actions
-from events.services.console import night_date_note, night_overview
+from events.services.console import night_date_note, night_overview, night_version
 from events.services.late_arrival import second_hour_over
 from events.services.night_clock import clock_payload
 from events.views.helpers import event_view, night_act, night_form, posted_version, seats_to_list
@@ -78,6 +78,11 @@ def _time_text(seconds: int | None) -> str:
 @require(Action.VIEW_CLUB)
 @event_view
 def clock_state(request, event):
+    # ``?since=<the "since" of the state the page shows>``: 204 (no body) while nothing the clock shows has
+    # changed but the time; the page counts down itself and asks for the whole state at each level's end.
+    since = request.GET.get("since", "")
+    if since and since == night_version(event=event):
+        return HttpResponse(status=204)
     try:
         return JsonResponse(clock_payload(event=event))
     except NcpcError as exc:

@@ -28,6 +28,7 @@ from members.selectors import current_member_count
 from ncpc.core.audit import Actor, audit_record
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError, RulesError
+from ncpc.core.middleware import request_memo_forget
 from ncpc.core.money import parse_money
 
 # What the ballot calls each rule number: its ``Season.rule_label`` (a field's verbose_name, or a row's label).
@@ -207,6 +208,7 @@ def season_under_way(*, season: Season, on: dt.date | None = None) -> bool:
 
 
 def _write(*, season: Season, edit: RuleEdit) -> None:
+    request_memo_forget()  # the season's rule tables are read again after this change (events.selectors)
     value = edit.value
     if edit.field == PAYOUT_ROW:
         amounts = [Decimal(a) for a in value["amounts"]] + [None] * (4 - len(value["amounts"]))

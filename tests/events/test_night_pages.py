@@ -79,6 +79,23 @@ def test_an_officer_starts_and_pauses_the_clock_from_the_page(officer_client, ev
     assert officer_client.get(url(event, "clock/state/")).json()["paused"]
 
 
+def test_a_clock_asking_since_its_state_hears_204_until_something_but_the_time_changes(
+    member_client, officer_client, event
+):
+    first = member_client.get(url(event, "clock/state/")).json()
+    since = first["since"]
+    # Only the time moves: no body; the page goes on counting down.
+    quiet = member_client.get(url(event, "clock/state/"), {"since": since})
+    assert quiet.status_code == 204 and quiet.content == b""
+    # The clock starts on another phone: the next poll carries the whole state, with a new "since".
+    officer_client.post(url(event, "clock/action/"), {"action": "start", "version": 0})
+    moved = member_client.get(url(event, "clock/state/"), {"since": since})
+    assert moved.status_code == 200 and moved.json()["started"] is True
+    assert moved.json()["since"] != since
+    # A stale or made-up "since" is answered in full, never with an error.
+    assert member_client.get(url(event, "clock/state/"), {"since": "x.y"}).status_code == 200
+
+
 def test_an_officer_draws_the_seats_and_prints_them(officer_client, event):
     page = officer_client.get(url(event, "night/"))
     no_inline_code(page.content.decode())

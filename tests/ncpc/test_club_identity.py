@@ -103,7 +103,11 @@ def _text(response) -> str:
         text += "\n" + " ".join(book.sheetnames) + str(book.properties.title or "")
     else:
         text = content.decode("utf-8", errors="replace")
-    return TOKENS.sub(r"\1", STATIC.sub("", IDENTIFIERS.sub("", text))) + "\n" + response.get("Content-Disposition", "")
+    return (
+        TOKENS.sub(r"\1", STATIC.sub("", IDENTIFIERS.sub("", text)))
+        + "\n"
+        + response.get("Content-Disposition", "")
+    )
 
 
 def test_the_defaults_are_the_demo_club_until_the_president_saves(db):

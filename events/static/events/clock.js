@@ -164,20 +164,29 @@
     render();
   }
 
-  function poll() {
-    fetch(stateUrl, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
+  // Every poll but these asks "since" the state shown and gets 204 (no body) while only the time has moved:
+  // the first, the one at a level's end (endPolled), after the phone wakes or the network comes back, and one
+  // in FULL_EVERY as a check on the local countdown.
+  var FULL_EVERY = 15;
+  var pollsSinceFull = 0;
+  function poll(whole) {
+    var full = whole === true || endPolled || failures > 0 || offline || !state.since || pollsSinceFull >= FULL_EVERY - 1;
+    pollsSinceFull = full ? 0 : pollsSinceFull + 1;
+    var url = full ? stateUrl : stateUrl + (stateUrl.indexOf("?") < 0 ? "?" : "&") + "since=" + encodeURIComponent(state.since);
+    fetch(url, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
         if (!response.ok) throw new Error(response.status);
-        return response.json();
+        return response.status === 204 ? null : response.json();
       })
       .then(function (next) {
         failures = 0;
         offline = false;
         root.classList.toggle("is-offline", false);
         setText("connection", "");
+        stored.heard = Date.now();
+        if (next === null) { save(); return; }  // nothing changed: the page goes on counting down
         if (!stored.plan || stored.plan.version !== next.version) fetchPlan();
         stored.last = next;
-        stored.heard = Date.now();
         save();
         apply(next);
       })
@@ -237,7 +246,7 @@
     state = stored.last;
     lastIndex = state.started ? state.index : null;
     lastStarted = state.started;
-    poll();
+    poll(true);
   } else {
     stored.last = state;
     stored.heard = Date.now();
@@ -247,5 +256,5 @@
   render();
   setInterval(tick, 200);
   setInterval(poll, pollMs);
-  document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(true); });
 })();
