@@ -98,7 +98,15 @@ class PayoutAmounts(Protocol):
     def __call__(self, *, rules: SeasonRules, member_count: int) -> tuple[Decimal, ...]: ...
 
 
+class ClosedMonthRefusal(Protocol):
+    """finance.services.ledger.closed_month_refusal: why nothing can take effect on this day (its month, or a
+    later one, is closed; SPEC §17.2), naming the month and the way forward, or None."""
+
+    def __call__(self, *, day: dt.date) -> str | None: ...
+
+
 good_standing: Hook[GoodStanding] = Hook("good_standing(membership, on)", "finance")
 amount_owed: Hook[AmountOwed] = Hook("amount_owed(membership, on)", "finance")
 event_payout_lines: Hook[EventPayoutLines] = Hook("event_payout_lines(event)", "finance")
 payout_amounts: Hook[PayoutAmounts] = Hook("payout_amounts(rules, member_count)", "finance")
+closed_month_refusal: Hook[ClosedMonthRefusal] = Hook("closed_month_refusal(day)", "finance")

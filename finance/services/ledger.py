@@ -170,6 +170,22 @@ def month_open_check(*, day: dt.date) -> None:
         raise MonthClosed(f"{problem} Post the correction dated today.", field="date")
 
 
+def closed_month_refusal(*, day: dt.date) -> str | None:
+    """SPEC §17.2: why nothing can take effect on ``day`` (an admission, a departure, a suspension, a seat
+    transfer, an event's date, a results reopening), naming the closed month and the way forward, or None when
+    ``day``'s month and every later one are open. Answers ``events.hooks.closed_month_refusal``."""
+    problem = closed_month_problem(
+        day=day,
+        closed=ClosedMonth.objects.filter(month__gte=month_first(day)).values_list("month", flat=True),
+    )
+    if problem is None:
+        return None
+    last = ClosedMonth.objects.order_by("-month").values_list("month", flat=True).first()
+    assert last is not None  # a problem means a closed month
+    first_open = (last + dt.timedelta(days=32)).replace(day=1)
+    return f"{problem} Date it in the first open month, {first_open:%B %Y}, or later."
+
+
 def books_start() -> dt.date | None:
     """The first day of the month the club's books start: the month of the earliest ledger transaction (the
     opening balances, once recorded, since nothing is dated before them (``books_start_day``), or the first
