@@ -10,6 +10,7 @@ from events.rules import SeasonRules
 from events.selectors import season_rules
 from members.models import Membership, Person, Vote, WaitingListEntry
 from members.selectors import current_member_count, membership_on, next_event_number
+from members.services.closed_months import closed_month_refuse
 from members.services.votes import vote_build, vote_counts_problems
 from ncpc.core.audit import Actor, audit_record
 from ncpc.core.errors import NcpcError
@@ -98,11 +99,14 @@ def admission_checked(
 ) -> tuple[int, Vote]:
     """Check every condition of admission (§2.1–2.4) for ``person`` joining ``season`` on ``on``; return the
     new member's first event and the admission vote, saved. Raises ``AdmissionRefused`` listing every unmet
-    condition, having saved nothing. Call inside a transaction holding the season row.
+    condition, having saved nothing. Call inside a transaction holding the season row. An admission date in
+    or before a closed month is refused first, on its own (SPEC §17.2: a closed month's fees and payouts
+    never change).
 
     ``seat_freed``: the person takes over a seat that is being given up in the same command (a sale or a
     cession, SPEC §15.2), so no free seat is needed; the seller may sponsor (they are a member until then).
     """
+    closed_month_refuse(day=on, field="on")
     rules = season_rules(season)
     members_now = current_member_count(season=season)
     problems = []

@@ -12,6 +12,7 @@ from members import hooks
 from members.models import Membership, Person, Removal, Vote, WaitingListEntry
 from members.selectors import current_member_count, next_event_number
 from members.services.admission import AdmissionRefused, VoteCounts, admission_checked
+from members.services.closed_months import closed_month_refuse
 from members.services.late_joiners import JoinTerms, join_terms
 from members.services.votes import vote_build, vote_counts_problems
 from members.services.waiting_list import offer_seat_to_first_alternate
@@ -75,6 +76,7 @@ def seat_transfer(
     Season.objects.select_for_update().filter(pk=seller.season_id).first()
     seller = _lock_active(seller)
     season = seller.season
+    closed_month_refuse(day=on, field="on")  # the day the seat changes hands (SPEC §17.2)
     first_event, admission_vote = _buyer_admission(
         seller=seller,
         buyer=buyer,
@@ -181,6 +183,7 @@ def member_withdraw(
 ) -> Membership:
     """The member gives up the seat without selling or ceding it; the seat is offered to the first alternate."""
     membership = _lock_active(membership)
+    closed_month_refuse(day=on, field="on")  # the day the member leaves (SPEC §17.2)
     _leave(membership=membership, on=on, how=Membership.HowLeft.WITHDREW)
     audit_record(
         actor=actor,
@@ -259,6 +262,8 @@ def member_remove(
     """Remove a member after a club vote (§2.11 unpaid fees, §5.5.3 abuse): they forfeit the money paid
     (§2.12, §5.5.3.1) and the seat is offered to the first alternate. Without a majority nothing is saved."""
     membership = _lock_active(membership)
+    # The vote's day is the day the member is removed (SPEC §17.2: never inside a closed month).
+    closed_month_refuse(day=held_on, field="held_on")
     season = membership.season
     members_now = current_member_count(season=season)
     problems = _removal_problems(

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from django.db import IntegrityError, transaction
 
 from members.models import Membership, RulesSignature, Suspension
+from members.services.closed_months import closed_month_refuse
 from ncpc.core.audit import Actor, actor_user, audit_record, audit_record_many
 from ncpc.core.errors import NcpcError
 
@@ -19,6 +20,7 @@ def suspension_create(
         raise NcpcError("A suspension cannot end before it starts.")
     if not reason.strip():
         raise NcpcError("Give the reason for the suspension.")
+    closed_month_refuse(day=start, field="start")  # its first day (SPEC §17.2)
     user = actor_user(actor)
     suspension = Suspension.objects.create(
         membership=membership, start=start, end=end, reason=reason.strip(), recorded_by=user
@@ -50,6 +52,9 @@ def suspension_end(*, suspension: Suspension, last_day: dt.date, reason: str, ac
         raise NcpcError(
             f"The suspension already ends on {suspension.end:%b %-d, %Y}; give an earlier last day to end it early."
         )
+    # What changes is the member's standing from the day after the new last day: that day must be open
+    # (SPEC §17.2). A last day that is a closed month's last day is fine: the closed month keeps its days.
+    closed_month_refuse(day=last_day + dt.timedelta(days=1), field="last_day")
     before = suspension.end
     suspension.end = last_day
     suspension.save(update_fields=["end"])

@@ -29,7 +29,7 @@ from members.services.waiting_list import waiting_list_add, waiting_list_move, w
 from members.views.common import no_season
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
-from ncpc.core.feedback import command_run
+from ncpc.core.feedback import command_run, error_show
 from ncpc.core.money import percent_str
 from ncpc.core.permissions import Action, require
 
@@ -60,7 +60,7 @@ def admit(request):
                     request, "Not admitted: nothing was saved. Every unmet condition is listed below."
                 )
             else:
-                messages.error(request, str(exc))
+                error_show(request, exc, form=form)  # a closed month goes on the admission date
 
         membership = command_run(
             request,
@@ -167,10 +167,10 @@ def transfers(request):
         posted if which == "withdraw" else None, season=season, initial={"on": today}, prefix="w"
     )
     if which == "transfer" and transfer_form.is_valid():
-        if _seat_transferred(request, season=season, data=transfer_form.cleaned_data):
+        if _seat_transferred(request, season=season, form=transfer_form):
             return redirect("members:transfers")
     elif which == "withdraw" and withdraw_form.is_valid():
-        if _member_withdrawn(request, data=withdraw_form.cleaned_data):
+        if _member_withdrawn(request, form=withdraw_form):
             return redirect("members:transfers")
     elif posted:
         messages.error(request, "Nothing was saved: please correct the fields marked below.")
@@ -186,12 +186,14 @@ def transfers(request):
     )
 
 
-def _seat_transferred(request, *, season, data) -> bool:
+def _seat_transferred(request, *, season, form) -> bool:
     """The transfer form's seat sold or given (§2.8): the buyer's terms told; False when refused."""
+    data = form.cleaned_data
     seller = data["seller"]
     bought = command_run(
         request,
         seat_transfer,
+        form=form,
         seller=seller,
         buyer=data["buyer"],
         how=data["how"],
@@ -213,10 +215,16 @@ def _seat_transferred(request, *, season, data) -> bool:
     return True
 
 
-def _member_withdrawn(request, *, data) -> bool:
+def _member_withdrawn(request, *, form) -> bool:
     """The withdrawal form's member leaves; the seat offered to the first alternate. False when refused."""
+    data = form.cleaned_data
     left = command_run(
-        request, member_withdraw, membership=data["membership"], on=data["on"], reason=data["reason"]
+        request,
+        member_withdraw,
+        form=form,
+        membership=data["membership"],
+        on=data["on"],
+        reason=data["reason"],
     )
     if left is None:
         return False
@@ -298,7 +306,9 @@ def suspensions(request):
     today = club_today()
     form = forms.SuspensionForm(request.POST or None, season=season, initial={"start": today, "end": today})
     if request.method == "POST" and form.is_valid():
-        if command_run(request, suspension_create, success="Recorded: {result}.", **form.cleaned_data):
+        if command_run(
+            request, suspension_create, form=form, success="Recorded: {result}.", **form.cleaned_data
+        ):
             return redirect("members:suspensions")
     elif request.method == "POST":
         messages.error(request, "Nothing was saved: please correct the fields marked below.")
@@ -344,7 +354,7 @@ def season_new(request):
     if not form.is_valid():
         messages.error(request, "Enter the year the season starts, like 2027.")
         return redirect("events:rules_current")
-    opened = command_run(request, season_open, start_year=form.cleaned_data["start_year"])
+    opened = command_run(request, season_open, **form.cleaned_data)
     if opened is None:
         return redirect("events:rules_current")
     season, carried = opened
