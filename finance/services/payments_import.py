@@ -26,6 +26,7 @@ from finance.services.payments import (
     payment_check_number,
     payment_terms_problem,
 )
+from finance.services.reconciliation import check_number_from
 from members.models import Membership
 from ncpc.core.audit import Actor, actor_user, audit_record, audit_record_many
 from ncpc.core.money import quantize
@@ -83,10 +84,18 @@ def method_word_form(word: str) -> str:
 
 def method_read(*, word: str, answers: Mapping[str, str] | None = None) -> str | None:
     """The ledger's method ("cash" or "check") a spreadsheet's word is booked as, or None when the word is
-    unknown and not answered. ``answers``: the officer's choice per unknown word (in ``method_word_form``)."""
+    unknown and not answered. A check number written as the method ("Chk #1043", "check 1043", "#1043") is a
+    check. ``answers``: the officer's choice per unknown word (in ``method_word_form``)."""
     form = method_word_form(word)
+    if form not in METHOD_WORDS and method_check_number(word=word):
+        return "check"
     method = METHOD_WORDS.get(form) or (answers or {}).get(form)
     return method if method in METHOD_ACCOUNT else None
+
+
+def method_check_number(*, word: str) -> str:
+    """The check number a method cell holds ("Chk #1043", "check 1043", "#1043" → "1043"), or "". Pure."""
+    return check_number_from(word)
 
 
 def method_reference(*, word: str, reference: str) -> str:
@@ -195,13 +204,23 @@ def payment_line_problem(
 
 
 @transaction.atomic
-def payments_record_many(*, lines: Sequence[PaymentLine], actor: Actor, source: str) -> list[Payment]:
+def payments_record_many(
+    *, lines: Sequence[PaymentLine], actor: Actor, source: str, skipped: Sequence[int] = ()
+) -> list[Payment]:
     """Record every payment or none: each a ledger transaction (cash box or checking against dues received),
     a payment and an audit row, as ``payment_record`` writes them; then each member's seats at open events
-    are checked again once (a payment may restore good standing). ``source`` names the file in the audit."""
+    are checked again once (a payment may restore good standing). ``source`` names the file in the audit;
+    ``skipped``: the file's lines the officer chose not to book, named in the audit."""
     closed, start = closed_months(), books_start_day()
     _lines_locked_checked(lines=lines, closed=closed, start=start)
     if not lines:
+        if skipped:
+            audit_record(
+                actor=actor,
+                action="finance.payments_import",
+                summary=f"Imported no payment from {source}: {_skipped_text(skipped)}",
+                data={"payments": 0, "total": "0.00", "skipped": list(skipped)},
+            )
         return []
     accounts = accounts_ensure()
     user = actor_user(actor)
@@ -214,7 +233,7 @@ def payments_record_many(*, lines: Sequence[PaymentLine], actor: Actor, source: 
             raise PaymentError(f"Line {line.line}: {problem}")
     Entry.objects.bulk_create(_payment_entries(lines=lines, txns=txns, accounts=accounts), batch_size=BATCH)
     payments = _payments_create(lines=lines, txns=txns)
-    _payments_audit(lines=lines, payments=payments, actor=actor, source=source)
+    _payments_audit(lines=lines, payments=payments, actor=actor, source=source, skipped=skipped)
     seen: set[int] = set()
     for line in lines:
         if line.membership.pk not in seen:
@@ -309,8 +328,19 @@ def _payment_entries(
     return entries
 
 
+def _skipped_text(skipped: Sequence[int]) -> str:
+    return (
+        f"{len(skipped)} row(s) skipped (line {', '.join(str(n) for n in skipped)}), nothing booked for them"
+    )
+
+
 def _payments_audit(
-    *, lines: Sequence[PaymentLine], payments: Sequence[Payment], actor: Actor, source: str
+    *,
+    lines: Sequence[PaymentLine],
+    payments: Sequence[Payment],
+    actor: Actor,
+    source: str,
+    skipped: Sequence[int] = (),
 ) -> None:
     """An audit row per payment, as ``payment_record`` writes it, and one for the import."""
     audit_record_many(
@@ -329,11 +359,13 @@ def _payments_audit(
     audit_record(
         actor=actor,
         action="finance.payments_import",
-        summary=f"Imported {len(payments)} payments totalling {total} from {source}",
+        summary=f"Imported {len(payments)} payments totalling {total} from {source}"
+        + (f"; {_skipped_text(skipped)}" if skipped else ""),
         data={
             "payments": len(payments),
             "total": str(total),
             "first": payments[0].pk,
             "last": payments[-1].pk,
+            "skipped": list(skipped),
         },
     )

@@ -1,7 +1,11 @@
 """The club's existing roster from a spreadsheet: people and their seats in one season, written in a few
 statements in one transaction (thousands of rows in seconds). Same records as ``person_create`` and
 ``membership_from_history(signed=False)``: no admission vote, no rules signature (the Vice President records
-each signature)."""
+each signature).
+
+The bylaws' age rule (§2.1) is met by a date of birth, or, for members who already belong to the club, by the
+club's declaration that the member is of the season's minimum age: a declared line has no date of birth, and
+the declaration is kept in the audit trail of the member's seat (``member.import``, ``data["age"]``)."""
 
 import datetime as dt
 from collections.abc import Sequence
@@ -10,6 +14,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from events.models import Season
+from events.selectors import season_rules
 from members.models import Membership, Person
 from members.services.logins import login_email_problem, person_login_email_sync
 from ncpc.core.audit import Actor, audit_record, audit_record_many
@@ -24,12 +29,13 @@ class RosterLine:
     key: str
     first_name: str
     last_name: str
-    date_of_birth: dt.date
+    date_of_birth: dt.date | None  # None: the club declares the member of age (``age_declared``)
     first_event: int
     email: str = ""
     phone: str = ""
     address: str = ""
     sponsor: str = ""  # the sponsor's key: a person on record already, or one of these lines
+    age_declared: bool = False  # the club declares the member of the season's minimum age (bylaws §2.1)
 
 
 @transaction.atomic
@@ -42,6 +48,13 @@ def roster_import(
     keys = [line.key for line in lines]
     if len(set(keys)) != len(keys):
         raise NcpcError("A member key is listed twice; nothing was imported.")
+    minimum_age = season_rules(season).minimum_age
+    unproven = sorted(line.key for line in lines if line.date_of_birth is None and not line.age_declared)
+    if unproven:
+        raise NcpcError(
+            f"No date of birth and no declaration that the member is {minimum_age} or over (bylaws §2.1): "
+            f"{', '.join(unproven)}; nothing was imported."
+        )
     seated = set(
         Membership.objects.filter(season=season, person__key__in=keys).values_list("person__key", flat=True)
     )
@@ -80,17 +93,33 @@ def roster_import(
         entries=[(person, f"Recorded {person}") for person in created],
         data={"source": source},
     )
+    declared = [m for m, line in zip(memberships, lines, strict=True) if line.date_of_birth is None]
+    dated = [m for m, line in zip(memberships, lines, strict=True) if line.date_of_birth is not None]
     audit_record_many(
         actor=actor,
         action="member.import",
-        entries=[(m, f"Imported {m.person} into {season} from event {m.first_event}") for m in memberships],
-        data={"source": source},
+        entries=[(m, f"Imported {m.person} into {season} from event {m.first_event}") for m in dated],
+        data={"source": source, "age": "date of birth"},
+    )
+    audit_record_many(
+        actor=actor,
+        action="member.import",
+        entries=[
+            (
+                m,
+                f"Imported {m.person} into {season} from event {m.first_event}; the club declares "
+                f"{m.person.first_name} {minimum_age} or over (bylaws §2.1), no date of birth given",
+            )
+            for m in declared
+        ],
+        data={"source": source, "age": f"declared {minimum_age} or over by the club"},
     )
     audit_record(
         actor=actor,
         action="member.roster_import",
-        summary=f"Imported {len(memberships)} seats in {season} ({len(created)} new people) from {source}",
-        data={"seats": len(memberships), "new_people": len(created)},
+        summary=f"Imported {len(memberships)} seats in {season} ({len(created)} new people) from {source}"
+        + (f"; {len(declared)} declared {minimum_age} or over by the club" if declared else ""),
+        data={"seats": len(memberships), "new_people": len(created), "age_declared": len(declared)},
     )
     return memberships
 

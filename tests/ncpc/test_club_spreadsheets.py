@@ -234,9 +234,13 @@ def test_likely_duplicates_are_flagged_at_preview_on_record_and_in_the_file(seas
     )
     rows = members_sheet_read(text=text, season=season).rows
     assert rows[0].warnings == ["Same name as Mike Smith (msmith), who holds a seat in 2026-27."]
-    assert rows[1].warnings == ["Same e-mail as Mike Smith (msmith), on record."]
+    # The same e-mail is the same person: refused unless marked as a different person (issue 47).
+    assert rows[1].refused == [
+        "Same e-mail as Mike Smith (msmith), on record: the same person is not imported twice. If this is a "
+        "different person, tick 'A different person' on this row (or write yes in a different_person column)."
+    ]
     assert rows[2].warnings == ["Same name as line 3."]
-    assert all(not r.errors for r in rows)  # flags, not refusals
+    assert all(not r.errors for r in rows)  # the same name is a flag, not a refusal
 
 
 def test_the_preview_shows_duplicate_flags(client, vice_president, season):

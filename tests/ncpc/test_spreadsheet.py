@@ -59,8 +59,8 @@ def test_errors_are_shown_per_line_and_nothing_can_be_confirmed(officer_client, 
 def test_a_file_without_the_required_columns_is_refused(season):
     sheet = members_sheet_read(text="handle,email\nal,a@b.c\n", season=season)
     assert sheet.errors == [
-        "The header row must name the columns first_name, last_name, date_of_birth; "
-        "missing: first_name, last_name, date_of_birth. (Columns may be named as the club names them, "
+        "The header row must name the columns first_name, last_name; "
+        "missing: first_name, last_name. (Columns may be named as the club names them, "
         "e.g. 'First Name', 'DOB', 'Email address'.)"
     ]
 

@@ -6,15 +6,22 @@ through the members and finance services, all rows or none.
 Headers are matched ignoring case, spaces and punctuation, with the names clubs use ("First Name", "DOB",
 "Email address", "Sponsored by"); other columns are listed as ignored. Dates are 2026-08-22 or US 8/22/2026.
 
-Members columns: ``first_name, last_name, date_of_birth`` (or one ``name`` column), and optionally ``key`` (the
-handle; made from the name when blank), ``email, phone, address, first_event`` (default 1) and ``sponsor`` (a
-name or handle of someone on record or in the file). Each row becomes a person (the key names the same person
-across seasons) holding a seat in the chosen season: the club's existing roster, so no admission vote is
-recorded; the Vice President still records each rules signature.
+Members columns: ``first_name, last_name`` (or one ``name`` column), and optionally ``key`` (the handle; made
+from the name when blank), ``email, phone, address, date_of_birth, first_event`` (default 1), ``sponsor`` (a
+name or handle of someone on record or in the file), ``over_21`` (yes/no) and ``different_person`` (yes/no).
+Each row becomes a person (the key names the same person across seasons) holding a seat in the chosen season:
+the club's existing roster, so no admission vote is recorded; the Vice President still records each rules
+signature. The bylaws' age rule (§2.1) is met by a date of birth (checked), or by the club's declaration that
+the member is of the season's minimum age: ``over_21`` yes on the row, or the import form's tick for the whole
+file; a row with neither is refused until one is given. A row whose e-mail is someone else's on record or an
+earlier row's (case ignored) is refused unless marked as a different person (``different_person`` yes, or the
+preview's tick on that row).
 
 Payments columns: ``member`` (handle or name), ``date``, ``amount`` (like 110.00), ``method`` (cash, check, or
 the club's word for it: Venmo, Zelle, money order…) and optionally ``reference``. A row matching a payment
-recorded already is not booked again unless ticked.
+recorded already is not booked again unless ticked. A check number written as the method ("Chk #1043") is a
+check, and the number is kept on the payment. Any row may be skipped at the preview (nothing is booked for it;
+the result and the audit name it), and so may every row of a method word the app does not know.
 """
 
 import csv
@@ -40,10 +47,10 @@ from events.selectors import season_rules
 from finance.models import Payment
 from finance.services.ledger import books_start_day
 from finance.services.payments_import import (
-    METHOD_WORDS,
     PaymentKey,
     PaymentLine,
     closed_months,
+    method_check_number,
     method_read,
     method_reference,
     method_word_form,
@@ -84,8 +91,10 @@ MEMBER_COLUMNS = (
     "date_of_birth",
     "first_event",
     "sponsor",
+    "over_21",
+    "different_person",
 )
-MEMBER_REQUIRED = ("first_name", "last_name", "date_of_birth")
+MEMBER_REQUIRED = ("first_name", "last_name")
 PAYMENT_COLUMNS = ("member", "date", "amount", "method", "reference")
 PAYMENT_REQUIRED = ("member", "date", "amount", "method")
 FULL_NAME = (
@@ -114,6 +123,8 @@ _MEMBER_ALIASES = {
     "date_of_birth": ("dateofbirth", "dob", "birthdate", "birthday", "born", "birth"),
     "first_event": ("firstevent", "fromevent", "startingevent"),
     "sponsor": ("sponsor", "sponsoredby", "sponsorname", "sponsors"),
+    "over_21": ("over21", "21orover", "21plus", "age21", "adult", "ofage"),
+    "different_person": ("differentperson", "notaduplicate", "notduplicate", "differentmember"),
     FULL_NAME: ("name", "fullname", "membername"),
 }
 _PAYMENT_ALIASES = {
@@ -263,6 +274,11 @@ class SheetRow:
     recorded: bool = False  # a payment recorded already (SPEC §16.10)
     book: bool = True  # confirming writes this row (a recorded payment only when ticked)
     ask: str = ""  # a payment method word the officer is asked about (not yet answered)
+    # Refused until the officer answers at the preview: no age given (tick the declaration), an e-mail someone
+    # else has (tick "a different person").
+    refused: list[str] = field(default_factory=list)
+    same_email: bool = False  # a members row whose e-mail is someone else's: the preview offers the tick
+    skipped: bool = False  # a payments row the officer chose not to book
 
 
 @dataclass(frozen=True)
@@ -270,12 +286,25 @@ class SheetOptions:
     """The officer's choices at preview, sent again with the confirmation."""
 
     tidy: bool = False  # capitalise names typed all in lower or upper case
-    methods: tuple[tuple[str, str], ...] = ()  # (method word in method_word_form, "cash" or "check")
+    # (method word in method_word_form, "cash", "check" or "skip": every row of that word left out)
+    methods: tuple[tuple[str, str], ...] = ()
     record: frozenset[int] = frozenset()  # lines of payments recorded already, to book again all the same
+    adult: bool = False  # the club declares every member in the file of the season's minimum age (§2.1)
+    different: frozenset[int] = frozenset()  # members lines marked as a different person (same e-mail)
+    skip: frozenset[int] = frozenset()  # payments lines left out
 
     @property
     def fingerprint(self) -> str:
-        return json.dumps([self.tidy, sorted(self.methods), sorted(self.record)])
+        return json.dumps(
+            [
+                self.tidy,
+                sorted(self.methods),
+                sorted(self.record),
+                self.adult,
+                sorted(self.different),
+                sorted(self.skip),
+            ]
+        )
 
 
 @dataclass
@@ -289,23 +318,36 @@ class Sheet:
     options: SheetOptions = field(default_factory=SheetOptions)
     # Payment method words the app does not know: (as typed, method_word_form, the officer's answer or "").
     choices: list[tuple[str, str, str]] = field(default_factory=list)
+    minimum_age: int = 0  # members: the season's minimum age (bylaws §2.1), named by the declaration
 
     @property
     def readable(self) -> bool:
-        """No problem but unanswered questions: the file is kept for the officer's answers."""
-        return not self.errors and all(not r.errors for r in self.rows) and bool(self.rows)
+        """No problem but questions the preview answers: the file is kept for the officer's answers. A payments
+        row with a problem may be skipped there, so only a problem of the file as a whole makes one unreadable."""
+        if self.errors or not self.rows:
+            return False
+        return self.kind == "payments" or all(not r.errors for r in self.rows)
 
     @property
     def ok(self) -> bool:
-        return self.readable and not self.asks
+        return (
+            self.readable
+            and not self.asks
+            and all(r.skipped or not (r.errors or r.refused) for r in self.rows)
+        )
 
     @property
     def error_count(self) -> int:
-        return len(self.errors) + sum(len(r.errors) for r in self.rows)
+        """The problems and unanswered refusals (of the rows not skipped)."""
+        return len(self.errors) + sum(len(r.errors) + len(r.refused) for r in self.rows if not r.skipped)
 
     @property
     def to_book(self) -> int:
-        return sum(1 for r in self.rows if r.book and not r.errors)
+        return sum(1 for r in self.rows if r.book and not r.errors and not r.refused and not r.skipped)
+
+    @property
+    def skipped(self) -> list[int]:
+        return [r.line for r in self.rows if r.skipped]
 
     @property
     def recorded(self) -> list[SheetRow]:
@@ -462,6 +504,7 @@ class _OnRecord:
     by_name: dict[str, list[tuple[str, str]]]  # name_compare_form → (key, full name)
     by_email: dict[str, list[tuple[str, str]]]  # lower-case e-mail → (key, full name)
     born: dict[str, dt.date | None]
+    emails: dict[str, str]  # key → lower-case e-mail ("" for none)
 
 
 def _on_record(*, season: Season) -> _OnRecord:
@@ -479,6 +522,7 @@ def _on_record(*, season: Season) -> _OnRecord:
         by_name=by_name,
         by_email=by_email,
         born={key: born for key, *_, born in people},
+        emails={key: (email or "").lower() for key, _first, _last, email, _born in people},
     )
 
 
@@ -497,10 +541,20 @@ def _names_tidy(rows: list[SheetRow], *, tidy: bool) -> list[str]:
     return untidy
 
 
+def _returning(key: str, *, row: SheetRow, record: _OnRecord, born: dt.date | None) -> bool:
+    """Whether a person on record with the row's name is the row's member: the same date of birth, or, when
+    either date is not known, the same e-mail (case ignored)."""
+    on_record = record.born.get(key)
+    if born and on_record:
+        return born == on_record
+    email = row.values.get("email", "").lower()
+    return bool(email) and record.emails.get(key) == email
+
+
 def _keys_give(rows: list[SheetRow], *, record: _OnRecord, born_on: dict[int, dt.date]) -> set[int]:
-    """Handles: as given, or the one of a person on record with the same name and date of birth (a returning
-    member), or one made from the name, never taken by anyone on record or in the file. The lines whose
-    handle was made."""
+    """Handles: as given, or the one of a person on record with the same name and date of birth or e-mail (a
+    returning member), or one made from the name, never taken by anyone on record or in the file. The lines
+    whose handle was made."""
     given = {v["key"].lower() for r in rows if (v := r.values).get("key")}
     taken = record.keys | given
     made: set[int] = set()
@@ -513,7 +567,7 @@ def _keys_give(rows: list[SheetRow], *, record: _OnRecord, born_on: dict[int, dt
         same = [
             key
             for key, _ in record.by_name.get(form, [])
-            if record.born.get(key) and record.born[key] == born_on.get(row.line)
+            if _returning(key, row=row, record=record, born=born_on.get(row.line))
         ]
         if len(same) == 1 and same[0] not in given:
             v["key"] = same[0]
@@ -527,6 +581,46 @@ def _keys_give(rows: list[SheetRow], *, record: _OnRecord, born_on: dict[int, dt
     return made
 
 
+_YES = ("yes", "y", "true", "x", "1")
+_NO = ("no", "n", "false", "0")
+
+
+def _yes_no(row: SheetRow, name: str) -> None:
+    """A yes/no column as "yes", "no" or "" (blank); another word is a row error."""
+    if name not in row.values:  # the file has no such column
+        return
+    typed = row.values[name]
+    word = typed.lower()
+    row.values[name] = "yes" if word in _YES else "no" if word in _NO else ""
+    if word and word not in _YES + _NO:
+        row.errors.append(f"{name} {typed!r} must be yes or no.")
+
+
+def _member_age_check(
+    row: SheetRow, *, born: dt.date | None, season: Season, rules: SeasonRules, today: dt.date, adult: bool
+) -> None:
+    """The bylaws' age rule (§2.1): a date of birth given is checked; without one, the club's declaration
+    (``over_21`` yes, or the form's tick for the whole file) stands for it. A row saying ``over_21`` no is
+    refused; a row with neither is refused until one is given."""
+    v = row.values
+    age = rules.minimum_age
+    _yes_no(row, "over_21")
+    declared = v.get("over_21", "")
+    if declared == "no":
+        row.errors.append(f"over_21 is no: a member must be {age} or over (bylaws §2.1).")
+    elif v.get("date_of_birth"):
+        if born and (problem := date_of_birth_problem(born=born, on=today)):
+            row.errors.append(problem)
+        elif born and age_on(born=born, on=season.start) < age:
+            row.errors.append(f"born {born}: under {age} when the season starts.")
+    elif declared != "yes" and not adult:
+        row.refused.append(
+            f"No date of birth and no declaration that the member is {age} or over (bylaws §2.1): give the "
+            f"date of birth, or write yes in an over_21 column, or tick 'Every member in this file is {age} "
+            "or over'."
+        )
+
+
 def _member_row_errors(
     row: SheetRow,
     *,
@@ -536,8 +630,9 @@ def _member_row_errors(
     season: Season,
     rules: SeasonRules,
     today: dt.date,
+    adult: bool,
 ) -> None:
-    """The row's own problems: its handle, names, e-mail, date of birth, lengths, first event, a seat held."""
+    """The row's own problems: its handle, names, e-mail, age, lengths, first event, a seat held."""
     v = row.values
     key = v.get("key", "")
     if key and not KEY_RE.match(key):
@@ -551,12 +646,8 @@ def _member_row_errors(
             row.errors.append(f"{name} is missing.")
     if v.get("email") and email_problem(v["email"]):
         row.errors.append(f"email {v['email']!r} is not a valid e-mail address.")
-    if not v.get("date_of_birth"):
-        row.errors.append("date_of_birth is missing.")
-    elif born and (problem := date_of_birth_problem(born=born, on=today)):
-        row.errors.append(problem)
-    elif born and age_on(born=born, on=season.start) < rules.minimum_age:
-        row.errors.append(f"born {born}: under {rules.minimum_age} when the season starts.")
+    _member_age_check(row, born=born, season=season, rules=rules, today=today, adult=adult)
+    _yes_no(row, "different_person")
     _lengths(row, Person, ("key", "first_name", "last_name", "email", "phone", "address"))
     first = v.get("first_event") or "1"
     if not (first.isascii() and first.isdigit()) or not 1 <= int(first) <= rules.events_per_season:
@@ -573,27 +664,43 @@ def _member_row_warnings(
     season: Season,
     seen_name: dict[str, int],
     seen_email: dict[str, int],
+    different: bool,
 ) -> None:
-    """Likely duplicates (SPEC §16.10): the same name or e-mail as someone else on record or in the file."""
+    """Likely duplicates (SPEC §16.10): the same name as someone else on record or in the file is flagged; the
+    same e-mail (case ignored) is the same person, so the row is refused unless marked as a different person
+    (``different``: the row's ``different_person`` yes, or the preview's tick)."""
     key = row.values.get("key", "")
     for other_key, other in record.by_name.get(form, []):
         if other_key != key:
             where = f"holds a seat in {season}" if other_key in record.seated else "is on record"
             row.warnings.append(f"Same name as {other} ({other_key}), who {where}.")
     email = row.values.get("email", "").lower()
-    for other_key, other in record.by_email.get(email, []) if email else []:
-        if other_key != key:
-            row.warnings.append(f"Same e-mail as {other} ({other_key}), on record.")
+    same = [
+        f"{other} ({other_key}), on record"
+        for other_key, other in (record.by_email.get(email, []) if email else [])
+        if other_key != key
+    ]
+    if email and email in seen_email:
+        same.append(f"line {seen_email[email]}")
+    for who in same:
+        if different:
+            row.warnings.append(f"Same e-mail as {who}: marked as a different person.")
+        else:
+            row.refused.append(
+                f"Same e-mail as {who}: the same person is not imported twice. If this is a different "
+                "person, tick 'A different person' on this row (or write yes in a different_person column)."
+            )
+    row.same_email = bool(same)
     if form and form in seen_name:
         row.warnings.append(f"Same name as line {seen_name[form]}.")
-    if email and email in seen_email:
-        row.warnings.append(f"Same e-mail as line {seen_email[email]}.")
     seen_name.setdefault(form, row.line)
     if email:
         seen_email.setdefault(email, row.line)
 
 
-def _member_row_action(v: dict[str, str], *, known: bool, made: bool, born: dt.date | None) -> str:
+def _member_row_action(
+    v: dict[str, str], *, known: bool, made: bool, born: dt.date | None, minimum_age: int
+) -> str:
     """What confirming does with a members row without problems."""
     sponsor = v["sponsor"]
     return (
@@ -601,7 +708,7 @@ def _member_row_action(v: dict[str, str], *, known: bool, made: bool, born: dt.d
         + v["key"]
         + (" (handle made from the name)" if made else "")
         + f": {v['first_name']} {v['last_name']}"
-        + (f", born {born:%b %-d, %Y}" if born else "")
+        + (f", born {born:%b %-d, %Y}" if born else f", {minimum_age} or over (declared by the club)")
         + (f", sponsored by {sponsor}" if sponsor else "")
     )
 
@@ -650,7 +757,14 @@ def members_sheet_read(*, text: str, season: Season, options: SheetOptions | Non
         key = v.get("key", "")
         born = born_on.get(row.line)
         _member_row_errors(
-            row, born=born, seen=seen, seated=record.seated, season=season, rules=rules, today=today
+            row,
+            born=born,
+            seen=seen,
+            seated=record.seated,
+            season=season,
+            rules=rules,
+            today=today,
+            adult=options.adult,
         )
         sponsor = _sponsor_find(
             v.get("sponsor", ""),
@@ -667,17 +781,46 @@ def members_sheet_read(*, text: str, season: Season, options: SheetOptions | Non
             season=season,
             seen_name=seen_name,
             seen_email=seen_email,
+            different=v.get("different_person") == "yes" or row.line in options.different,
         )
-        if not row.errors:
+        if not row.errors and not row.refused:
             v["sponsor"] = sponsor
-            row.action = _member_row_action(v, known=key in record.keys, made=row.line in made, born=born)
+            row.action = _member_row_action(
+                v, known=key in record.keys, made=row.line in made, born=born, minimum_age=rules.minimum_age
+            )
     notices += _names_notices(untidy=untidy, tidy=options.tidy, made=len(made))
+    notices += _age_notices(rows=rows, adult=options.adult, minimum_age=rules.minimum_age)
     total = len(record.seated) + sum(1 for r in rows if not r.errors)
     if total > rules.max_members:
         problems.append(f"{total} seats would be held in {season}; the club allows {rules.max_members}.")
     return Sheet(
-        kind="members", rows=rows, errors=problems, notices=notices, ignored=ignored, options=options
+        kind="members",
+        rows=rows,
+        errors=problems,
+        notices=notices,
+        ignored=ignored,
+        options=options,
+        minimum_age=rules.minimum_age,
     )
+
+
+def _age_notices(*, rows: list[SheetRow], adult: bool, minimum_age: int) -> list[str]:
+    """How the bylaws' age rule (§2.1) is met: the declaration for the whole file, or the rows without any."""
+    declared = sum(1 for r in rows if not r.values.get("date_of_birth") and not r.errors and not r.refused)
+    unproven = sum(1 for r in rows if not r.values.get("date_of_birth") and not r.values.get("over_21"))
+    notices = []
+    if declared:
+        notices.append(
+            f"{declared} member(s) without a date of birth are declared {minimum_age} or over by the club "
+            f"(bylaws §2.1){' for the whole file' if adult else ' in the over_21 column'}; a date of birth "
+            "given is still checked."
+        )
+    if unproven and not adult:
+        notices.append(
+            f"{unproven} row(s) give no date of birth and no declaration: tick 'Every member in this file is "
+            f"{minimum_age} or over' and preview again, or add an over_21 column (yes) or the dates of birth."
+        )
+    return notices
 
 
 def _sponsor_find(
@@ -771,9 +914,10 @@ def _payment_row_read(
         row.errors.append(str(exc) + ".")
     word = v["method_word"] = " ".join(v.get("method", "").split())
     method = method_read(word=word, answers=answers)
+    v["check_number"] = method_check_number(word=word) if method == "check" else ""
     if not word:
         row.errors.append("method is missing: cash or check.")
-    elif method is None:
+    elif method is None and not row.skipped:
         row.ask = word
     file_reference = " ".join(v.get("reference", "").split())
     reference = v["reference"] = method_reference(word=word, reference=file_reference)
@@ -830,7 +974,12 @@ def _payment_row_booking(
         if problem:
             row.errors.append(problem)
             return
-    what = f"payment of {amount} from {seat.person.key} on {day} ({method}{' ' + reference if reference else ''})"
+    number = row.values.get("check_number", "")
+    what = (
+        f"payment of {amount} from {seat.person.key} on {day} ({method}{' ' + reference if reference else ''}"
+        + (f", check no. {number}" if number and number not in reference else "")
+        + ")"
+    )
     if row.recorded and not row.book:
         row.action = (
             f"Nothing: already recorded{' ' + when if when else ''} ({what}); tick to record it again"
@@ -848,7 +997,12 @@ def _payments_notices(*, rows: list[SheetRow], asks: dict[str, list[int]]) -> li
         notices.append(
             "Choose how to book each payment method the app does not know ("
             + ", ".join(f"{w!r} on {len(lines)} row(s)" for w, lines in asks.items())
-            + "): cash (the cash box) or check (the checking account)."
+            + "): cash (the cash box) or check (the checking account), or skip those rows."
+        )
+    skipped = [r.line for r in rows if r.skipped]
+    if skipped:
+        notices.append(
+            f"{len(skipped)} row(s) skipped (line {', '.join(map(str, skipped))}): nothing is booked for them."
         )
     if any(r.recorded for r in rows):
         notices.append(
@@ -877,15 +1031,22 @@ def payments_sheet_read(*, text: str, season: Season, options: SheetOptions | No
     asks: dict[str, list[int]] = {}
     words: dict[str, str] = {}
     for row in rows:
+        word = " ".join(row.values.get("method", "").split())
+        row.skipped = row.line in options.skip or (
+            bool(word) and answers.get(method_word_form(word)) == "skip"
+        )
         read = _payment_row_read(
             row, season=season, day=days.get(row.line), seats=seats, by_name=by_name, answers=answers
         )
-        word = row.values["method_word"]
         if row.ask:
             asks.setdefault(word, []).append(row.line)
-        if word and method_word_form(word) not in METHOD_WORDS:
+        if word and method_read(word=word) is None:
             words.setdefault(method_word_form(word), word)
         seat, day, amount, method = read.seat, read.day, read.amount, read.method
+        if row.skipped:
+            row.book = False
+            row.action = "Skipped: nothing is booked for this row"
+            continue
         if row.errors or seat is None or day is None or amount is None or method is None:
             continue
         _payment_row_booking(
@@ -930,12 +1091,17 @@ def members_sheet_write(
             key=row.values["key"],
             first_name=row.values["first_name"],
             last_name=row.values["last_name"],
-            date_of_birth=dt.date.fromisoformat(row.values["date_of_birth"]),
+            date_of_birth=(
+                dt.date.fromisoformat(row.values["date_of_birth"])
+                if row.values.get("date_of_birth")
+                else None
+            ),
             first_event=int(row.values.get("first_event") or 1),
             email=row.values.get("email", ""),
             phone=row.values.get("phone", ""),
             address=row.values.get("address", ""),
             sponsor=row.values.get("sponsor", ""),
+            age_declared=not row.values.get("date_of_birth"),
         )
         for row in sheet.rows
     ]
@@ -947,18 +1113,28 @@ def payments_sheet_write(
     *, text: str, season: Season, actor: Actor, options: SheetOptions | None = None
 ) -> int:
     """Every row to book or none, checked again as in the preview; payments recorded already are left out
-    unless ticked; written in bulk (thousands of rows in seconds). Returns the payments booked."""
-    return payments_sheet_book(text=text, season=season, actor=actor, options=options)[0]
+    unless ticked, and rows skipped; written in bulk (thousands of rows in seconds). Returns the payments
+    booked."""
+    return payments_sheet_book(text=text, season=season, actor=actor, options=options).rows
+
+
+@dataclass(frozen=True)
+class SheetBooked:
+    """What confirming a file wrote: its rows written, rows left out as recorded already, lines skipped."""
+
+    rows: int
+    recorded: int = 0
+    skipped: tuple[int, ...] = ()
 
 
 @transaction.atomic
 def payments_sheet_book(
     *, text: str, season: Season, actor: Actor, options: SheetOptions | None = None
-) -> tuple[int, int]:
-    """``payments_sheet_write``, and how many rows were left out as recorded already (not ticked). The season's
-    row is locked before the file is read again (SPEC §17.5): two uploads of one file confirmed at once (two
-    tabs, two officers) take turns, and the second finds the first one's payments recorded and books none of
-    those rows."""
+) -> SheetBooked:
+    """``payments_sheet_write``, how many rows were left out as recorded already (not ticked), and the lines
+    skipped (named in the audit). The season's row is locked before the file is read again (SPEC §17.5): two
+    uploads of one file confirmed at once (two tabs, two officers) take turns, and the second finds the first
+    one's payments recorded and books none of those rows."""
     Season.objects.select_for_update().filter(pk=season.pk).first()
     sheet = payments_sheet_read(text=text, season=season, options=options)
     if not sheet.ok:
@@ -974,19 +1150,26 @@ def payments_sheet_book(
             method=row.values["method"],
             reference=row.values.get("reference", ""),
             line=row.line,
+            check_number=row.values.get("check_number", ""),
         )
         for row in sheet.rows
-        if row.book
+        if row.book and not row.skipped
     ]
-    booked = payments_record_many(lines=lines, actor=actor, source="a payments spreadsheet")
-    return len(booked), sum(1 for row in sheet.rows if row.recorded and not row.book)
+    booked = payments_record_many(
+        lines=lines, actor=actor, source="a payments spreadsheet", skipped=sheet.skipped
+    )
+    return SheetBooked(
+        rows=len(booked),
+        recorded=sum(1 for row in sheet.rows if row.recorded and not row.book),
+        skipped=tuple(sheet.skipped),
+    )
 
 
 def members_sheet_book(
     *, text: str, season: Season, actor: Actor, options: SheetOptions | None = None
-) -> tuple[int, int]:
+) -> SheetBooked:
     """``members_sheet_write`` as the confirmation calls it: the people written, none left out."""
-    return members_sheet_write(text=text, season=season, actor=actor, options=options), 0
+    return SheetBooked(rows=members_sheet_write(text=text, season=season, actor=actor, options=options))
 
 
 WRITERS = {"members": members_sheet_book, "payments": payments_sheet_book}
@@ -998,6 +1181,7 @@ class SheetConfirmed:
     already: bool  # confirmed before (a double click, or another tab): nothing more was written
     # Rows left out because their payment is recorded already (another upload of the file, confirmed first).
     recorded: int = 0
+    skipped: tuple[int, ...] = ()  # lines the officer chose to skip: nothing was booked for them
 
 
 def sheet_upload_keep(*, kind: str, season: Season, text: str, actor: Actor) -> SheetImport:
@@ -1013,16 +1197,27 @@ def sheet_upload_keep(*, kind: str, season: Season, text: str, actor: Actor) -> 
 
 
 def sheet_options(
-    *, tidy: bool = False, methods: dict[str, str] | None = None, record: Collection[int] = ()
+    *,
+    tidy: bool = False,
+    methods: dict[str, str] | None = None,
+    record: Collection[int] = (),
+    adult: bool = False,
+    different: Collection[int] = (),
+    skip: Collection[int] = (),
 ) -> SheetOptions:
-    """The officer's choices as the preview's form sends them: method answers other than cash or check, and
-    lines that are not numbers, are dropped."""
+    """The officer's choices as the preview's form sends them: method answers other than cash, check or skip
+    are dropped."""
     return SheetOptions(
         tidy=tidy,
         methods=tuple(
-            sorted((method_word_form(w), m) for w, m in (methods or {}).items() if m in ("cash", "check"))
+            sorted(
+                (method_word_form(w), m) for w, m in (methods or {}).items() if m in ("cash", "check", "skip")
+            )
         ),
         record=frozenset(record),
+        adult=adult,
+        different=frozenset(different),
+        skip=frozenset(skip),
     )
 
 
@@ -1054,11 +1249,10 @@ def sheet_confirm(
     season = Season.objects.filter(name=upload.season_name).first()
     if season is None:
         raise NcpcError("That season no longer exists.")
-    upload.rows, recorded = WRITERS[upload.kind](
-        text=upload.text, season=season, actor=actor, options=options
-    )
+    booked = WRITERS[upload.kind](text=upload.text, season=season, actor=actor, options=options)
+    upload.rows = booked.rows
     upload.status = SheetImport.Status.IMPORTED
     upload.imported_at = timezone.now()
     upload.text = ""  # written now: the rows are in the database
     upload.save(update_fields=["rows", "status", "imported_at", "text"])
-    return SheetConfirmed(upload=upload, already=False, recorded=recorded)
+    return SheetConfirmed(upload=upload, already=False, recorded=booked.recorded, skipped=booked.skipped)
