@@ -2,9 +2,10 @@
 text (a venue address with a line break, even a lone carriage return, stays one value) and folds the lines.
 
 Times are local to the club (its time zone, ``ncpc.core.identity``) with a VTIMEZONE block, so phones show 7 PM whatever their
-own time zone. Each event's UID depends only on the season and the event number, never on the address the
-feed was fetched from, so a calendar that subscribes under two names shows each event once. Each event
-carries a reminder (VALARM) the day before.
+own time zone. Each event's UID is the club's: its short name, the season and the event number, at the domain
+of the club's sender address (``DEFAULT_FROM_EMAIL``), never the address the feed was fetched from, so a
+calendar that subscribes under two names shows each event once, and every download gives the same UIDs. The
+feed's PRODID names the club the same way. Each event carries a reminder (VALARM) the day before.
 """
 
 import datetime as dt
@@ -16,12 +17,10 @@ from django.utils.crypto import salted_hmac
 from icalendar import Alarm, Calendar, Component, Timezone
 from icalendar import Event as CalendarEvent
 
-from ncpc.core.identity import club_identity, club_zone
+from ncpc.core.identity import club_file_prefix, club_identity, club_zone
+from ncpc.core.mail import mail_domain
 
 EVENT_HOURS = 5  # a tournament night: 19:00 to about midnight (only for the calendar entry's length)
-# Fixed: a UID must change neither with the host name the feed is fetched under nor with the club's name (it
-# names the app's entries, it is not shown).
-UID_DOMAIN = "ncpc.club-app"
 # The default zone's block as it always was; another zone's is made by icalendar from the system's zone data.
 NEW_YORK = "America/New_York"
 
@@ -49,7 +48,14 @@ VTIMEZONE = "\r\n".join(
 
 
 def event_uid(*, season: str, number: int) -> str:
-    return f"ncpc-{season}-{number}@{UID_DOMAIN}"
+    """ "lakeside-2026-27-4@lakeside.example": the same event has the same UID in every download (a moved
+    event keeps its number, §4.4.1), whatever host name the feed was fetched under."""
+    return f"{club_file_prefix()}-{season}-{number}@{mail_domain()}"
+
+
+def calendar_prodid() -> str:
+    """The feed's product identifier (RFC 5545 §3.7.3): the club's short name and domain."""
+    return f"-//{club_identity().short_name}//{mail_domain()}//EN"
 
 
 def _vtimezone(zone_name: str) -> Component:
@@ -64,8 +70,7 @@ def calendar_text(*, events: Iterable[Any], name: str, url_for: Callable[[Any], 
     zone = club_zone()
     stamp = timezone.now().astimezone(dt.UTC).replace(microsecond=0)
     cal = Calendar()
-    # The software's identifier (not shown), like the UIDs.
-    cal.add("prodid", "-//NCPC//Club app//EN")
+    cal.add("prodid", calendar_prodid())
     cal.add("version", "2.0")
     cal.add("calscale", "GREGORIAN")
     cal.add("method", "PUBLISH")

@@ -6,6 +6,7 @@ malformed value stops the start with a message that names the variable.
 
 import datetime as dt
 import os
+from email.utils import parseaddr
 from pathlib import Path
 
 import dj_database_url
@@ -207,7 +208,13 @@ EMAIL_PORT = env_int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "NCPC <noreply@ncpc.example>")
+# The address every e-mail is sent from. Only the address is used: the sender's name is the club's, from its
+# identity page (ncpc/core/mail.py, ``mail_from``), so "Lakeside <noreply@lakeside.example>" sends as the club.
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or "noreply@ncpc.example"
+if "@" not in parseaddr(DEFAULT_FROM_EMAIL)[1]:
+    raise ImproperlyConfigured(
+        f"DEFAULT_FROM_EMAIL must be an e-mail address like noreply@club.example (got {DEFAULT_FROM_EMAIL!r})."
+    )
 # The site's address as members open it (https://ncpc.example), for the links in e-mails; unset, e-mails give
 # the page's path only.
 SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")

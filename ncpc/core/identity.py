@@ -53,7 +53,6 @@ REFERENCES: dict[str, str] = {
     "3.5.7": "The Vice President's points report",
     "3.6.3": "The Treasurer's monthly report",
     "3.6.5": "The annual club winner's cash",
-    "3.6.9": "New decks for every event",
     "4.3": "Starting stack",
     "4.4": "Number of events a season",
     "4.4.1": "A moved event keeps its number",
@@ -88,8 +87,30 @@ REFERENCES: dict[str, str] = {
 }
 
 
+# Rules of the bylaws the app applies as they are written, with their numbers: no season's rules hold them, so
+# they are not the club's to set, nor to number. The identity page lists them apart ("fixed by the bylaws"), not
+# among the club's references; a page that mentions one (the Treasurer's list: "4 new decks") cites the
+# bylaws' section only while the club's references all follow the bylaws' numbering (the club's rule book is
+# the bylaws), and nothing otherwise, so it never reads as a rule of another club's rule book.
+FIXED: dict[str, str] = {
+    "3.6.9": "New decks for every event: the Treasurer's list reminds to buy 4 new decks of cards each night",
+}
+
+
 def reference_default(key: str) -> str:
     return f"§{key}"
+
+
+def reference_known(key: str) -> bool:
+    return key in REFERENCES or key in FIXED
+
+
+def references_follow_bylaws() -> bool:
+    """Whether every reference the club shows is the bylaws' own number (none changed, none blank)."""
+    stored = club_identity().references
+    return all(
+        str(stored.get(key, reference_default(key))).strip() == reference_default(key) for key in REFERENCES
+    )
 
 
 def _identity_stored() -> ClubIdentity:
@@ -105,6 +126,13 @@ def club_identity() -> ClubIdentity:
 def club_file_prefix() -> str:
     """The start of a downloaded file's name: the short name as a file name ("ncpc")."""
     return slugify(club_identity().short_name) or "club"
+
+
+def club_backup_name() -> str:
+    """A backup file's name without its extension, "lakeside-2026-11-29": the short name and the club's date
+    (in its time zone, not the server's nor UTC, so a backup made at 23:30 bears that evening's date)."""
+    day = timezone.localtime(timezone.now(), club_zone()).date()
+    return f"{club_file_prefix()}-{day.isoformat()}"
 
 
 def club_zone() -> zoneinfo.ZoneInfo:
@@ -123,6 +151,8 @@ def club_time_zone_activate() -> None:
 
 def reference_text(key: str) -> str:
     """What the club's rule book calls rule ``key`` ("§2.12"), or "" when the club shows none."""
+    if key in FIXED:
+        return reference_default(key) if references_follow_bylaws() else ""
     if key not in REFERENCES:
         raise KeyError(f"{key!r} is not a rule reference (ncpc.core.identity.REFERENCES)")
     stored = club_identity().references.get(key)
@@ -156,7 +186,7 @@ def reference_rewrite(text: str) -> str:
         return text
 
     def known(key: str) -> str:
-        return reference_text(key) if key in REFERENCES else f"§{key}"
+        return reference_text(key) if reference_known(key) else f"§{key}"
 
     def paren(match: re.Match[str]) -> str:
         joined = ", ".join(t for t in (known(k) for k in _BARE.findall(match.group(0))) if t)
@@ -206,6 +236,30 @@ def club_identity_update(*, values: IdentityValues, actor: Actor) -> ClubIdentit
         summary=f"Club identity saved: {identity.name} ({identity.short_name}), {identity.time_zone}"[:300],
         target=identity,
         data={"before": before, "after": after, "changed": changed},
+    )
+    return identity
+
+
+@transaction.atomic
+def club_references_reset(*, blank: bool, actor: Actor) -> ClubIdentity:
+    """Every reference at once, audited: all blank (the pages show no section numbers: the club's rule book
+    numbers its rules otherwise, or not at all), or all back to the bylaws' numbering ("§2.12")."""
+    identity, _created = ClubIdentity.objects.select_for_update().get_or_create(pk=1)
+    before = dict(identity.references)
+    identity.references = dict.fromkeys(REFERENCES, "") if blank else {}
+    identity.save(update_fields=["references"])
+    request_memo_forget()
+    changed = sorted(key for key in REFERENCES if before.get(key) != identity.references.get(key))
+    audit_record(
+        actor=actor,
+        action="club.references",
+        summary=(
+            f"Every reference to the rule book cleared ({len(changed)} changed)"
+            if blank
+            else f"Every reference to the rule book back to the bylaws' numbering ({len(changed)} changed)"
+        ),
+        target=identity,
+        data={"to": "blank" if blank else "bylaws", "before": before, "changed": changed},
     )
     return identity
 

@@ -19,7 +19,7 @@ import logging
 import smtplib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from email.utils import parseaddr
+from email.utils import formataddr, parseaddr
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -31,6 +31,7 @@ from django.utils import timezone
 from django_tasks import TaskResultStatus, task
 from django_tasks_db.models import DBTaskResult
 
+from ncpc.core.identity import club_identity
 from ncpc.core.models import MailDelivery
 
 logger = logging.getLogger(__name__)
@@ -60,11 +61,27 @@ def email_problem(address: str) -> str | None:
     return None
 
 
+def mail_from_address() -> str:
+    """The address every e-mail is sent from: ``DEFAULT_FROM_EMAIL`` (set by whoever runs the server; a name
+    written there is not used)."""
+    return parseaddr(settings.DEFAULT_FROM_EMAIL)[1]
+
+
+def mail_domain() -> str:
+    """The domain of the sender's address: the club's own on the internet (Message-IDs, calendar UIDs)."""
+    return mail_from_address().rpartition("@")[2].lower() or "club.invalid"
+
+
+def mail_from() -> str:
+    """The From of every e-mail: the club's name (its identity page) and the configured address, quoted and
+    encoded as RFC 5322 wants ('"Smith, Jones & Co" <noreply@club.example>', a non-ASCII name as =?utf-8?...)."""
+    return formataddr((club_identity().name, mail_from_address()))
+
+
 def message_id_make() -> str:
     """A new Message-ID, under the domain of ``DEFAULT_FROM_EMAIL`` (not the machine's name, which Django would
     look up in the DNS)."""
-    domain = parseaddr(settings.DEFAULT_FROM_EMAIL)[1].rpartition("@")[2] or "ncpc.invalid"
-    return make_msgid(domain=domain)
+    return make_msgid(domain=mail_domain())
 
 
 def mail_queue(*, kind: str, messages: Sequence[Mail], reference: str = "") -> list[MailDelivery]:
@@ -169,7 +186,7 @@ def mail_deliver(*, delivery_id: int) -> str:
     message = EmailMessage(
         delivery.subject,
         delivery.body,
-        settings.DEFAULT_FROM_EMAIL,
+        mail_from(),  # the club's name as it is when the message leaves
         [delivery.to],
         connection=get_connection(timeout=settings.EMAIL_TIMEOUT),
         headers={"Message-ID": delivery.message_id},

@@ -11,13 +11,16 @@ from django.shortcuts import redirect, render
 
 from ncpc.core.forms import form_field
 from ncpc.core.identity import (
+    FIXED,
     REFERENCES,
     IdentityValues,
     club_identity,
     club_identity_update,
+    club_references_reset,
     reference_default,
     reference_text,
 )
+from ncpc.core.mail import mail_from_address
 from ncpc.core.models import ClubIdentity
 from ncpc.core.permissions import Action, require
 
@@ -113,8 +116,47 @@ def _initial() -> dict[str, str]:
     return initial
 
 
+# The two buttons that set every reference at once: what each does, as its confirmation says it.
+REFERENCES_ALL = {
+    "blank": "Clear every reference: the pages show no section number beside any rule.",
+    "bylaws": "Set every reference back to the bylaws' numbering (§2.12 and so on).",
+}
+
+
+def _page(request, form: ClubIdentityForm, *, confirm: str = ""):
+    return render(
+        request,
+        "club_identity.html",
+        {
+            "form": form,
+            "mail_address": mail_from_address(),
+            "fixed": [(reference_default(key), about) for key, about in FIXED.items()],
+            "references_all": REFERENCES_ALL,
+            "confirm": confirm,
+            "confirm_text": REFERENCES_ALL.get(confirm, ""),
+        },
+    )
+
+
+def _references_all(request, *, to: str):
+    """Both buttons ask first: the page shows what will change, and "Yes" sends it again, confirmed."""
+    if request.POST.get("confirmed") != "yes":
+        return _page(request, ClubIdentityForm(initial=_initial()), confirm=to)
+    club_references_reset(blank=to == "blank", actor=request.user)
+    messages.success(
+        request,
+        "Cleared every reference to the rule book."
+        if to == "blank"
+        else "Every reference to the rule book follows the bylaws' numbering again.",
+    )
+    return redirect("club_identity")
+
+
 @require(Action.EDIT_CLUB_IDENTITY)
 def club_identity_page(request):
+    to = request.POST.get("references_all", "")
+    if request.method == "POST" and to in REFERENCES_ALL:
+        return _references_all(request, to=to)
     form = ClubIdentityForm(request.POST or None, initial=_initial())
     if request.method == "POST" and form.is_valid():
         try:
@@ -125,4 +167,4 @@ def club_identity_page(request):
         else:
             messages.success(request, "Saved the club's identity: every page shows it from now on.")
             return redirect("club_identity")
-    return render(request, "club_identity.html", {"form": form})
+    return _page(request, form)
