@@ -181,9 +181,9 @@ def night_under_way(*, season: Season, on: dt.date | None = None) -> Event | Non
 
 
 def event_by_name(*, season_name: str, number: int) -> Event | None:
-    """The event of a page address (one query)."""
+    """The event of a page address, with its season, venue and night (one query)."""
     return (
-        Event.objects.select_related("season", "venue")
+        Event.objects.select_related("season", "venue", "night")
         .filter(season__name=season_name, number=number)
         .first()
     )
@@ -351,17 +351,22 @@ class EventField:
     average_stack: int | None  # chips_in_play / left, rounded down; None when nobody is left
 
 
-def event_field(*, event: Event) -> EventField:
+FIELD_STATUSES = (Attendance.Status.EXPECTED, Attendance.Status.CALLED_IN, Attendance.Status.ABSENT)
+
+
+def event_field(*, event: Event, rows: list[Attendance] | None = None) -> EventField:
     """Players still in and the average stack: starting_stack × players who started / players left.
 
     Absent players' chips stay on the table (posted and folded) until they are removed (at the end of level
     ``late_arrival_levels``), so they count as started; chips-removed players do not.
     """
-    rows = Attendance.objects.filter(event=event)
-    started = rows.filter(
-        status__in=[Attendance.Status.EXPECTED, Attendance.Status.CALLED_IN, Attendance.Status.ABSENT]
-    ).count()
-    left = rows.filter(status__in=Attendance.PLAYING, elimination__isnull=True).count()
+    if rows is not None:  # the event's attendances already read, with their eliminations (event_attendances)
+        started = sum(1 for r in rows if r.status in FIELD_STATUSES)
+        left = sum(1 for r in rows if r.status in Attendance.PLAYING and not hasattr(r, "elimination"))
+    else:
+        seats = Attendance.objects.filter(event=event)
+        started = seats.filter(status__in=FIELD_STATUSES).count()
+        left = seats.filter(status__in=Attendance.PLAYING, elimination__isnull=True).count()
     chips = season_rules(event.season).starting_stack * started
     return EventField(
         started=started, left=left, chips_in_play=chips, average_stack=chips // left if left else None
@@ -389,6 +394,22 @@ def exemption_used_at(*, membership: Any, exclude_event: Event | None = None) ->
         rows = rows.exclude(event=exclude_event)
     row = rows.order_by("event__number").first()
     return row.event if row else None
+
+
+def exemptions_used_at(*, event: Event, membership_ids: list[int]) -> dict[int, Event]:
+    """``exemption_used_at`` for several members of the event's season at once (one query): the event where
+    each used the late-arrival exemption other than ``event``, by membership id; members who did not are left
+    out."""
+    if not membership_ids:
+        return {}
+    rows = (
+        Attendance.objects.filter(membership_id__in=membership_ids, event__season_id=event.season_id)
+        .filter(models.Q(called_in_at__isnull=False) | models.Q(status=Attendance.Status.CALLED_IN))
+        .exclude(event=event)
+        .select_related("event")
+        .order_by("-event__number")
+    )
+    return {row.membership_id: row.event for row in rows}  # the lowest event number wins
 
 
 def _placing(row: Attendance, *, place: int) -> Placing:

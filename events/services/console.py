@@ -16,10 +16,10 @@ from typing import Any
 
 from django.utils import timezone
 
-from events import selectors
+from events import hooks, selectors
 from events.models import Attendance, Event, Night, NightChange, NightMove, NightSeat, NightTable
 from events.services.late_arrival import late_arrival_due, second_hour_over
-from events.services.night import SEATED_STATUSES, night_of, seat_key
+from events.services.night import SEATED_STATUSES, NightRead, night_of, seat_key
 from events.services.night_clock import clock_payload
 from events.services.night_seating import (
     balance_proposal,
@@ -96,6 +96,7 @@ class TableView:
 @dataclass
 class NightOverview:
     night: Night | None
+    seated: list[NightSeat]  # the seats that hold chips now (``seated_rows``)
     tables: list[TableView]
     unseated: list[Attendance]
     needs_balancing: bool
@@ -106,10 +107,13 @@ class NightOverview:
     players_seated: int
 
 
-def night_overview(*, event: Event) -> NightOverview:
-    night = night_of(event=event)
+def night_overview(*, event: Event, read: NightRead | None = None) -> NightOverview:
+    """The tables seat by seat, who has no seat, the next balancing move. ``read``: the night's rows the
+    console already read."""
+    night = read.night if read is not None else night_of(event=event)
     seated = seated_rows(event)
-    tables = calculator_tables(event=event, seated=seated)
+    table_rows = list(event.night_tables.all())
+    tables = calculator_tables(event=event, seated=seated, table_rows=table_rows)
     everyone = list(
         NightSeat.objects.filter(table__event=event).select_related("table", "attendance__membership__person")
     )
@@ -118,13 +122,14 @@ def night_overview(*, event: Event) -> NightOverview:
     out = _seats_left(everyone=everyone, seated=seated)
     views = [
         _table_view(table=table, row=row, names=names, statuses=statuses, out=out)
-        for table, row in zip(tables, event.night_tables.all(), strict=True)
+        for table, row in zip(tables, sorted(table_rows, key=lambda t: t.number), strict=True)
     ]
-    unseated = _unseated(event=event, everyone=everyone) if tables else []
+    unseated = _unseated(event=event, everyone=everyone, rows=read.rows if read else None) if tables else []
     unbalanced = needs_balancing(tables=tables)
     moves = balance_proposal(night=night, tables=tables) if (night and unbalanced) else []
     return NightOverview(
         night=night,
+        seated=seated,
         tables=views,
         unseated=unseated,
         needs_balancing=unbalanced,
@@ -180,12 +185,12 @@ def _table_view(
     )
 
 
-def _unseated(*, event: Event, everyone: list[NightSeat]) -> list[Attendance]:
+def _unseated(*, event: Event, everyone: list[NightSeat], rows: list[Attendance] | None) -> list[Attendance]:
     """Who is expected to play and still in but has no seat (arrived after the draw)."""
     seated_ids = {r.attendance_id for r in everyone}
     return [
         a
-        for a in selectors.event_attendances(event=event)
+        for a in (selectors.event_attendances(event=event) if rows is None else rows)
         if a.status in SEATED_STATUSES and not hasattr(a, "elimination") and a.pk not in seated_ids
     ]
 
@@ -208,20 +213,28 @@ def clock_text(seconds: float | None) -> str:
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
-def console_state(*, event: Event, now: dt.datetime | None = None) -> dict[str, Any]:
-    """Everything the night console shows, as JSON values; ``version`` as ``night_version``."""
+def console_state(*, event: Event, now: dt.datetime | None = None, fresh: bool = True) -> dict[str, Any]:
+    """Everything the night console shows, as JSON values; ``version`` as ``night_version``. ``fresh=False``:
+    ``event`` was read by this request with its season and night and nothing has changed them since (a page
+    or poll that only reads, ``selectors.event_by_name``); otherwise they are read again."""
     now = now or timezone.now()
-    event = Event.objects.select_related("season").get(pk=event.pk)
-    night = night_of(event=event)
-    clock, clock_error = _clock_json(event=event, now=now)
-    overview = night_overview(event=event)
+    # The event and its night first, in one query: the version is made of theirs, so it is never newer than
+    # what the rest of the state shows (a change in between is seen by the next poll).
+    if fresh:
+        event = Event.objects.select_related("season", "night").get(pk=event.pk)
+    night = _night_read(event)
+    roster = list(hooks.event_roster(season=event.season, event_number=event.number))
     rows = selectors.event_attendances(event=event)
+    read = NightRead(night=night, rows=rows, roster=roster)
+    clock, clock_error = _clock_json(event=event, now=now, read=read)
+    overview = night_overview(event=event, read=read)
     playing = [r for r in rows if r.is_playing]
     still_in = [r for r in playing if not hasattr(r, "elimination")]
     busts = selectors.event_busts(event=event)
-    tables = _tables_json(event=event, overview=overview)
+    tables = _tables_json(overview=overview)
+    have = {r.membership_id for r in rows}
     return {
-        "version": night_version(event=event),
+        "version": f"{event.results_version}.{night.clock_version if night else 0}.{night.seats_version if night else 0}",
         "versions": {
             "results": event.results_version,
             "clock": night.clock_version if night else 0,
@@ -255,13 +268,25 @@ def console_state(*, event: Event, now: dt.datetime | None = None) -> dict[str, 
         "winner": still_in[0].player_name if len(still_in) == 1 and busts else "",
         "results_email": event.season.results_email,
         "conflicts": changes_waiting(event=event),
+        # "Open the night" lists the members on the roster who have no seat yet (none once final)
+        "seats_to_list": 0
+        if event.status == Event.Status.FINAL
+        else sum(1 for m in roster if m.pk not in have),
     }
 
 
-def _clock_json(*, event: Event, now: dt.datetime) -> tuple[dict[str, Any] | None, str]:
+def _night_read(event: Event) -> Night | None:
+    """The night read with its event (``select_related("night")``), or None before the night has one."""
+    try:
+        return event.night
+    except Night.DoesNotExist:
+        return None
+
+
+def _clock_json(*, event: Event, now: dt.datetime, read: NightRead) -> tuple[dict[str, Any] | None, str]:
     """The clock as the TV shows it, or None and why not (no blind structure yet, …)."""
     try:
-        return clock_payload(event=event, now=now), ""
+        return clock_payload(event=event, now=now, read=read), ""
     except NcpcError as exc:
         return None, str(exc)
 
@@ -285,10 +310,13 @@ def _away_json(*, event: Event, night: Night | None, rows: list[Attendance], now
     second_over = second_hour_over(event=event, night=night, now=now)
     final = event.status == Event.Status.FINAL
     away = []
+    used_at = selectors.exemptions_used_at(
+        event=event, membership_ids=[r.membership_id for r in rows if r.status in Attendance.AWAY]
+    )
     for r in rows:
         if r.status not in Attendance.AWAY:
             continue
-        used = selectors.exemption_used_at(membership=r.membership, exclude_event=event)
+        used = used_at.get(r.membership_id)
         absent = r.status == Attendance.Status.ABSENT
         away.append(
             {
@@ -338,15 +366,12 @@ def _busts_json(
     ]
 
 
-def _tables_json(*, event: Event, overview: NightOverview) -> list[dict[str, Any]]:
+def _tables_json(*, overview: NightOverview) -> list[dict[str, Any]]:
     """The tables seat by seat, each seat with the player who holds chips there (the console's tap targets)."""
     seat_of = {
         (s.table.number, s.seat): s.attendance_id
-        for s in NightSeat.objects.filter(
-            table__event=event,
-            attendance__status__in=Attendance.PLAYING,
-            attendance__elimination__isnull=True,
-        ).select_related("table")
+        for s in overview.seated
+        if s.attendance.status in Attendance.PLAYING
     }
     return [
         {

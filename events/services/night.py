@@ -14,6 +14,9 @@ Commands are ``@transaction.atomic``, lock the night row (``night_lock``), check
 saw (``version_check``), refuse once the results are final (``not_final``) and write an audit row.
 """
 
+from dataclasses import dataclass
+from typing import Any
+
 from events import selectors
 from events.models import Attendance, Event, Night
 from events.rules import BlindLevelData
@@ -22,6 +25,17 @@ from ncpc.core.errors import ConcurrentChange, NcpcError
 
 # Seats that hold chips: players still in, and absent players (posted and folded) until their chips come off.
 SEATED_STATUSES = (Attendance.Status.EXPECTED, Attendance.Status.CALLED_IN, Attendance.Status.ABSENT)
+
+
+@dataclass(frozen=True)
+class NightRead:
+    """What the console's whole state reads once and hands to the parts that show it (the clock, the tables,
+    the busts): the night's row, every seat of the event (``selectors.event_attendances``: with members and
+    eliminations) and the members on its roster that night."""
+
+    night: Night | None
+    rows: list[Attendance]
+    roster: list[Any]
 
 
 def structure_of(event: Event) -> tuple[BlindLevelData, ...]:

@@ -25,6 +25,7 @@ from events.services.clock import (
     level_starts,
 )
 from events.services.night import (
+    NightRead,
     clock_state_of,
     night_lock,
     night_of,
@@ -110,11 +111,14 @@ def _mmss(seconds: int | None) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def clock_payload(*, event: Event, now: dt.datetime | None = None) -> dict[str, Any]:
+def clock_payload(
+    *, event: Event, now: dt.datetime | None = None, read: NightRead | None = None
+) -> dict[str, Any]:
     """What the clock page shows, as plain JSON values. ``seconds_left_exact`` lets every screen count down
-    to the same instant between polls; ``server_time`` is the server's clock in milliseconds."""
+    to the same instant between polls; ``server_time`` is the server's clock in milliseconds. ``read``: the
+    night's rows the console already read (nothing of them is read again)."""
     now = now or timezone.now()
-    night = night_of(event=event)
+    night = read.night if read is not None else night_of(event=event)
     structure = structure_of(event)
     state = clock_state_of(night)
     view = clock_view(structure=structure, state=state, now=now)
@@ -123,12 +127,15 @@ def clock_payload(*, event: Event, now: dt.datetime | None = None) -> dict[str, 
     if current.minutes is not None:
         end = level_starts(structure)[view.index] + current.minutes * 60
         exact = max(0.0, end - clock_elapsed(state=state, now=now))
-    field_ = selectors.event_field(event=event)
-    absent = list(
-        Attendance.objects.filter(event=event, status=Attendance.Status.ABSENT)
-        .select_related("membership__person")
-        .order_by("membership__person__last_name", "membership__person__first_name", "pk")
-    )
+    field_ = selectors.event_field(event=event, rows=read.rows if read is not None else None)
+    if read is not None:  # event_attendances: sorted by last name, first name, pk
+        absent = [r for r in read.rows if r.status == Attendance.Status.ABSENT]
+    else:
+        absent = list(
+            Attendance.objects.filter(event=event, status=Attendance.Status.ABSENT)
+            .select_related("membership__person")
+            .order_by("membership__person__last_name", "membership__person__first_name", "pk")
+        )
     levels = selectors.season_rules(event.season).late_arrival_levels
     deadline = late_arrival_deadline(structure=structure, levels=levels)
     return {
@@ -162,14 +169,17 @@ def clock_payload(*, event: Event, now: dt.datetime | None = None) -> dict[str, 
             absent and deadline is not None and view.started and view.elapsed_seconds >= deadline
         ),
         "final": event.status == Event.Status.FINAL,
-        "prizes": prizes_payload(event=event),
+        "prizes": prizes_payload(event=event, roster=read.roster if read is not None else None),
     }
 
 
-def prizes_payload(*, event: Event) -> dict[str, Any]:
+def prizes_payload(*, event: Event, roster: list[Any] | None = None) -> dict[str, Any]:
     """The night's prize pool and the prize of each paid place, for the members on the roster on the event's
-    date (§6.2; the amounts come from the season's payout table, which finance reads)."""
-    count = len(hooks.event_roster(season=event.season, event_number=event.number))
+    date (§6.2; the amounts come from the season's payout table, which finance reads). ``roster``: that roster,
+    already read."""
+    if roster is None:
+        roster = hooks.event_roster(season=event.season, event_number=event.number)
+    count = len(roster)
     try:
         amounts = hooks.payout_amounts(rules=selectors.season_rules(event.season), member_count=count)
     except NcpcError as exc:

@@ -193,12 +193,14 @@ def seated_rows(event: Event) -> list[NightSeat]:
     )
 
 
-def calculator_tables(*, event: Event, seated: list[NightSeat] | None = None) -> list[Table]:
+def calculator_tables(
+    *, event: Event, seated: list[NightSeat] | None = None, table_rows: list[NightTable] | None = None
+) -> list[Table]:
     seated = seated_rows(event) if seated is None else seated
     away = frozenset(seat_key(r.attendance_id) for r in seated if r.attendance.status in Attendance.AWAY)
     tables = {
         t.number: Table(number=t.number, button=t.button, seat_count=t.seat_count, away=away)
-        for t in event.night_tables.all()
+        for t in (event.night_tables.all() if table_rows is None else table_rows)
     }
     for row in seated:
         tables[row.table.number].seats[row.seat] = seat_key(row.attendance_id)

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from events.models import Event
 from events.services import console as console_services
 from events.services import night_actions
-from events.views.helpers import as_int, event_view, require_any, seats_to_list, unreadable_answer
+from events.views.helpers import as_int, event_view, require_any, unreadable_answer
 from events.views.results import ABUSE_OFFICES
 from ncpc.core.permissions import Action, user_can
 
@@ -53,7 +53,7 @@ def _context(request, event: Event, state: dict) -> dict:
         "season": event.season,
         "s": state,
         "request": request,
-        "seats_to_list": seats_to_list(event=event),
+        "seats_to_list": state["seats_to_list"],
         "seats_listed": bool(state["listed"]),
         # The Treasurer sees the night and runs attendance and the door; the results are the Vice President's.
         "can_results": user_can(request.user, Action.ENTER_RESULTS),
@@ -70,8 +70,8 @@ def _parts(request, event: Event, state: dict) -> dict[str, str]:
     }
 
 
-def _state_json(request, event: Event) -> dict:
-    state = console_services.console_state(event=event)
+def _state_json(request, event: Event, *, fresh: bool = True) -> dict:
+    state = console_services.console_state(event=event, fresh=fresh)
     return {**state, "html": _parts(request, event, state)}
 
 
@@ -79,7 +79,7 @@ def _state_json(request, event: Event) -> dict:
 @require_any(*CONSOLE_RIGHTS)
 @event_view
 def console(request, event):
-    state = console_services.console_state(event=event)
+    state = console_services.console_state(event=event, fresh=False)
     return render(
         request,
         "events/night/console.html",
@@ -107,7 +107,7 @@ def console_state(request, event):
         and (shown is None or shown == str(console_services.changes_waiting(event=event)))
     ):
         return HttpResponse(status=204)
-    return JsonResponse(_state_json(request, event))
+    return JsonResponse(_state_json(request, event, fresh=False))
 
 
 @require_POST
