@@ -30,6 +30,7 @@ from events.services.late_arrival import call_time_read
 from events.services.night_arrivals import late_arrival_settle, late_arrivals_remove_all
 from events.services.night_clock import clock_command
 from events.services.night_seating import button_set, final_table_make, seat_add, seat_move, seats_draw
+from events.services.results_mail_late import results_mail_withheld
 from ncpc.core.audit import Actor
 from ncpc.core.errors import ConcurrentChange, NcpcError
 from ncpc.core.permissions import Action, user_can
@@ -325,7 +326,9 @@ def _remove_all(ctx: Context, payload: Payload) -> Done:
 
 def _finish(ctx: Context, payload: Payload) -> Done:
     done = results_services.results_finish(event=ctx.event, version=ctx.version("results"), actor=ctx.actor)
-    return Done(f"Results final. Winner: {done[0].player_name}." if done else "Results final.", done)
+    message = f"Results final. Winner: {done[0].player_name}." if done else "Results final."
+    withheld = results_mail_withheld(event=ctx.event)  # a night entered after the fact (issue 47)
+    return Done(f"{message} {withheld}" if withheld else message, done)
 
 
 AT_THE_DOOR = (Action.ENTER_RESULTS, Action.RECORD_PAYMENTS)  # attendance: the Treasurer at the door too

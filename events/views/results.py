@@ -18,6 +18,7 @@ from events.services import results as results_services
 from events.services import rsvp as rsvp_services
 from events.services.console import night_date_note
 from events.services.places import bust_places
+from events.services.results_mail_late import results_mail_withheld
 from events.views.helpers import (
     event_view,
     night_act,
@@ -221,6 +222,7 @@ def results_entry(request, event):
             "final": event.status == Event.Status.FINAL,
             "final_places": final_places,
             "too_early": club_today() < event.date,
+            "mail_withheld": results_mail_withheld(event=event),
             "reason_form": ReasonForm(),
             "seats_to_list": seats_to_list(event=event),
             "seats_listed": bool(rows),

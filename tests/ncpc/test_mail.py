@@ -4,6 +4,7 @@ recipient's, recorded, retried, and officers see what was not delivered."""
 import datetime as dt
 import threading
 import time
+from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
@@ -151,7 +152,10 @@ def test_dues_reminders_and_a_finish_return_at_once_with_a_silent_mail_server(
                 event=event, attendance_ids=[seats[key].pk], version=event.results_version, actor=None
             )
         event.refresh_from_db()
-        _, took = timed(lambda: results_finish(event=event, version=event.results_version, actor=None))
+        # Made final on event 1's night (Aug 22): a night entered later is not e-mailed (issue 47).
+        night = dt.datetime(2026, 8, 22, 23, 0, tzinfo=ZoneInfo("America/New_York"))
+        with time_machine.travel(night, tick=False):
+            _, took = timed(lambda: results_finish(event=event, version=event.results_version, actor=None))
         assert took < 2.0
         queued = MailDelivery.objects.filter(kind="results", status="queued")
         assert queued.count() == event.season.memberships.exclude(person__email="").count()

@@ -1,7 +1,10 @@
+import datetime as dt
 import re
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 from django.core import mail
 from django.urls import reverse
 
@@ -10,6 +13,15 @@ from events.signals import results_final
 from standings.models import ResultsNotice, TieBreak, WsopDecline
 from tests.factories import MembershipFactory
 from tests.standings.factories import seats
+
+
+def on_the_night():
+    """Event 1's night (Sat Aug 22, 2026): results made final then are e-mailed; a night entered more than a day
+    after its date is not (issue 47, tests/standings/test_results_mail_47.py)."""
+    return time_machine.travel(
+        dt.datetime(2026, 8, 22, 23, 0, tzinfo=ZoneInfo("America/New_York")), tick=False
+    )
+
 
 pytestmark = pytest.mark.django_db
 
@@ -237,7 +249,7 @@ def test_results_email_goes_once_to_members_with_an_address(
     people[9].person.email = ""
     people[9].person.save()
     event = results.set(1, people)
-    with django_capture_on_commit_callbacks(execute=True):
+    with on_the_night(), django_capture_on_commit_callbacks(execute=True):
         results_final.send(sender=Event, event=event)
     assert len(mail.outbox) == 9
     message = mail.outbox[0]
@@ -245,7 +257,7 @@ def test_results_email_goes_once_to_members_with_an_address(
     assert "1. M01 Test — $140.00" in message.body
     assert "2. M02 Test\n" in message.body
     assert "You are ranked 1 with 10 points" in message.body
-    with django_capture_on_commit_callbacks(execute=True):
+    with on_the_night(), django_capture_on_commit_callbacks(execute=True):
         results_final.send(sender=Event, event=event)
     assert len(mail.outbox) == 9
     assert ResultsNotice.objects.get().recipients == 9
@@ -268,7 +280,7 @@ def test_members_of_another_season_are_not_mailed(season, results, django_captur
     MembershipFactory(season=other)
     people = seats(season, 10)
     event = results.set(1, people)
-    with django_capture_on_commit_callbacks(execute=True):
+    with on_the_night(), django_capture_on_commit_callbacks(execute=True):
         results_final.send(sender=Event, event=event)
     assert len(mail.outbox) == 10
 
@@ -308,7 +320,7 @@ def test_a_mail_server_failure_keeps_the_results_email_waiting_and_it_goes_when_
 
     working = EmailBackend.send_messages
     monkeypatch.setattr(EmailBackend, "send_messages", broken)
-    with django_capture_on_commit_callbacks(execute=True):
+    with on_the_night(), django_capture_on_commit_callbacks(execute=True):
         results_final.send(sender=Event, event=event)  # no exception
     assert ResultsNotice.objects.get().recipients == 10
     waiting = MailDelivery.objects.filter(kind="results")
@@ -332,7 +344,7 @@ def test_results_email_still_goes_when_the_payout_table_has_no_row_for_the_membe
 
     monkeypatch.setattr(finance_payouts, "event_payout_lines", missing)
     people = seats(season, 5)
-    with django_capture_on_commit_callbacks(execute=True):
+    with on_the_night(), django_capture_on_commit_callbacks(execute=True):
         results_final.send(sender=Event, event=results.set(1, people))
     assert len(mail.outbox) == 5
     assert "1. M01 Test\n" in mail.outbox[0].body

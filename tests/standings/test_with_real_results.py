@@ -1,6 +1,10 @@
 """End to end with the events app's results entry (no hand-made placings)."""
 
+import datetime as dt
+from zoneinfo import ZoneInfo
+
 import pytest
+import time_machine
 from django.core import mail
 
 from events.services.results import bust_record, bust_undo, results_finish, results_reopen
@@ -8,6 +12,15 @@ from standings.selectors import season_standings
 from tests.events.factories import night_make
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def on_the_night(vice_president):
+    """Event 1's night (Sat Aug 22, 2026): results made final then are e-mailed; a night entered more than a day
+    after its date is not (issue 47, tests/standings/test_results_mail_47.py)."""
+    night = dt.datetime(2026, 8, 22, 23, 0, tzinfo=ZoneInfo("America/New_York"))
+    with time_machine.travel(night, tick=False):
+        yield
 
 
 def test_a_finished_night_updates_the_standings_and_mails_the_members_once(
