@@ -20,7 +20,7 @@ class TieBreak(models.Model):
     points = models.PositiveIntegerField(
         help_text=(
             "The points total the members were tied on. The tie-break settles that tie only; tied again at "
-            "another total, they need a new one (SPEC §15.4)."
+            "another total, they need a new one."
         )
     )
     recorded_by = models.ForeignKey(

@@ -278,7 +278,7 @@ def _fields_check(*, action: str, payload: Mapping[str, Any], sequence: int) -> 
         named = [key for key in ("hand", "bust") if key in payload]
         if len(named) != 1 or not _is_int(payload[named[0]]):
             raise SyncError(
-                f"{where} must name the bust it undoes (SPEC §17.8): its hand, or the sequence number of this "
+                f"{where} must name the bust it undoes: its hand, or the sequence number of this "
                 "device's own bust recorded offline."
             )
 

@@ -146,7 +146,7 @@ def _representative_check(*, season: Season, representative: Membership, decline
     if status not in GOING:
         raise WsopError(
             f"{representative.person} is not going to the WSOP for {season} (status: {status}): winnings are "
-            "recorded only for a qualifier or a replacement (SPEC §15.3).",
+            "recorded only for a qualifier or a replacement.",
             field="representative",
         )
     if declined is not None:

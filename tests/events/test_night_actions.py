@@ -154,7 +154,7 @@ def test_an_undo_that_names_no_bust_is_a_400_by_every_path_and_undoes_nothing(
         )
         assert answer.status_code == 400
         assert answer.json() == {
-            "error": "Change #1 (undo) must name the bust it undoes (SPEC §17.8): its hand, or the sequence "
+            "error": "Change #1 (undo) must name the bust it undoes: its hand, or the sequence "
             "number of this device's own bust recorded offline."
         }
         assert not night_sync.NightChange.objects.exists()

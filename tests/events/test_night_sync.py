@@ -286,7 +286,7 @@ def test_an_undo_that_names_no_bust_is_refused_with_the_batch(fields):
             now=T0,
         )
     assert str(refused.value) == (
-        "Change #1 (undo) must name the bust it undoes (SPEC §17.8): its hand, or the sequence number of this "
+        "Change #1 (undo) must name the bust it undoes: its hand, or the sequence number of this "
         "device's own bust recorded offline."
     )
 

@@ -3,13 +3,17 @@ the calendar's PRODID and UIDs are the club's, the backup file bears the club's 
 book clears (or goes back to the bylaws' numbering) at once, and a rule fixed by the bylaws is not shown as the
 club's."""
 
+import ast
 import datetime as dt
 import io
+import pathlib
+import re
 from email import message_from_bytes, policy
 
 import icalendar
 import pytest
 import time_machine
+from django.conf import settings as django_settings
 from django.core import mail
 from django.core.management import call_command
 
@@ -200,3 +204,68 @@ def test_the_four_new_decks_are_fixed_by_the_bylaws_not_a_rule_the_club_numbers(
     page = client.get("/finance/payouts/").content.decode()
     assert f"{decks}</li>" in page and "3.6.9" not in page
     assert reference_paren("3.6.9") == ""
+
+
+# --- Messages never cite SPEC sections (the bylaws' § is the club's; SPEC.md is the developers') ---
+
+APPS = ("ncpc", "members", "events", "finance", "standings")
+# Left for now, each with why: a model field's help text whose change needs a migration of that app.
+SPEC_CITED_KNOWN = {("events/models.py", "When the bust was tapped")}
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                found.add(id(first.value))
+    return found
+
+
+def _spec_cited_in_code() -> list[tuple[str, int, str]]:
+    """Every string of the apps' code that is not a docstring (messages, form errors, labels, help texts) and
+    cites "SPEC §" (comments are not strings; migrations only repeat the models)."""
+    found = []
+    for app in APPS:
+        for path in sorted(pathlib.Path(django_settings.BASE_DIR, app).rglob("*.py")):
+            if "migrations" in path.parts or "SPEC §" not in (source := path.read_text()):
+                continue
+            tree = ast.parse(source)
+            docs = _docstrings(tree)
+            for node in ast.walk(tree):
+                if (
+                    isinstance(node, ast.Constant)
+                    and isinstance(node.value, str)
+                    and "SPEC §" in node.value
+                    and id(node) not in docs
+                ):
+                    found.append((str(path.relative_to(django_settings.BASE_DIR)), node.lineno, node.value))
+    return found
+
+
+TEMPLATE_COMMENT = re.compile(r"{#.*?#}|{%\s*comment\s*%}.*?{%\s*endcomment\s*%}", re.S)
+
+
+def test_no_message_label_or_page_cites_a_spec_section():
+    wrong = [
+        f"{path}:{line}: {text[:80]!r}"
+        for path, line, text in _spec_cited_in_code()
+        if not any(path == known and text.startswith(start) for known, start in SPEC_CITED_KNOWN)
+    ]
+    for path in sorted(pathlib.Path(django_settings.BASE_DIR, "templates").rglob("*.html")):
+        shown = TEMPLATE_COMMENT.sub("", path.read_text())
+        if "SPEC §" in shown:
+            wrong.append(f"{path.relative_to(django_settings.BASE_DIR)}: cites SPEC outside a comment")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_refusal_names_the_rule_without_citing_spec(db):
+    from events.services.night_sync import SyncError, _fields_check
+
+    with pytest.raises(SyncError) as refused:
+        _fields_check(action="undo", payload={}, sequence=1)
+    assert str(refused.value) == (
+        "Change #1 (undo) must name the bust it undoes: its hand, or the sequence number of this device's own "
+        "bust recorded offline."
+    )
