@@ -13,7 +13,7 @@ from finance.selectors.monthly_report import MemberDuesRow, MonthlyReport
 from finance.selectors.report_record import ledger_rows, payout_rows
 from ncpc.core.downloads import CREDIT_FORMAT, Table, csv_response, xlsx_response
 from ncpc.core.identity import club_file_prefix, club_identity, reference_rewrite
-from ncpc.core.money import credit_display
+from ncpc.core.money import ZERO, credit_display
 from ncpc.core.money import money_display as money
 from ncpc.core.pdf import ClubPDF
 
@@ -38,10 +38,24 @@ def report_status(report: MonthlyReport, *, iso: bool = False) -> str:
 
 
 def report_period(report: MonthlyReport) -> str:
-    """The days the accounts cover: "Nov 1–30, 2026", or "Dec 1–3, 2026 (to date)" while the month runs."""
+    """The days the accounts cover: "Nov 1–30, 2026", "Dec 1–3, 2026 (to date)" while the month runs, or
+    "Jan 1–31, 2027 (not started)" for a month after the report's date."""
     last = report.as_of if report.to_date else report.end
     days = f"{report.start:%b %-d}–{last:%-d, %Y}"
+    if report.not_started:
+        return f"{days} (not started)"
     return f"{days} (to date)" if report.to_date else days
+
+
+def _draft_state(report: MonthlyReport) -> str:
+    """What a month that is not closed is: not started yet (its opening is the accounts as they stand on the
+    report's date), or open."""
+    if report.not_started:
+        return (
+            f"{report.start:%B %Y} has not started; its opening is the accounts as they stand on "
+            f"{report.as_of:%b %-d, %Y}"
+        )
+    return f"{report.start:%B %Y} is not closed; its figures may still change"
 
 
 def _month_column(report: MonthlyReport) -> str:
@@ -96,77 +110,132 @@ def _categories(report: MonthlyReport) -> Table:
     )
 
 
-def _fees(rows: list[MemberDuesRow], *, total: MemberDuesRow | None = None) -> Table:
-    """Members' fees; ``total``: the outstanding fees' total row, for the workbook. A negative balance is
-    a credit: the workbook shows it as "credit $200.00" (the number stays a number)."""
-    values: list = [
-        [r.name, r.charged, r.late_fees, r.paid, r.balance, "yes" if r.good_standing else "no"] for r in rows
-    ]
-    if total is not None:
-        values.append([total.name, total.charged, total.late_fees, total.paid, total.balance, ""])
+def _fees(rows: list[MemberDuesRow], *, totals: list[list] | None = None) -> Table:
+    """Members' fees; ``totals``: the workbook's total rows (``_fees_totals``). A negative balance is a credit:
+    the workbook shows it as "credit $200.00" (the number stays a number). A member who left has no credit
+    (SPEC §16.2): what they paid beyond their charges is the club's, said in their good-standing cell, and
+    their balance is what they left unpaid."""
+    values: list = [[r.name, r.charged, r.late_fees, r.paid, *_fees_standing(r)] for r in rows]
+    first_total = len(values)
+    values += totals or []
     return Table(
         "Member fees",
         ["member", "dues_and_fees", "late_fees", "paid", "balance", "good_standing"],
         values,
         labels=["Member", "Dues and fees", "Late fees", "Paid", "Balance", "Good standing"],
-        totals=(len(values) - 1,) if total is not None else (),
+        totals=range(first_total, len(values)),
         formats={4: CREDIT_FORMAT},
     )
 
 
-def _ledger(report: MonthlyReport) -> Table:
-    """The month's ledger entries: a closed month's as its closing kept them (SPEC §17.1)."""
+def _fees_standing(row: MemberDuesRow) -> list:
+    """A row's balance and good standing: for a member who left, what they left unpaid (never a credit) and
+    the day they left, with what the club kept (§2.12)."""
+    if row.left_on is None:
+        return [row.balance, "yes" if row.good_standing else "no"]
+    left = f"no: {row.how_left.lower() or 'left'} {row.left_on:%b %-d, %Y}"
+    if row.forfeited:
+        left += reference_rewrite(f"; {money(row.forfeited)} kept by the club (§2.12)")
+    return [max(row.balance, ZERO), left]
+
+
+def _ledger(report: MonthlyReport, *, workbook: bool = False) -> Table:
+    """The month's ledger entries: a closed month's as its closing kept them (SPEC §17.1). The workbook ends
+    them with their total (zero: every transaction balances)."""
     rows = report.ledger if report.ledger is not None else ledger_rows(report)
+    values: list = [[r.date, r.transaction, r.kind, r.account, r.amount, r.memo] for r in rows]
+    if workbook:
+        values.append(
+            [
+                f"Total ({_count(len(rows), 'entry', 'entries')})",
+                None,
+                None,
+                None,
+                money_total(r.amount for r in rows),
+                "",
+            ]
+        )
     return Table(
         "Ledger",
         ["date", "transaction", "kind", "account", "amount", "memo"],
-        [[r.date, r.transaction, r.kind, r.account, r.amount, r.memo] for r in rows],
+        values,
         labels=["Date", "Transaction", "Kind", "Account", "Amount", "Memo"],
+        totals=(len(values) - 1,) if workbook else (),
     )
 
 
-def _payouts(report: MonthlyReport) -> Table:
+def _payouts(report: MonthlyReport, *, workbook: bool = False) -> Table:
     """The month's event payouts: a closed month's as its closing kept them (SPEC §17.1), so that a result
-    corrected later or a name changed later never shows in it."""
+    corrected later or a name changed later never shows in it. The workbook ends them with their total."""
     rows = report.payouts if report.payouts is not None else payout_rows(report)
+    values: list = [[r.event, r.date, r.place, r.paid_to, r.amount] for r in rows]
+    if workbook:
+        values.append(
+            [
+                f"Total ({_count(len(rows), 'place', 'places')} paid)",
+                None,
+                None,
+                "",
+                money_total(r.amount for r in rows),
+            ]
+        )
     return Table(
         "Payouts",
         ["event", "date", "place", "paid_to", "amount"],
-        [[r.event, r.date, r.place, r.paid_to, r.amount] for r in rows],
+        values,
         labels=["Event", "Date", "Place", "Paid to", "Amount"],
+        totals=(len(values) - 1,) if workbook else (),
     )
+
+
+def _escrow(report: MonthlyReport) -> Table:
+    """The report's WSOP escrow block: the escrow balance, the season's allocation and the day it moved."""
+    rows: list = [[f"Escrow balance at {report.as_of:%b %-d, %Y}", report.escrow_balance]]
+    allocation = report.wsop_allocation
+    if allocation is not None:
+        rows.append(
+            [f"Season allocation: {allocation.prizes} prize(s), entries + expenses", allocation.escrow]
+        )
+        rows.append(["Moved to escrow", report.wsop_posted_on or "not yet"])
+    return Table("Escrow", ["item", "amount"], rows, labels=["WSOP escrow", "Amount or date"])
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def _tables(
     report: MonthlyReport, *, full: bool, own: list[MemberDuesRow], workbook: bool
 ) -> dict[str, Table]:
+    """The report's tables in the page's order; the workbook's have their total rows and the escrow block."""
     tables = {
         "accounts": _accounts(report),
         "categories": _categories(report),
-        "fees": _fees(
-            report.members if full else own, total=_fees_total(report, full=full) if workbook else None
-        ),
-        "payouts": _payouts(report),
     }
+    if workbook:
+        tables["escrow"] = _escrow(report)
+    tables["fees"] = _fees(
+        report.members if full else own, totals=_fees_totals(report) if workbook and full else None
+    )
+    tables["payouts"] = _payouts(report, workbook=workbook)
     if full:
-        tables["ledger"] = _ledger(report)
+        tables["ledger"] = _ledger(report, workbook=workbook)
     return tables
 
 
-def _fees_total(report: MonthlyReport, *, full: bool) -> MemberDuesRow | None:
-    """The officers' workbook ends the fees with the total of every seat's row; a member's has one row."""
-    if not full or not report.members:
-        return None
-    rows = report.members
-    return MemberDuesRow(
-        rows[0].membership,
-        f"Total ({len(rows)} members)",
-        money_total(r.charged for r in rows),
-        money_total(r.paid for r in rows),
-        money_total(r.late_fees for r in rows),
-        money_total(r.balance for r in rows),
-        False,
-    )
+def _fees_totals(report: MonthlyReport) -> list[list]:
+    """The officers' workbook ends the fees with what is owed and what is paid ahead, apart, as the page shows
+    them (never one netted against the other): the outstanding fees' total row, then the credits' total (a
+    member who left has none, SPEC §16.2)."""
+    totals: list[list] = []
+    owed = report.owing_totals
+    if owed is not None:
+        count = _count(len(report.owing), "member", "members")
+        totals.append([f"Total owed ({count})", owed.charged, owed.late_fees, owed.paid, owed.balance, ""])
+    if report.credits:
+        count = _count(len(report.credits), "member", "members")
+        totals.append([f"Total credits ({count})", None, None, None, -report.credit_total, ""])
+    return totals
 
 
 def report_tables(report: MonthlyReport, *, full: bool, own: list[MemberDuesRow]) -> dict[str, Table]:
@@ -201,7 +270,7 @@ def report_xlsx(report: MonthlyReport, *, full: bool, own: list[MemberDuesRow]) 
     §16.1) on top; the sheets as the page shows the tables."""
     status = report_status(report)
     if report.closed is None:
-        status += f": {report.start:%B %Y} is not closed; its figures may still change"
+        status += f": {_draft_state(report)}"
     title = [
         f"{club_identity().name} · {report_title(report)}",
         f"{status}. Accounts for {report_period(report)}; dues as of {report.as_of:%b %-d, %Y}.",
@@ -224,7 +293,7 @@ def report_pdf(
     size = PDF_BODY
     pdf = ClubPDF(title=report_title(report), printed=printed, marker=status, size=size)
     if report.closed is None:
-        state = f"Draft: {report.start:%B %Y} is not closed; its figures may still change."
+        state = f"Draft: {_draft_state(report)}."
     else:
         state = f"{status}: the report was presented; nothing can be dated in {report.start:%B %Y} any more."
     pdf.note(f"{state} Accounts for {report_period(report)}; dues as of {report.as_of:%b %-d, %Y}.")

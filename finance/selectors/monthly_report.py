@@ -171,7 +171,13 @@ class MonthlyReport:
     @property
     def to_date(self) -> bool:
         """The month is still running on the report's date: its figures run to ``as_of``, not to its end."""
-        return self.as_of < self.end
+        return self.start <= self.as_of < self.end
+
+    @property
+    def not_started(self) -> bool:
+        """A month after the report's date: nothing of it has happened yet; its opening is the accounts as they
+        stand on ``as_of`` and its dues are as of that day."""
+        return self.as_of < self.start
 
     @property
     def accounts_total(self) -> AccountMonth:
@@ -270,9 +276,17 @@ CATEGORY_LABELS = {
     ADMIN_FEE: "Admin fees",
     DUES: "Dues",
     LATE_FEE: "Late fees",
-    CREDIT: "Paid ahead (credit on account)",
     FORFEITED: "Forfeited by members who left (§2.12)",
 }
+
+
+def _credit_as_dues(totals: dict[str, Decimal]) -> dict[str, Decimal]:
+    """Money paid beyond the season's charges counted as dues (paid ahead): the report has one paid-ahead
+    figure, the members' credits on the report's date (its Paid ahead table, the other side of the outstanding
+    fees of §3.6.3), and no income row of its own that would say another amount."""
+    merged = {c: v for c, v in totals.items() if c != CREDIT}
+    merged[DUES] = totals.get(DUES, ZERO) + totals.get(CREDIT, ZERO)
+    return merged
 
 
 def _report_categories(
@@ -299,14 +313,14 @@ def _report_categories(
             forgone=account.forgone,
             left_on=account.ended_on,
         )
-    month = category_totals(amounts, start=start, end=end)
-    season = category_totals(amounts, start=season_start, end=end)
+    month = _credit_as_dues(category_totals(amounts, start=start, end=end))
+    season = _credit_as_dues(category_totals(amounts, start=season_start, end=end))
     income = [
         CategoryRow(
             reference_rewrite(CATEGORY_LABELS[c]), quantize(month.get(c, ZERO)), quantize(season.get(c, ZERO))
         )
         for c in (*CATEGORIES, FORFEITED)
-        if month.get(c) or season.get(c) or c not in (CREDIT, FORFEITED)
+        if c != CREDIT and (month.get(c) or season.get(c) or c != FORFEITED)
     ]
     sums = {a.code: (m, s) for a, m, s in posted}
     # The standard accounts (shown at zero when nothing was posted to them), then any other with entries.
@@ -438,18 +452,28 @@ def _sums_before(
 
 def _month_figures(*, start: dt.date, end: dt.date, assets: set[int]) -> dict[int, list[Decimal]]:
     """Account id → the month's [receipts, payments, transfers in, transfers out], from the month's entries
-    (one read): a transaction all of whose entries are in ``assets`` (the asset accounts' ids) is a transfer."""
+    (one read): a transaction all of whose entries are in ``assets`` (the asset accounts' ids) is a transfer.
+
+    A reversal takes back what it reverses from the same column (a reversed payment is less money in, a
+    reversed check less money out), as the income and expenses of the check line under the table count it; a
+    reversed opening balance stays money out (the check line's opening balances term)."""
     transactions: dict[int, list[tuple[int, Decimal]]] = {}
-    for account_id, transaction_id, amount in Entry.objects.filter(
+    takes_back: set[int] = set()
+    for account_id, transaction_id, amount, kind, reversed_kind in Entry.objects.filter(
         transaction__date__gte=start, transaction__date__lte=end
-    ).values_list("account_id", "transaction_id", "amount"):
+    ).values_list(
+        "account_id", "transaction_id", "amount", "transaction__kind", "transaction__reverses__kind"
+    ):
         transactions.setdefault(transaction_id, []).append((account_id, amount))
+        if kind == Transaction.Kind.REVERSAL and reversed_kind not in (None, Transaction.Kind.OPENING):
+            takes_back.add(transaction_id)
     month: dict[int, list[Decimal]] = {}
-    for entries in transactions.values():
+    for transaction_id, entries in transactions.items():
         transfer = all(account_id in assets for account_id, _amount in entries)
+        back = transaction_id in takes_back
         for account_id, amount in entries:
             figures = month.setdefault(account_id, [ZERO, ZERO, ZERO, ZERO])
-            figures[(2 if transfer else 0) + (amount < 0)] += amount
+            figures[(2 if transfer else 0) + ((amount > 0) if back else (amount < 0))] += amount
     return month
 
 
@@ -470,6 +494,8 @@ def _opening_balances_in_month(
             | Q(transaction__opening_balance_reversed__isnull=False),
             transaction__date__gte=start,
             transaction__date__lte=end,
+            # The asset accounts' side only: the opening balances (equity) account's side is the same money.
+            account__kind=Account.Kind.ASSET,
         )
         .values("account_id")
         .annotate(

@@ -82,6 +82,7 @@ def report(request, year, month):
                 data=data,
                 own=own,
             ),
+            "period": report_files.report_period(data),
             "closed": data.closed,
             "may_close": may_close,
             "open_before": open_before,

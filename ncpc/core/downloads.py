@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from django.http import HttpResponse
 from openpyxl import Workbook
-from openpyxl.styles import Font
+from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.properties import PageSetupProperties
 
@@ -106,6 +106,9 @@ def xlsx_bytes(tables: Iterable[Table], *, title: Sequence[str] = ()) -> bytes:
         sheet.append(labels)
         for cell in sheet[header_row]:
             cell.font = Font(bold=True)
+            # A money column's heading stands over its amounts, right-aligned as numbers are.
+            if any(isinstance(r[cell.column - 1], Decimal) for r in table.rows if len(r) >= cell.column):
+                cell.alignment = Alignment(horizontal="right")
         for row in table.rows:
             sheet.append([v if isinstance(v, (int, Decimal, dt.date)) or v is None else str(v) for v in row])
         for offset, cells in enumerate(sheet.iter_rows(min_row=1)):

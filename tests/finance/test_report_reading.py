@@ -68,7 +68,14 @@ def test_the_running_month_reads_to_date_with_its_date_and_a_past_month_its_whol
 def test_the_workbook_is_a_report_title_plain_headings_totals_formats_and_print_setup(client, treasurer, bob):
     client.force_login(treasurer)
     book = load_workbook(io.BytesIO(client.get(reverse("finance:report", args=NOV) + "?format=xlsx").content))
-    assert book.sheetnames == ["Accounts", "Income and expenses", "Member fees", "Payouts", "Ledger"]
+    assert book.sheetnames == [
+        "Accounts",
+        "Income and expenses",
+        "Escrow",
+        "Member fees",
+        "Payouts",
+        "Ledger",
+    ]
     for sheet in book.worksheets:
         assert sheet["A1"].value == (
             "Northern Cincinnati Poker Club · Treasurer's report, November 2026 · season 2026-27"
@@ -97,9 +104,12 @@ def test_the_workbook_is_a_report_title_plain_headings_totals_formats_and_print_
     # Bob: charged $410, paid $610: a balance of −200 stored as a number, shown as a credit.
     assert bob_row[4].value == -200 and "credit" in bob_row[4].number_format
     assert bob_row[1].number_format == '"$"#,##0.00;"−$"#,##0.00'
-    # The total row is values, not formulas: Bob and the treasurer's seat (charged $410, paid nothing).
-    total = rows["Total (2 members)"]
-    assert [c.value for c in total[1:5]] == [820, 0, 610, 210] and total[0].font.b
+    # The total rows are values, not formulas, owed and paid ahead apart: the treasurer's seat owes $410
+    # (charged $410, paid nothing); Bob has paid $200 ahead.
+    owed = rows["Total owed (1 member)"]
+    assert [c.value for c in owed[1:5]] == [410, 0, 0, 410] and owed[0].font.b
+    credits = rows["Total credits (1 member)"]
+    assert [c.value for c in credits[1:5]] == [None, None, None, -200] and credits[0].font.b
     categories = book["Income and expenses"]
     assert [c.value for c in categories[4]] == ["Kind", "Category", "November to date", "Season to date"]
     labels = [r[1].value for r in categories.iter_rows(min_row=5)]
