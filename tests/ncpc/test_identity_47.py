@@ -83,6 +83,42 @@ def test_a_renamed_club_sends_every_mail_in_its_name_from_the_configured_address
     )
 
 
+def test_the_mail_server_receives_the_clubs_name_and_the_configured_address(
+    settings, president, django_capture_on_commit_callbacks
+):
+    from email.header import decode_header, make_header
+    from email.utils import parseaddr
+
+    from tests.ncpc.smtp import WorkingServer
+    from tests.ncpc.test_mail import smtp_settings
+
+    settings.DEFAULT_FROM_EMAIL = "noreply@lakeside.example"
+    _renamed(president, name='Lakeside, the "Poker" League')
+    server = WorkingServer()
+    try:
+        smtp_settings(settings, server.port)
+        with django_capture_on_commit_callbacks(execute=True):
+            [delivery] = mail_queue(
+                kind=MailDelivery.Kind.RESULTS, messages=[Mail(to="ann@example.org", subject="s", body="b")]
+            )
+        delivery.refresh_from_db()
+        assert delivery.status == "sent"
+        [(envelope_sender, recipients, message)] = server.received
+    finally:
+        server.close()
+    assert (envelope_sender, recipients) == ("noreply@lakeside.example", ["ann@example.org"])
+    name, address = parseaddr(str(make_header(decode_header(message["From"]))))
+    assert (name, address) == ('Lakeside, the "Poker" League', "noreply@lakeside.example")
+
+
+def test_a_sender_address_that_is_not_one_stops_the_start_naming_the_setting():
+    from tests.ncpc.test_settings import run_django
+
+    result = run_django({"DJANGO_DEBUG": "1", "DEFAULT_FROM_EMAIL": "Lakeside Poker League"}, "check")
+    assert result.returncode != 0
+    assert "DEFAULT_FROM_EMAIL must be an e-mail address like noreply@club.example" in result.stderr
+
+
 @pytest.mark.parametrize(
     ("name", "header"),
     [
@@ -141,6 +177,21 @@ def test_the_backup_file_bears_the_clubs_date_at_23_30_in_chicago(president):
         call_command("backup_name", stdout=bare)
     assert out.getvalue().strip() == "lpl-2026-11-29.dump"
     assert bare.getvalue().strip() == "lpl-2026-11-29"
+
+
+def test_a_season_exported_at_23_30_in_chicago_is_as_of_the_clubs_date(president, season):
+    import json
+
+    from django.utils import timezone
+
+    _renamed(president)
+    with time_machine.travel(dt.datetime(2026, 11, 30, 5, 30, tzinfo=dt.UTC), tick=False):
+        out = io.StringIO()
+        try:
+            call_command("export_season", "2026-27", stdout=out)
+        finally:
+            timezone.deactivate()
+    assert json.loads(out.getvalue())["as_of"] == "2026-11-29"
 
 
 def _post(client, data):

@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 from events.models import Season
 from ncpc.club.services.season_export import season_file_export
 from ncpc.club.services.season_report import season_report
+from ncpc.core.identity import club_time_zone_activate
 
 
 class Command(BaseCommand):
@@ -24,6 +25,7 @@ class Command(BaseCommand):
         found = Season.objects.filter(name=season).first()
         if found is None:
             raise CommandError(f"No season named {season!r}.")
+        club_time_zone_activate()  # "today" is the club's date, not the server's nor UTC's
         day = None
         if as_of:
             try:
