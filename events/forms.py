@@ -1,3 +1,5 @@
+import calendar
+
 from django import forms
 from django.forms import inlineformset_factory
 
@@ -47,7 +49,8 @@ class IntListField(_JsonAsText):
 
 
 class ScheduleField(_JsonAsText):
-    """The schedule typed as 'month/nth Saturday' pairs: '8/4, 9/4, 10/4, 11/2, …'."""
+    """The schedule typed as 'month/nth day' pairs: '8/4, 9/4, 10/4, 11/2, …' (the day of the week is a rule of
+    its own)."""
 
     def prepare_value(self, value):
         if isinstance(value, list | tuple):
@@ -63,9 +66,9 @@ class ScheduleField(_JsonAsText):
             try:
                 month, nth = (int(x) for x in part.split("/"))
             except ValueError:
-                raise forms.ValidationError(f"'{part}' is not month/nth-Saturday, like 11/2.") from None
+                raise forms.ValidationError(f"'{part}' is not month/nth day, like 11/2.") from None
             if not (1 <= month <= 12 and 1 <= nth <= 5):
-                raise forms.ValidationError(f"'{part}': month must be 1–12 and the Saturday 1–5.")
+                raise forms.ValidationError(f"'{part}': month must be 1–12 and the day 1–5.")
             pairs.append([month, nth])
         if not pairs:
             raise forms.ValidationError("The schedule needs at least one event.")
@@ -177,10 +180,77 @@ def formset_rows(*, table: str, formset) -> tuple:
     )
 
 
-class SeasonCreateForm(forms.Form):
-    start_year = forms.IntegerField(
-        min_value=2000, max_value=2100, help_text="The season starts 1 August of this year."
+def formset_data_with_rows(*, data, prefix: str, table: str, rows: tuple) -> dict:
+    """A copy of a rules form's POST ``data`` whose ``table`` formset (form prefix ``prefix``) shows ``rows``
+    instead: a row is matched by its member count (payouts) or event number (dues) and gets the amounts of
+    ``rows``; rows not in ``rows`` keep what was typed. Only the payout table and the dues schedule."""
+    out = data.copy()
+    places = ("first", "second", "third", "fourth")
+    by_key = (
+        {row.member_count: row.amounts for row in rows}
+        if table == "payout_table"
+        else {number: (amount,) for number, amount in rows}
     )
+    key_field, amount_fields = (
+        ("member_count", places) if table == "payout_table" else ("event_number", ("amount",))
+    )
+    for i in range(int(data.get(f"{prefix}-TOTAL_FORMS", 0) or 0)):
+        try:
+            key = int(data.get(f"{prefix}-{i}-{key_field}", ""))
+        except ValueError:
+            continue
+        if key not in by_key or data.get(f"{prefix}-{i}-DELETE"):
+            continue
+        amounts = by_key[key]
+        for j, name in enumerate(amount_fields):
+            out[f"{prefix}-{i}-{name}"] = str(amounts[j]) if j < len(amounts) else ""
+    return out
+
+
+# The fiscal year's months in its order (§1.2: Aug – Jul), for the month of a season's first event.
+_FISCAL_MONTHS = [(m, calendar.month_name[m]) for m in (*range(8, 13), *range(1, 8))]
+_NTH_CHOICES = [
+    (n, f"The {word} of every month") for n, word in ((1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"))
+]
+
+
+class SeasonCreateForm(forms.Form):
+    """The new season: its year, and its schedule rule (the month of its first event and the day it falls on)."""
+
+    start_year = forms.IntegerField(
+        min_value=2000,
+        max_value=2100,
+        help_text="The season (the fiscal year) runs from 1 August of this year to 31 July.",
+    )
+    first_month = forms.TypedChoiceField(
+        coerce=int,
+        required=False,
+        empty_value=None,
+        choices=_FISCAL_MONTHS,
+        initial=8,
+        label="First event in",
+        help_text="A club that starts mid-year plays its first event in a later month.",
+    )
+    nth = forms.TypedChoiceField(
+        coerce=int,
+        required=False,
+        empty_value=None,
+        choices=[("", "As the season before"), *_NTH_CHOICES],
+        label="Events on",
+    )
+    weekday = forms.TypedChoiceField(
+        coerce=int,
+        required=False,
+        empty_value=None,
+        choices=[("", "As the season before"), *enumerate(calendar.day_name)],
+        label="Day of the week",
+    )
+
+    def __init__(self, *args, schedule_words: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        if schedule_words:
+            nth = form_field(self, "nth", forms.ChoiceField)
+            nth.choices = [("", f"As the season before: {schedule_words}"), *_NTH_CHOICES]
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -70,10 +70,26 @@ class Season(models.Model):
     events_per_season = models.PositiveSmallIntegerField(
         "events per season", help_text="How many events the season has (§4.4); the schedule lists each one."
     )
-    # Each entry is [month, nth Saturday]; one entry per event, in order (SPEC §3).
+    # Each entry is [month, nth day of the week]; one entry per event, in order (SPEC §3).
     schedule = models.JSONField(
-        "schedule (month/nth Saturday per event)",
-        help_text="One month/nth-Saturday pair per event, in order: 11/2 is the 2nd Saturday of November (§4.5).",
+        "schedule (month/nth day per event)",
+        help_text="One month/nth-day pair per event, in order: 11/2 is the 2nd Saturday of November when the "
+        "events are on Saturdays (§4.5).",
+    )
+    # The day of the week the schedule's "nth" counts (Monday 0 … Sunday 6): the bylaws' Saturday by default.
+    schedule_weekday = models.PositiveSmallIntegerField(
+        "day of the week of events",
+        choices=[
+            (0, "Monday"),
+            (1, "Tuesday"),
+            (2, "Wednesday"),
+            (3, "Thursday"),
+            (4, "Friday"),
+            (5, "Saturday"),
+            (6, "Sunday"),
+        ],
+        default=5,
+        help_text="The schedule's nth day is this day of the week: the 4th Thursday, the 2nd Saturday (§4.5).",
     )
     event_start_time = models.TimeField("event start time", help_text="When play starts at every event.")
     announce_days_ahead = models.PositiveSmallIntegerField(

@@ -65,6 +65,7 @@ class SeasonRules:
     money_limit: Decimal = DEFAULT_MONEY_LIMIT
     dues_reminder_days_ahead: int = 7
     rsvp_reminder_days: int = 3
+    schedule_weekday: int = 5  # the day of the week the schedule's nth counts (Monday 0, Saturday 5)
     dues_schedule: tuple[tuple[int, Decimal], ...] = field(default=())  # (event number, amount)
     payout_table: tuple[PayoutRowData, ...] = field(default=())
     wsop_table: tuple[WsopRowData, ...] = field(default=())
@@ -101,4 +102,5 @@ class SeasonRules:
         "money_limit",
         "dues_reminder_days_ahead",
         "rsvp_reminder_days",
+        "schedule_weekday",
     )

@@ -10,6 +10,7 @@ app_name = "events"
 urlpatterns = [
     path("rules/", pages.rules_current, name="rules_current"),
     path("rules/<str:season>/", pages.rules, name="rules"),
+    path("rules/<str:season>/reschedule/", pages.season_reschedule, name="season_reschedule"),
     path("", schedule.schedule_current, name="schedule_current"),
     path("venues/", schedule.venues, name="venues"),
     path("venues/<int:pk>/", schedule.venue_edit, name="venue_edit"),

@@ -92,8 +92,17 @@ def season_rules_problems(
 
 # SPEC §15.10: what stays editable once an event of the season is final. The blind structure (the clock's
 # levels and breaks) may change between nights, never while one is under way; ``results_email`` is a setting,
-# not a rule; nor is when members are reminded to say whether they come (``rsvp_reminder_days``).
-EDITABLE_UNDER_WAY = ("blind_structure", "rsvp_reminder_days", *SETTINGS_FIELDS)
+# not a rule; nor is when members are reminded to say whether they come (``rsvp_reminder_days``). The
+# schedule's months and days may change too: officers move events anyway (§4.4.1), and a new schedule moves
+# only the events not yet played, after a confirmation (``events.services.seasons.events_reschedule``); the
+# number of events stays frozen.
+EDITABLE_UNDER_WAY = (
+    "blind_structure",
+    "rsvp_reminder_days",
+    "schedule",
+    "schedule_weekday",
+    *SETTINGS_FIELDS,
+)
 
 
 def season_frozen_by(*, season: Season) -> Event | None:
@@ -197,8 +206,8 @@ def _rules_change_allowed_check(
         names = ", ".join(Season.rule_label(name) for name in frozen)
         raise RulesError(
             f"The rules of {season} are frozen: the results of event {final.number} are final, so the season is "
-            f"under way (SPEC §15.10). Not changed: {names}. A change the club votes for applies from the next "
-            "season (§3.4); only the blind structure may still change between nights."
+            f"under way. Not changed: {names}. A change the club votes for applies from the next "
+            "season (§3.4); only the blind structure and the schedule may still change between nights."
         )
     if "blind_structure" in changed_tables and (night := night_under_way(season=season)) is not None:
         raise RulesError(

@@ -1,7 +1,9 @@
 """Creating a season with its rules and its events, and changing its rules (commands)."""
 
+import calendar
 import datetime as dt
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from django.db import transaction
 
@@ -9,10 +11,11 @@ from events.bylaws import BYLAWS_RULES
 from events.models import BlindLevel, DuesInstallment, Event, PayoutRow, Season, WsopRow
 from events.rules import SeasonRules
 from events.selectors import season_rules
-from events.services.schedule import schedule_dates
+from events.services.event_edit import event_move
+from events.services.schedule import schedule_dates, schedule_monthly
 from events.signals import season_created
 from ncpc.core.audit import Actor, audit_record
-from ncpc.core.errors import NcpcError
+from ncpc.core.errors import ConcurrentChange, NcpcError
 from ncpc.core.middleware import request_memo_forget
 
 
@@ -26,11 +29,21 @@ def season_bounds(start_year: int) -> tuple[dt.date, dt.date]:
 
 
 @transaction.atomic
-def season_create(*, start_year: int, actor: Actor = None, rules: SeasonRules | None = None) -> Season:
+def season_create(
+    *,
+    start_year: int,
+    actor: Actor = None,
+    rules: SeasonRules | None = None,
+    first_month: int | None = None,
+    weekday: int | None = None,
+    nth: int | None = None,
+) -> Season:
     """Create the season beginning 1 Aug ``start_year``, with rules copied from the previous season.
 
     The club's first season gets the bylaws' values; adopted rule changes waiting for this season are applied.
-    Given explicit ``rules`` (an import), those are used as they are. Events come from the schedule rule.
+    Given explicit ``rules`` (an import), those are used as they are. Events come from the schedule rule,
+    which the officer may choose here (``season_schedule_chosen``): the month of the first event, the day
+    of the week, and one event a month on its ``nth`` such day. The fiscal year stays 1 Aug – 31 Jul (§1.2).
     """
     start, end = season_bounds(start_year)
     name = season_name_for(start)
@@ -40,6 +53,7 @@ def season_create(*, start_year: int, actor: Actor = None, rules: SeasonRules | 
     if rules is None:
         previous = Season.objects.filter(start__lt=start).order_by("-start").first()
         rules = season_rules(previous) if previous else BYLAWS_RULES
+    rules = season_schedule_chosen(rules=rules, first_month=first_month, weekday=weekday, nth=nth)
     scalars = {f: getattr(rules, f) for f in SeasonRules.SCALAR_FIELDS}
     scalars["schedule"] = [list(pair) for pair in rules.schedule]
     scalars["points_table"] = list(rules.points_table)
@@ -50,6 +64,31 @@ def season_create(*, start_year: int, actor: Actor = None, rules: SeasonRules | 
     # Members applies the rule changes the club adopted for this season (§3.4.4) on top of copied rules.
     season_created.send(sender=Season, season=season, rules_copied=copied, actor=actor)
     return season
+
+
+def season_schedule_chosen(
+    *, rules: SeasonRules, first_month: int | None = None, weekday: int | None = None, nth: int | None = None
+) -> SeasonRules:
+    """``rules`` with the schedule chosen on the new-season form. ``nth``: one event a month on the nth day of
+    the week, from ``first_month`` (August when not given), as many months as the season has events. Without
+    ``nth`` the schedule stays as it is, which must then begin in ``first_month``. ``weekday`` (Monday 0 …
+    Sunday 6): the day of the week the schedule counts. Raises NcpcError when the choice cannot be applied."""
+    if nth is not None:
+        try:
+            schedule = schedule_monthly(first_month=first_month or 8, nth=nth, events=rules.events_per_season)
+        except ValueError as exc:
+            raise NcpcError(f"{exc}: choose an earlier first month.", field="first_month") from None
+        rules = replace(rules, schedule=tuple((month, n) for month, n in schedule))
+    elif first_month is not None and rules.schedule and rules.schedule[0][0] != first_month:
+        raise NcpcError(
+            f"The schedule of the season before starts in {calendar.month_name[rules.schedule[0][0]]}: for "
+            f"events from {calendar.month_name[first_month]} on, choose which day of the month they fall on "
+            "(like the 4th).",
+            field="nth",
+        )
+    if weekday is not None:
+        rules = replace(rules, schedule_weekday=weekday)
+    return rules
 
 
 # The model that holds each of the season's rule tables.
@@ -104,7 +143,9 @@ def events_generate(*, season: Season) -> list[Event]:
     """Create the season's events from its schedule rule; events that exist already are kept."""
     try:
         rules = season_rules(season)
-        dates = schedule_dates(season_start=season.start, schedule=rules.schedule)
+        dates = schedule_dates(
+            season_start=season.start, schedule=rules.schedule, weekday=rules.schedule_weekday
+        )
     except ValueError as exc:
         raise NcpcError(f"The schedule rule cannot be applied: {exc}.") from None
     existing = set(season.events.values_list("number", flat=True))
@@ -114,3 +155,92 @@ def events_generate(*, season: Season) -> list[Event]:
         if number not in existing
     ]
     return Event.objects.bulk_create(created)
+
+
+@dataclass(frozen=True)
+class EventReschedule:
+    """An event whose date is not its schedule rule's date: ``new`` is the rule's date; ``stays`` says why it
+    does not move (played already, or the rule's date has passed), empty when it moves."""
+
+    number: int
+    old: dt.date
+    new: dt.date
+    stays: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.number}:{self.old.isoformat()}:{self.new.isoformat()}"
+
+
+def events_reschedule_plan(*, season: Season, today: dt.date) -> list[EventReschedule]:
+    """Every event of ``season`` whose date differs from the date its schedule rule gives it, in event order.
+    Events not yet played (no results, dated after ``today``) move, when the rule's date is after ``today``
+    too; the others stay, with the reason. Reads only."""
+    rules = season_rules(season)
+    try:
+        dates = schedule_dates(
+            season_start=season.start, schedule=rules.schedule, weekday=rules.schedule_weekday
+        )
+    except ValueError as exc:
+        raise NcpcError(f"The schedule rule cannot be applied: {exc}.") from None
+    plan = []
+    for number, date, status in season.events.order_by("number").values_list("number", "date", "status"):
+        if number > len(dates) or dates[number - 1] == date:
+            continue
+        new = dates[number - 1]
+        if status != Event.Status.SCHEDULED or date <= today:
+            stays = "played already"
+        elif new <= today:
+            stays = "the new date has passed"
+        else:
+            stays = ""
+        plan.append(EventReschedule(number=number, old=date, new=new, stays=stays))
+    return plan
+
+
+@transaction.atomic
+def events_reschedule(
+    *, season: Season, today: dt.date, expected: Sequence[str], actor: Actor, reason: str = ""
+) -> list[EventReschedule]:
+    """Move every event not yet played to its schedule rule's date (SPEC §3: it keeps its number), all or
+    nothing, each through ``event_move`` (its checks and its audit row), with one audit row for the whole.
+
+    ``expected``: the moves the officer confirmed (``EventReschedule.key``); when the plan differs now
+    (the rule or an event changed meanwhile) nothing moves. Events are moved in an order that lets each move
+    pass ``event_move``'s checks (an event may move to a day another leaves); when none can, the first
+    refusal is raised and nothing has moved."""
+    locked = Season.objects.select_for_update().get(pk=season.pk)
+    moves = [m for m in events_reschedule_plan(season=locked, today=today) if not m.stays]
+    if sorted(m.key for m in moves) != sorted(expected):
+        raise ConcurrentChange(
+            "The events or the schedule rule changed meanwhile: nothing was moved. Check the new list of moves."
+        )
+    if not moves:
+        raise NcpcError("Every event not yet played is on its schedule rule's date already.")
+    events = {e.number: e for e in locked.events.filter(number__in=[m.number for m in moves])}
+    why = reason.strip() or f"the schedule rule of {locked} changed"
+    waiting = list(moves)
+    while waiting:
+        refusals: list[tuple[EventReschedule, NcpcError]] = []
+        for move in waiting:
+            try:
+                event_move(event=events[move.number], date=move.new, actor=actor, reason=why)
+            except NcpcError as exc:
+                refusals.append((move, exc))
+        if len(refusals) == len(waiting):
+            first, refusal = refusals[0]
+            raise NcpcError(
+                f"Nothing was moved: event {first.number} cannot move to {first.new:%b %-d, %Y}. {refusal}"
+            )
+        waiting = [move for move, _exc in refusals]
+    audit_record(
+        actor=actor,
+        action="season.reschedule",
+        target=locked,
+        summary=f"Moved {len(moves)} events of {locked} to the dates of its schedule rule",
+        reason=why,
+        data={
+            "moves": [{"event": m.number, "from": m.old.isoformat(), "to": m.new.isoformat()} for m in moves]
+        },
+    )
+    return moves

@@ -1,3 +1,4 @@
+import calendar
 from decimal import Decimal
 
 from django.contrib import messages
@@ -5,14 +6,18 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 
 from events import hooks
-from events.forms import FORMSETS, SeasonCreateForm, SeasonRulesForm, formset_rows
+from events.bylaws import BYLAWS_RULES
+from events.forms import FORMSETS, SeasonCreateForm, SeasonRulesForm, formset_data_with_rows, formset_rows
 from events.models import Season
 from events.rules import SeasonRules
 from events.selectors import current_season, season_rules
 from events.services.rules_check import rules_problems
 from events.services.rules_edit import night_under_way, season_frozen_by, season_rules_save
+from events.services.rules_scale import DUES_RULES, tables_for_new_dues
 from events.services.schedule import schedule_words
+from events.services.seasons import events_reschedule, events_reschedule_plan
 from events.templatetags import events_tags
+from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 from ncpc.core.feedback import command_run
 from ncpc.core.identity import reference_rewrite
@@ -25,13 +30,20 @@ def rules_current(request):
     if season is None:
         if not user_can(request.user, Action.EDIT_RULES):
             return render(request, "events/rules_view.html", {"season": None})
-        return render(request, "events/rules.html", {"season": None, "create_form": SeasonCreateForm()})
+        words = schedule_words(BYLAWS_RULES.schedule, BYLAWS_RULES.schedule_weekday)
+        return render(
+            request,
+            "events/rules.html",
+            {"season": None, "create_form": SeasonCreateForm(schedule_words=words)},
+        )
     return redirect("events:rules", season=season.name)
 
 
-def _rule_value(name: str, value) -> str:
+def _rule_value(name: str, value, rules: SeasonRules) -> str:
     if name == "schedule":
-        return schedule_words(value)
+        return schedule_words(value, rules.schedule_weekday)
+    if name == "schedule_weekday":
+        return calendar.day_name[value]
     if name == "points_table":
         return ", ".join(str(p) for p in value)
     if name == "event_start_time":
@@ -69,7 +81,7 @@ def rules_read_only(request, season):
             "numbers": [
                 (
                     reference_rewrite(Season.rule_label(name)),
-                    _rule_value(name, getattr(rules, name)),
+                    _rule_value(name, getattr(rules, name), rules),
                     reference_rewrite(Season.rule_help_text(name)),
                 )
                 for name in SeasonRules.SCALAR_FIELDS
@@ -88,38 +100,31 @@ def rules(request, season):
         if request.method != "GET":
             raise PermissionDenied("Only officers change the season's rules.")
         return rules_read_only(request, season)
+    current = season_rules(season)  # before the form, which sets what was typed on ``season``
     editing = request.method == "POST"
-    form = SeasonRulesForm(request.POST if editing else None, instance=season)
-    formsets = {
-        prefix: cls(request.POST if editing else None, instance=season, prefix=prefix)
-        for prefix, _table, cls in FORMSETS
-    }
-    confirmed = request.POST.get("confirm") == "on"
-    if editing and not confirmed:
-        messages.error(
-            request, "Nothing was saved: tick the box to confirm the change of the rules (SPEC §15.10)."
-        )
-    elif editing and form.is_valid() and all(fs.is_valid() for fs in formsets.values()):
-        refusals: list[NcpcError] = []
-        changed = command_run(
+    data = request.POST if editing else None
+    form = SeasonRulesForm(data, instance=season)
+    formsets = {prefix: cls(data, instance=season, prefix=prefix) for prefix, _table, cls in FORMSETS}
+    valid = editing and form.is_valid() and all(fs.is_valid() for fs in formsets.values())
+    proposed = _tables_proposed(request, current=current, form=form, formsets=formsets) if valid else {}
+    if proposed:
+        data = request.POST
+        for prefix, table, _cls in FORMSETS:
+            if table in proposed:
+                data = formset_data_with_rows(data=data, prefix=prefix, table=table, rows=proposed[table])
+        formsets = {prefix: cls(data, instance=season, prefix=prefix) for prefix, _table, cls in FORMSETS}
+        names = " and ".join(reference_rewrite(Season.rule_label(t)).lower() for t in proposed)
+        messages.info(
             request,
-            season_rules_save,
-            refused=refusals.append,
-            season=season,
-            changes=form.cleaned_data,
-            tables={
-                table: formset_rows(table=table, formset=formsets[prefix]) for prefix, table, _cls in FORMSETS
-            },
-            reason=request.POST.get("reason", ""),
+            f"Nothing was saved yet: the new numbers change what the {names} must add up to, so they are filled in "
+            "below, scaled from the season's (rounded as they were). Check or edit them, then save.",
         )
-        if refusals:
-            messages.error(request, f"Nothing was saved. {refusals[0]}")
-        else:
-            if changed:
-                messages.success(request, f"Saved the rules of {season}.")
-            else:
-                messages.info(request, "Nothing changed.")
-            return redirect("events:rules", season=season.name)
+    elif editing and request.POST.get("confirm") != "on":
+        messages.error(request, "Nothing was saved: tick the box to confirm the change of the rules.")
+    elif valid:
+        saved = _rules_saved(request, season=season, form=form, formsets=formsets)
+        if saved is not None:
+            return saved
     elif editing:
         messages.error(request, "Nothing was saved: please correct the fields marked below.")
     return render(
@@ -136,9 +141,105 @@ def rules(request, season):
             "problems": rules_problems(
                 rules=season_rules(season), seats_held=hooks.seats_held(season=season)
             ),
-            "create_form": SeasonCreateForm(initial={"start_year": season.start.year + 1}),
-            "can_edit": user_can(request.user, Action.EDIT_RULES),
+            "tables_for": _dues_key(form.cleaned_data) if proposed else request.POST.get("tables_for", ""),
+            "reason": request.POST.get("reason", ""),
+            "create_form": SeasonCreateForm(
+                initial={
+                    "start_year": season.start.year + 1,
+                    "first_month": current.schedule[0][0] if current.schedule else 8,
+                },
+                schedule_words=schedule_words(current.schedule, current.schedule_weekday),
+            ),
+            "can_edit": True,
             "frozen_by": season_frozen_by(season=season),
             "night": night_under_way(season=season),
+            "moves": [m for m in events_reschedule_plan(season=season, today=club_today()) if not m.stays],
+        },
+    )
+
+
+def _dues_key(values) -> str:
+    """The dues rules' values the tables were last proposed for (a hidden field of the rules form)."""
+    return "|".join(str(values.get(name, "")) for name in DUES_RULES)
+
+
+def _tables_proposed(request, *, current: SeasonRules, form, formsets) -> dict[str, tuple]:
+    """The payout table and dues schedule new dues imply (issue 47), when the officer changed the dues but
+    left those tables as they were and has not seen them proposed for these dues yet."""
+    if request.POST.get("tables_for") == _dues_key(form.cleaned_data):
+        return {}
+    proposed = tables_for_new_dues(old=current, changes=form.cleaned_data)
+    typed = {table: formset_rows(table=table, formset=formsets[prefix]) for prefix, table, _cls in FORMSETS}
+    return {table: rows for table, rows in proposed.items() if typed[table] == tuple(getattr(current, table))}
+
+
+def _rules_saved(request, *, season: Season, form, formsets):
+    """Save the rules form; the redirect to show next, or None (and the refusal shown) when refused."""
+    refusals: list[NcpcError] = []
+    changed = command_run(
+        request,
+        season_rules_save,
+        refused=refusals.append,
+        season=season,
+        changes=form.cleaned_data,
+        tables={
+            table: formset_rows(table=table, formset=formsets[prefix]) for prefix, table, _cls in FORMSETS
+        },
+        reason=request.POST.get("reason", ""),
+    )
+    if refusals:
+        messages.error(request, f"Nothing was saved. {refusals[0]}")
+        return None
+    if not changed:
+        messages.info(request, "Nothing changed.")
+        return redirect("events:rules", season=season.name)
+    messages.success(request, f"Saved the rules of {season}.")
+    if {"schedule", "schedule_weekday"} & set(changed):
+        season.refresh_from_db()
+        if any(not m.stays for m in events_reschedule_plan(season=season, today=club_today())):
+            messages.info(
+                request,
+                "The new schedule puts events not yet played on other dates: check the moves below and confirm "
+                "them, or leave the events where they are.",
+            )
+            return redirect("events:season_reschedule", season=season.name)
+    return redirect("events:rules", season=season.name)
+
+
+@require(Action.EDIT_RULES)
+def season_reschedule(request, season):
+    """Move the events not yet played to the dates of the season's schedule rule, after one confirmation."""
+    season = get_object_or_404(Season, name=season)
+    today = club_today()
+    if request.method == "POST":
+        if request.POST.get("confirm") != "on":
+            messages.error(request, "Nothing was moved: tick the box to confirm the moves.")
+        else:
+            moved = command_run(
+                request,
+                events_reschedule,
+                season=season,
+                today=today,
+                expected=request.POST.getlist("move"),
+                reason=request.POST.get("reason", ""),
+            )
+            if moved is not None:
+                messages.success(
+                    request,
+                    f"Moved {len(moved)} events to the dates of the schedule rule; each keeps its number and is "
+                    "to be announced again.",
+                )
+                return redirect("events:schedule", season=season)
+        return redirect("events:season_reschedule", season=season.name)
+    rules = season_rules(season)
+    plan = events_reschedule_plan(season=season, today=today)
+    return render(
+        request,
+        "events/season_reschedule.html",
+        {
+            "season": season,
+            "rule": schedule_words(rules.schedule, rules.schedule_weekday),
+            "moves": [m for m in plan if not m.stays],
+            "stays": [m for m in plan if m.stays],
         },
     )

@@ -53,8 +53,18 @@ def roster_carry_over(*, season: Season, actor: Actor = None) -> list[Membership
 
 
 @transaction.atomic
-def season_open(*, start_year: int, actor: Actor = None) -> tuple[Season, list[Membership]]:
+def season_open(
+    *,
+    start_year: int,
+    actor: Actor = None,
+    first_month: int | None = None,
+    weekday: int | None = None,
+    nth: int | None = None,
+) -> tuple[Season, list[Membership]]:
     """The officers' "new season": the season with the rules of the one before (and the rule changes adopted
-    for it), its events, and every seat still held carried over. All or nothing."""
-    season = season_create(start_year=start_year, actor=actor)
+    for it), its events on the schedule chosen (``season_create``), and every seat still held carried over.
+    All or nothing."""
+    season = season_create(
+        start_year=start_year, actor=actor, first_month=first_month, weekday=weekday, nth=nth
+    )
     return season, roster_carry_over(season=season, actor=actor)
