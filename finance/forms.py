@@ -106,9 +106,32 @@ class DoorPaymentForm(BooksOnceForm):
 
 
 class ReverseForm(forms.Form):
-    """A reversal is dated today (SPEC §15.6): it shows in the month it happens."""
+    """A reversal is dated today (SPEC §15.6): it shows in the month it happens. ``overdraws``: what the page
+    warns of, when the reversal would take an account below zero (``reversal_overdraws``): the officer ticks
+    that it is to be booked all the same."""
 
     reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args, overdraws: Sequence[str] = (), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.overdraws = tuple(overdraws)
+        if self.overdraws:
+            self.fields["confirm_overdraw"] = forms.BooleanField(
+                label="Yes, reverse it all the same: the account goes below zero",
+                error_messages={
+                    "required": "Tick the box to reverse it although the account goes below zero."
+                },
+            )
+
+
+class CheckVoidForm(forms.Form):
+    """Voiding a check not yet issued: the reason is kept with it and shown on the checks list."""
+
+    reason = forms.CharField(
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Shown with the check on the checks list, and in the audit log.",
+    )
 
 
 class WaiverForm(forms.Form):

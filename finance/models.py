@@ -204,11 +204,13 @@ class LateFeeWaiver(models.Model):
 
 class Disbursement(models.Model):
     """A check (§4.7): counts as issued once the season's quorum of different officers (three) approved it;
-    it names the two officers who sign it. Money leaves the WSOP escrow and reaches an expense only this way."""
+    it names the two officers who sign it. Money leaves the WSOP escrow and reaches an expense only this way.
+    A check not yet issued may be voided, with a reason (it keeps its number); an issued one is reversed."""
 
     class Status(models.TextChoices):
         PENDING = "pending", "Awaiting approvals"
         ISSUED = "issued", "Issued"
+        VOID = "void", "Voided"
 
     date = models.DateField()
     payee = models.CharField(max_length=120)
@@ -228,6 +230,12 @@ class Disbursement(models.Model):
     transaction = models.OneToOneField(
         Transaction, null=True, blank=True, on_delete=models.PROTECT, related_name="disbursement"
     )
+    # A voided check: the day, who voided it and why (``finance.services.checks.disbursement_void``).
+    voided_on = models.DateField(null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    void_reason = models.CharField(max_length=500, blank=True)
     # The one-time key of the form that created it (``ncpc.core.forms.BooksOnceForm``): a replay finds it.
     form_key = models.CharField(max_length=32, null=True, blank=True, unique=True, editable=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -245,6 +253,10 @@ class Disbursement(models.Model):
             models.CheckConstraint(
                 condition=Q(signer_1__isnull=True) | ~Q(signer_1=models.F("signer_2")),
                 name="finance_disbursement_two_signers",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="void") | (~Q(void_reason="") & Q(voided_on__isnull=False)),
+                name="finance_disbursement_void_has_reason",
             ),
         ]
 

@@ -29,6 +29,7 @@ urlpatterns = [
     path("wsop/winnings/", payouts.wsop_result, name="wsop_result"),
     path("checks/", checks.checks, name="checks"),
     path("checks/<int:pk>/approve/", checks.check_approve, name="check_approve"),
+    path("checks/<int:pk>/void/", checks.check_void, name="check_void"),
     path("door/<str:season>/<int:number>/", door.door_list, name="door_list"),
     path("reminders/", dues.reminders, name="reminders"),
     path("reports/", reports.report_current, name="report_current"),

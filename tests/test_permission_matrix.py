@@ -223,6 +223,8 @@ PAGES: dict[str, Page] = {
     # Every officer approves checks (§4.7); only the ledger keepers write them.
     "finance:checks": Page(only(*OFFICERS), post=only(PRES, TREAS, ok=OK)),
     "finance:check_approve": Page(**post_only(*OFFICERS), kwargs=lambda o: {"pk": o["check"]}),
+    # Voiding a check not yet issued: those who write checks (the Treasurer, the President).
+    "finance:check_void": Page(only(PRES, TREAS), kwargs=lambda o: {"pk": o["check"]}),
     "finance:reminders": Page(only(PRES, TREAS)),
     "finance:payment_outlook": Page(only(PRES, TREAS), lambda o: {"membership_id": o["ann_membership"]}),
     "finance:door_list": Page(only(PRES, TREAS), EVENT),

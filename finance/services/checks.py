@@ -1,6 +1,11 @@
 """Checks (bylaws §4.7, SPEC §15.6): every disbursement except an event's cash payouts is a check. It is issued
 (posted to the ledger) only once a quorum of different officers approved it (the season's ``check_approvals``,
 three), and it names the two officers who sign it. Money leaves the WSOP escrow and reaches an expense only so.
+
+SPEC §17.2: a check is not written dated in (or before) a closed month. One written before its month closed
+and approved after is posted the day of its last approval, as every check is: the ledger and the checks list
+both show that day (the list shows the day written on the check as well). A check not yet issued may be voided
+with a reason by those who write checks; an issued one is reversed on the ledger instead.
 """
 
 import datetime as dt
@@ -18,6 +23,7 @@ from finance.services.ledger import (
     account_get,
     amount_check,
     asset_overdraw_check,
+    closed_month_refusal,
     date_not_future_check,
     month_open_check,
     transaction_post,
@@ -31,7 +37,7 @@ from ncpc.core.identity import club_identity
 from ncpc.core.mail import Mail, mail_queue, site_link
 from ncpc.core.models import MailDelivery
 from ncpc.core.money import money_display
-from ncpc.core.permissions import user_person
+from ncpc.core.permissions import Action, user_can, user_person
 from ncpc.core.results import Booked
 
 FROM_ACCOUNTS = (Account.CHECKING, Account.ESCROW)
@@ -189,6 +195,10 @@ def _check_details_check(
         date_not_future_check(day=date)
     except LedgerError as exc:
         raise CheckError(str(exc), field=exc.field) from None
+    # SPEC §17.2: a closed month's report is final, and a check dated in it would belong to it.
+    refusal = closed_month_refusal(day=date)
+    if refusal is not None:
+        raise CheckError(refusal, field="date")
     if from_code not in FROM_ACCOUNTS or to_code not in TO_ACCOUNTS or from_code == to_code:
         raise CheckError("Checks are drawn on club checking or the WSOP escrow account.", field="to_account")
     if not payee.strip():
@@ -311,6 +321,8 @@ def disbursement_approve(*, disbursement: Disbursement, actor: Actor, on: dt.dat
     )
     if check.status == Disbursement.Status.ISSUED:
         return check
+    if check.status == Disbursement.Status.VOID:
+        raise CheckError(f"{check_void_text(check=check)} There is nothing to approve.")
     if check.approvals.filter(officer=person).exists():
         return check
     needed = approvals_needed(on=check.date)
@@ -346,3 +358,65 @@ def disbursement_approve(*, disbursement: Disbursement, actor: Actor, on: dt.dat
         check.issued_on = on
         check.save(update_fields=["status", "transaction", "issued_on"])
     return check
+
+
+# The longest reason a voided check keeps (``Disbursement.void_reason``).
+VOID_REASON_MAX = 500
+
+
+def check_void_text(*, check: Disbursement) -> str:
+    """What a voided check says of itself: "Check #1001 to Casino for $5,000.00 was voided on Dec 6, 2026 by
+    treas: wrong amount." """
+    text = f"{check} was voided"
+    if check.voided_on:
+        text += f" on {check.voided_on:%b %-d, %Y}"
+    if check.voided_by is not None:
+        text += f" by {check.voided_by.username}"
+    reason = check.void_reason.strip().rstrip(".")
+    return f"{text}: {reason}." if reason else f"{text}."
+
+
+@transaction.atomic
+def disbursement_void(
+    *, disbursement: Disbursement, reason: str, actor: Actor, on: dt.date | None = None
+) -> Booked[Disbursement]:
+    """Void a check not yet issued (it was refused, or written wrong): it keeps its number, waits for no more
+    approvals, and the checks list shows it voided with ``reason``. Those who write checks void them (the
+    Treasurer, and the President). A check voided already is returned ``replayed``. An issued check is posted:
+    it is not voided but reversed on the ledger, with a reason."""
+    on = on or club_today()
+    if not user_can(actor, Action.MANAGE_LEDGER, on=on):
+        raise NotAllowed("Only the Treasurer or the President voids a check.")
+    reason = (reason or "").strip()
+    if not reason:
+        raise CheckError("Say why the check is voided.", field="reason")
+    if len(reason) > VOID_REASON_MAX:
+        raise CheckError(f"The reason is longer than {VOID_REASON_MAX} characters.", field="reason")
+    # Locked as its approval locks it: a void and the approval that would issue it never both happen.
+    check = (
+        Disbursement.objects.select_for_update()
+        .select_related("from_account", "to_account", "transaction", "voided_by")
+        .get(pk=disbursement.pk)
+    )
+    if check.status == Disbursement.Status.VOID:
+        return Booked(check, replayed=True)
+    if check.status == Disbursement.Status.ISSUED:
+        posted = f" (transaction #{check.transaction_id})" if check.transaction_id else ""
+        issued = f" on {check.issued_on:%b %-d, %Y}" if check.issued_on else ""
+        raise CheckError(
+            f"{check} was issued{issued}{posted}: a posted check is not voided. Reverse its transaction on the "
+            "ledger, with your reason."
+        )
+    check.status = Disbursement.Status.VOID
+    check.voided_on = on
+    check.voided_by = actor_signed_in(actor)
+    check.void_reason = reason
+    check.save(update_fields=["status", "voided_on", "voided_by", "void_reason"])
+    audit_record(
+        actor=actor,
+        action="finance.check.void",
+        summary=f"Voided {check}",
+        target=check,
+        reason=reason,
+    )
+    return Booked(check)

@@ -250,24 +250,47 @@ def asset_low_point(
     return low, low_day
 
 
-def asset_overdraw_check(
-    *, day: dt.date, lines: Sequence[EntryLine], what: str = "taking out {amount}"
-) -> None:
-    """SPEC §16.3: refuse lines that would take an asset account (cash box, checking, WSOP escrow) below zero
-    on ``day`` or on any later day of its books (a backdated check must not overdraw a later one). ``what``:
-    how the message names the posting, with ``{amount}`` where the amount goes ("a check of {amount}").
+@dataclass(frozen=True)
+class Shortfall:
+    """An asset account that lines taking ``amount`` out of it on ``day`` would take below zero: it holds
+    ``balance`` that day, and ``low`` at its lowest from then on (on ``low_day``; None: that day itself)."""
 
-    Call inside the command's transaction: it locks each asset account the lines take money from
-    (``select_for_update``, in one order), so two officers drawing on one account at once are serialized and
-    the second sees the first's posting."""
+    account: Account
+    amount: Decimal
+    day: dt.date
+    balance: Decimal
+    low: Decimal
+    low_day: dt.date | None
+
+    @property
+    def after(self) -> Decimal:
+        """The balance the account would have (at its lowest)."""
+        return self.low - self.amount
+
+    def held_text(self) -> str:
+        held = f"{self.account} holds {money_display(self.balance)} on {self.day:%b %-d, %Y}"
+        if self.low_day is not None:
+            held += f" and {money_display(self.low)} on {self.low_day:%b %-d, %Y}"
+        return held
+
+
+def asset_shortfalls(*, day: dt.date, lines: Sequence[EntryLine], lock: bool = True) -> list[Shortfall]:
+    """The asset accounts (cash box, checking, WSOP escrow) that ``lines`` dated ``day`` would take below zero
+    on that day or a later one, in the accounts' order. ``lock``: inside a command's transaction, lock each
+    account the lines take money from (``select_for_update``, in one order) and create the standard accounts
+    if need be; a page's question (False) reads only."""
     taken: dict[str, Decimal] = {}
     for line in lines:
         if line.account_code in ASSET_CODES and line.amount < 0:
             taken[line.account_code] = taken.get(line.account_code, ZERO) - line.amount
     if not taken:
-        return
-    accounts_ensure()
-    for account in Account.objects.select_for_update().filter(code__in=sorted(taken)).order_by("pk"):
+        return []
+    accounts = Account.objects.filter(code__in=sorted(taken)).order_by("pk")
+    if lock:
+        accounts_ensure()
+        accounts = accounts.select_for_update()
+    found: list[Shortfall] = []
+    for account in accounts:
         amount = taken[account.code]
         balance = account_balance(account=account, on=day)
         later = [
@@ -278,14 +301,25 @@ def asset_overdraw_check(
             .order_by("transaction__date")
         ]
         low, low_day = asset_low_point(balance=balance, later=later)
-        if low - amount >= 0:
-            continue
-        held = f"{account} holds {money_display(balance)} on {day:%b %-d, %Y}"
-        if low_day is not None:
-            held += f" and {money_display(low)} on {low_day:%b %-d, %Y}"
+        if low - amount < 0:
+            found.append(Shortfall(account, amount, day, balance, low, low_day))
+    return found
+
+
+def asset_overdraw_check(
+    *, day: dt.date, lines: Sequence[EntryLine], what: str = "taking out {amount}"
+) -> None:
+    """SPEC §16.3: refuse lines that would take an asset account (cash box, checking, WSOP escrow) below zero
+    on ``day`` or on any later day of its books (a backdated check must not overdraw a later one). ``what``:
+    how the message names the posting, with ``{amount}`` where the amount goes ("a check of {amount}").
+
+    Call inside the command's transaction: it locks each asset account the lines take money from
+    (``select_for_update``, in one order), so two officers drawing on one account at once are serialized and
+    the second sees the first's posting."""
+    for short in asset_shortfalls(day=day, lines=lines):
         raise Overdrawn(
-            f"{held}; {what.format(amount=money_display(amount))} would take it to "
-            f"{money_display(low - amount)} (the club's accounts never go below zero). Nothing was recorded.",
+            f"{short.held_text()}; {what.format(amount=money_display(short.amount))} would take it to "
+            f"{money_display(short.after)} (the club's accounts never go below zero). Nothing was recorded.",
             field="amount",
         )
 
@@ -416,9 +450,46 @@ def _posting_check(*, date: dt.date, kind: str, lines: Sequence[EntryLine]) -> N
         asset_overdraw_check(day=date, lines=lines, what=_OVERDRAW_WHAT[kind])
 
 
+class ReversalOverdraws(LedgerError):
+    """The reversal would take an asset account below zero, and the officer has not confirmed it yet."""
+
+
+def reversal_lines(*, txn: Transaction) -> list[EntryLine]:
+    """The mirror image of ``txn``'s entries: what its reversal posts."""
+    return [
+        EntryLine(account_code=e.account.code, amount=-e.amount, membership_id=e.membership_id, memo=e.memo)
+        for e in txn.entries.select_related("account")
+    ]
+
+
+def overdraw_warning_text(*, short: Shortfall, what: str) -> str:
+    """Pure: the warning a reversal's page shows before it is booked: "Club checking holds $100.00 on Dec 6,
+    2026; reversing #4 takes $150.00 out of it, so it would go below zero, to −$50.00." """
+    return (
+        f"{short.held_text()}; {what} takes {money_display(short.amount)} out of it, so it would go below zero, "
+        f"to {money_display(short.after)}."
+    )
+
+
+def reversal_overdraws(*, txn: Transaction, date: dt.date, lock: bool = False) -> list[str]:
+    """What a reversal of ``txn`` dated ``date`` would take below zero, said before it is booked (a payment
+    whose money was spent since: its reversal takes that money out of the account again); empty when nothing.
+    A page asks with ``lock`` False (it reads only); ``transaction_reverse`` asks again, locked."""
+    return [
+        overdraw_warning_text(short=short, what=f"reversing #{txn.pk}")
+        for short in asset_shortfalls(day=date, lines=reversal_lines(txn=txn), lock=lock)
+    ]
+
+
 @transaction.atomic
 def transaction_reverse(
-    *, txn: Transaction, date: dt.date, reason: str, actor: Actor, opening_correction: bool = False
+    *,
+    txn: Transaction,
+    date: dt.date,
+    reason: str,
+    actor: Actor,
+    opening_correction: bool = False,
+    overdraw_confirmed: bool | None = None,
 ) -> Transaction:
     """Post the mirror image of ``txn``; both stay in the books. A transaction is reversed at most once.
 
@@ -426,6 +497,11 @@ def transaction_reverse(
     may not take money out of the WSOP escrow or put it into an expense (undoing the escrow move needs a check).
     A recorded opening balance is reversed only by its correction (``opening_correction``, from
     ``finance.services.opening``), which may take its money out of the escrow: it was never there.
+
+    A reversal is a correction, so it is not refused for taking an account below zero; but the page says so
+    before it is booked (``reversal_overdraws``) and the officer confirms it: ``overdraw_confirmed`` False (the
+    ledger's page, box not ticked) refuses such a reversal with the warning (ReversalOverdraws), True books
+    it; None, a caller that does not ask, books it.
     """
     reason = (reason or "").strip()
     if not reason:
@@ -442,13 +518,16 @@ def transaction_reverse(
             f"Transaction #{txn.pk} is an opening balance: correct it on the opening balances page (a reversal "
             "with a reason there, after which the right balance can be recorded)."
         )
-    lines = [
-        EntryLine(account_code=e.account.code, amount=-e.amount, membership_id=e.membership_id, memo=e.memo)
-        for e in txn.entries.select_related("account")
-    ]
+    lines = reversal_lines(txn=txn)
     refusal = None if opening_correction else movement_refusal(lines=lines)
     if refusal is not None:
         raise NotTheTreasurersAlone(refusal)
+    if overdraw_confirmed is False:
+        warnings = reversal_overdraws(txn=txn, date=date, lock=True)
+        if warnings:
+            raise ReversalOverdraws(
+                " ".join(warnings) + " Tick the box to reverse it all the same.", field="confirm_overdraw"
+            )
     return transaction_post(
         date=date,
         kind=Transaction.Kind.REVERSAL,

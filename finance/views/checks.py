@@ -1,8 +1,10 @@
-"""Checks: written by the treasurer, approved by the officers (§4.7)."""
+"""Checks: written by the treasurer, approved by the officers (§4.7), voided (before they are issued) with a
+reason by those who write them."""
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from events.selectors import current_season
@@ -14,14 +16,16 @@ from finance.services.checks import (
     approval_requests_sent,
     approvals_left_text,
     approvals_needed,
+    check_void_text,
     disbursement_approve,
     disbursement_create,
+    disbursement_void,
 )
 from finance.views.access import officer_required
 from members.selectors import officer_holders
 from ncpc.core.clock import club_today
 from ncpc.core.feedback import command_run
-from ncpc.core.permissions import Action, user_can, user_person
+from ncpc.core.permissions import Action, require, user_can, user_person
 
 
 @officer_required
@@ -63,7 +67,7 @@ def checks(request):
                 return redirect("finance:checks")
     items = list(
         Disbursement.objects.select_related(
-            "from_account", "to_account", "signer_1", "signer_2", "transaction"
+            "from_account", "to_account", "signer_1", "signer_2", "transaction__reversed_by", "voided_by"
         ).prefetch_related("approvals__officer")
     )
     person = user_person(request.user)
@@ -81,6 +85,7 @@ def checks(request):
             "me": person,
             "approved_by_me": approved_by_me,
             "needed": approvals_needed(on=today),
+            "may_void": may_write,
         },
     )
 
@@ -118,3 +123,48 @@ def check_approve(request, pk):
                 request, f"You approved {check} ({approvals} of {needed}); it is issued once {left}."
             )
     return redirect("finance:checks")
+
+
+def _check_row(check: Disbursement) -> str:
+    return f"{reverse('finance:checks')}#check-{check.pk}"
+
+
+@require(Action.MANAGE_LEDGER)
+def check_void(request, pk):
+    """Void a check not yet issued: a confirmation page with the reason to give; an issued or voided check's
+    page says what became of it instead."""
+    check = get_object_or_404(
+        Disbursement.objects.select_related(
+            "from_account", "to_account", "signer_1", "signer_2", "transaction", "voided_by"
+        ),
+        pk=pk,
+    )
+    form = forms.CheckVoidForm(request.POST or None)
+    if request.method == "POST" and check.status == Disbursement.Status.PENDING and form.is_valid():
+        booked = command_run(
+            request,
+            disbursement_void,
+            form=form,
+            disbursement=check,
+            reason=form.cleaned_data["reason"],
+            on=club_today(),
+        )
+        if booked is not None:
+            if booked.replayed:
+                messages.info(request, f"Already voided: {check_void_text(check=booked.record)}")
+            else:
+                messages.success(
+                    request, f"{check_void_text(check=booked.record)} It waits for no approvals."
+                )
+            return redirect(_check_row(booked.record))
+    return render(
+        request,
+        "finance/check_void.html",
+        {
+            "check": check,
+            "form": form,
+            "approvals": check.approvals.select_related("officer"),
+            "needed": approvals_needed(on=check.date),
+            "voided": check_void_text(check=check) if check.status == Disbursement.Status.VOID else "",
+        },
+    )

@@ -12,6 +12,8 @@ from finance.models import (
 from finance.selectors.ledger import account_balances
 from finance.services.ledger import (
     AlreadyReversed,
+    ReversalOverdraws,
+    reversal_overdraws,
     transaction_reverse,
     transfer_post,
 )
@@ -32,15 +34,24 @@ def ledger(request):
 
 @require(Action.MANAGE_LEDGER)
 def transaction_detail(request, pk):
+    """A transaction, and the form that reverses it. A reversal that would take an account below zero says so
+    before it is booked, and the officer ticks that it is to be booked all the same."""
     txn = get_object_or_404(Transaction.objects.select_related("created_by", "reverses"), pk=pk)
-    form = forms.ReverseForm(request.POST or None)
+    today = club_today()
+    reversed_by = Transaction.objects.filter(reverses=txn).first()
+    reversible = reversed_by is None and txn.reverses_id is None
+    overdraws = reversal_overdraws(txn=txn, date=today) if reversible else []
+    form = forms.ReverseForm(request.POST or None, overdraws=overdraws)
     if request.method == "POST" and form.is_valid():
         reversed_before = []
+        overdrawn_since = []
 
         def refused(exc):
             if isinstance(exc, AlreadyReversed):
                 reversed_before.append(exc)
                 messages.info(request, f"Already reversed: #{txn.pk} was reversed before.")
+            elif isinstance(exc, ReversalOverdraws):
+                overdrawn_since.append(exc)  # the money left the account since the page was shown
             else:
                 messages.error(request, str(exc))
 
@@ -50,13 +61,17 @@ def transaction_detail(request, pk):
             success="Posted reversal #{result.pk}.",
             refused=refused,
             txn=txn,
-            date=club_today(),
+            date=today,
             reason=form.cleaned_data["reason"],
+            overdraw_confirmed=bool(form.cleaned_data.get("confirm_overdraw")),
         )
         # The reversal's page, or this transaction's when it was reversed before; any other refusal stays here.
         if reversal is not None or reversed_before:
             return redirect("finance:transaction", pk=(reversal or txn).pk)
-    reversed_by = Transaction.objects.filter(reverses=txn).first()
+        if overdrawn_since:
+            overdraws = reversal_overdraws(txn=txn, date=today)
+            form = forms.ReverseForm(request.POST, overdraws=overdraws)
+            form.is_valid()  # the box to tick, and what it answers
     return render(
         request,
         "finance/transaction.html",
@@ -65,7 +80,8 @@ def transaction_detail(request, pk):
             "entries": txn.entries.select_related("account", "membership__person"),
             "form": form,
             "reversed_by": reversed_by,
-            "today": club_today(),
+            "today": today,
+            "overdraws": overdraws,
         },
     )
 

@@ -23,6 +23,7 @@ from finance.selectors.dues import (
 )
 from finance.services.ledger import (
     AlreadyReversed,
+    reversal_overdraws,
 )
 from finance.services.payments import PaymentUnconfirmed, payment_record
 from finance.services.payments import payment_reverse as reverse_payment
@@ -203,5 +204,6 @@ def payment_reverse(request, pk):
             "form": form,
             "what": f"the payment of {money_display(payment.amount)} from {payment.membership.person} on {payment.date}",
             "today": club_today(),
+            "overdraws": reversal_overdraws(txn=payment.transaction, date=club_today()),
         },
     )
