@@ -14,6 +14,12 @@ def default_term(*, start_year: int) -> tuple[dt.date, dt.date]:
     return dt.date(start_year, 6, 1), dt.date(start_year + 1, 5, 31)
 
 
+def officer_term_text(term: OfficerTerm) -> str:
+    """A term as the officers' pages say it, dates as every page writes them (the officers' table too):
+    President Ada Byron, Nov 29, 2026 – May 31, 2027."""
+    return f"{term.get_office_display()} {term.person}, {term.start:%b %-d, %Y} – {term.end:%b %-d, %Y}"
+
+
 def officer_term_overlap(
     *, office: str, start: dt.date, end: dt.date, exclude_pk: int | None = None, locked: bool = False
 ) -> str:
@@ -25,7 +31,9 @@ def officer_term_overlap(
     other = (terms.select_for_update() if locked else terms).select_related("person").first()
     if other is None:
         return ""
-    return f"{other.person} already holds that office from {other.start} to {other.end}."
+    return (
+        f"{other.person} already holds that office from {other.start:%b %-d, %Y} to {other.end:%b %-d, %Y}."
+    )
 
 
 @transaction.atomic
@@ -37,7 +45,7 @@ def officer_term_create(
     if problem := officer_term_overlap(office=office, start=start, end=end, locked=True):
         raise NcpcError(problem)
     term = OfficerTerm.objects.create(person=person, office=office, start=start, end=end)
-    audit_record(actor=actor, action="officer.term", target=term, summary=f"{term}")
+    audit_record(actor=actor, action="officer.term", target=term, summary=officer_term_text(term))
     return term
 
 
@@ -63,7 +71,8 @@ def officer_term_end(*, term: OfficerTerm, last_day: dt.date, reason: str, actor
         actor=actor,
         action="officer.term_end",
         target=term,
-        summary=f"Ended the term of {term.get_office_display()} {term.person}: last day {last_day} (was {before})",
+        summary=f"Ended the term of {term.get_office_display()} {term.person}: last day {last_day:%b %-d, %Y} "
+        f"(was {before:%b %-d, %Y})",
         reason=reason,
         data={"end_before": before.isoformat(), "end_after": last_day.isoformat()},
     )

@@ -20,7 +20,7 @@ from members.services.invitations import (
     invitations_send,
 )
 from members.services.logins import officer_year_end
-from members.services.officers import officer_term_create, officer_term_end
+from members.services.officers import officer_term_create, officer_term_end, officer_term_text
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 from ncpc.core.feedback import command_run
@@ -35,13 +35,14 @@ def officer_terms(request):
     today = club_today()
     form = OfficerTermForm(request.POST or None, initial={"start": today, "end": officer_year_end(on=today)})
     if request.method == "POST" and form.is_valid():
-        if command_run(
+        term = command_run(
             request,
             officer_term_create,
             refused=lambda exc: form.add_error(None, str(exc)),
-            success="Recorded: {result}.",
             **form.cleaned_data,
-        ):
+        )
+        if term is not None:
+            messages.success(request, f"Recorded: {officer_term_text(term)}.")
             return redirect("members:officer_terms")
     if request.method == "POST" and not form.is_valid():
         messages.error(request, "Nothing was saved: please correct the fields marked below.")

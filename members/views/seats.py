@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from events.forms import SeasonCreateForm
-from events.selectors import current_season, season_rules
+from events.selectors import current_season, season_rules, seasons_all
 from members import forms
 from members.models import Membership, Person, Removal, Suspension, WaitingListEntry
 from members.selectors import (
@@ -358,9 +358,12 @@ def season_new(request):
     if opened is None:
         return redirect("events:rules_current")
     season, carried = opened
+    # A season with none before it (the club's first) starts from the bylaws' rules, as season_create gives it.
+    first = not any(other.start < season.start for other in seasons_all())
+    rules_from = "the bylaws' rules" if first else "the rules of the season before"
     messages.success(
         request,
-        f"Created season {season} with its {season.events_per_season} events and the rules of the season before; "
+        f"Created season {season} with its {season.events_per_season} events and {rules_from}; "
         f"{len(carried)} members keep their seats (each signs the new rules document before playing).",
     )
     return redirect("events:rules", season=season.name)

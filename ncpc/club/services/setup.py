@@ -16,7 +16,7 @@ from django.db.models import Q, QuerySet
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
-from events.models import Season, Venue
+from events.models import Event, Season, Venue
 from events.selectors import current_season
 from events.services.rules_edit import season_frozen_by
 from finance.selectors.ledger import opening_balances_done
@@ -36,6 +36,17 @@ RULES_FREEZE = (
     "entered when starting mid-season). From then on only the blind structure (between nights), the "
     "who's-coming reminder and the results e-mail can change; a rule the club votes for later applies from "
     "the next season."
+)
+
+# Starting mid-season (issue 47): the order in which what happened before the app goes in.
+MID_SEASON = (
+    "Starting mid-season? Enter what happened before the app in this order: first the books' first day and "
+    "the opening balances (the step above), then the payments members made since (Officers → Spreadsheet "
+    "import, or Finance → Payments), then the results of each night already played, oldest first, on its "
+    "results page. A member plays a past night only if the payments show them in good standing on its date, "
+    "so results entered before the payments leave members out. Nights entered after the fact send no e-mail: "
+    "the results e-mail goes out only for results made final on the night or the day after. A club that "
+    "starts at the beginning of a season has no night to enter here."
 )
 
 
@@ -94,7 +105,26 @@ def _season_done(facts: Facts) -> bool:
 
 
 def _venues_done(facts: Facts) -> bool:
-    return facts.season is not None and Venue.objects.filter(active=True).exists()
+    # Venues belong to the club, not to a season; a club that records none confirms the step instead.
+    return Venue.objects.filter(active=True).exists()
+
+
+def _past_nights(facts: Facts) -> QuerySet[Event]:
+    """The season's nights dated before today whose results are not final yet (oldest first)."""
+    return Event.objects.filter(season=facts.season, date__lt=facts.today).exclude(status=Event.Status.FINAL)
+
+
+def _past_nights_url(facts: Facts) -> str:
+    """The results page of the oldest night still to enter; the schedule when there is none."""
+    season = facts.season
+    first = _past_nights(facts).order_by("date", "number").first() if season is not None else None
+    if season is None or first is None:
+        return reverse("events:schedule_current")
+    return reverse("events:results", kwargs={"season": season.name, "number": first.number})
+
+
+def _past_nights_done(facts: Facts) -> bool:
+    return facts.season is not None and not _past_nights(facts).exists()
 
 
 def _rules_url(facts: Facts) -> str:
@@ -168,10 +198,12 @@ STEPS: tuple[Step, ...] = (
     Step(
         "venues",
         "Venues and event dates",
-        "Add the places you play; then announce each event at its venue, or move it to its date, from the schedule.",
+        "Add the places you play; then announce each event at its venue, or move it to its date, from the schedule. "
+        "A club that records no venue marks this step done.",
         "any officer",
         _page("events:venues"),
         _venues_done,
+        confirmable=True,
     ),
     Step(
         "rules",
@@ -216,6 +248,14 @@ STEPS: tuple[Step, ...] = (
         "Treasurer",
         _page("finance:opening_balances"),
         _opening_done,
+    ),
+    Step(
+        "past_nights",
+        "Nights already played",
+        MID_SEASON,
+        "Treasurer, then Vice President",
+        _past_nights_url,
+        _past_nights_done,
     ),
     Step(
         "invitations",
