@@ -225,8 +225,8 @@ def _tables(
 
 def _fees_totals(report: MonthlyReport) -> list[list]:
     """The officers' workbook ends the fees with what is owed and what is paid ahead, apart, as the page shows
-    them (never one netted against the other): the outstanding fees' total row, then the credits' total (a
-    member who left has none, SPEC §16.2)."""
+    them (never one netted against the other): the outstanding fees' total row, the credits' total (a member
+    who left has none, SPEC §16.2), and what members who left had left unpaid (not outstanding fees)."""
     totals: list[list] = []
     owed = report.owing_totals
     if owed is not None:
@@ -235,6 +235,12 @@ def _fees_totals(report: MonthlyReport) -> list[list]:
     if report.credits:
         count = _count(len(report.credits), "member", "members")
         totals.append([f"Total credits ({count})", None, None, None, -report.credit_total, ""])
+    unpaid = [r for r in report.departed if r.balance > 0]
+    if unpaid:
+        count = _count(len(unpaid), "member", "members")
+        totals.append(
+            [f"Unpaid when they left ({count})", None, None, None, money_total(r.balance for r in unpaid), ""]
+        )
     return totals
 
 

@@ -59,7 +59,8 @@ def csv_lines(client, year: int, month: int, table: str) -> list[str]:
 def fees(season, treasurer, today):
     """By Nov 29 each seat has been charged $410. The treasurer's seat paid nothing (owes $410); Ann paid $110
     (owes $300); Bob paid $610 ($200 ahead); Cy paid $1,110 ($700 ahead); Dee paid $460 and withdrew on Nov 29
-    after event 4: $50 beyond her charges, which the club keeps (§2.12), never a credit."""
+    after event 4: $50 beyond her charges, which the club keeps (§2.12), never a credit; Eve paid $110 and
+    withdrew the same day, leaving $300 unpaid (not outstanding fees: listed apart)."""
     ann = MembershipFactory(season=season, person__first_name="Ann", person__last_name="Able")
     bob = MembershipFactory(season=season, person__first_name="Bob", person__last_name="Baker")
     cy = MembershipFactory(season=season, person__first_name="Cy", person__last_name="Cole")
@@ -67,9 +68,12 @@ def fees(season, treasurer, today):
     pay(membership=ann, day="2026-08-22", amount="110.00", actor=treasurer)
     pay(membership=bob, day="2026-08-22", amount="610.00", actor=treasurer)
     pay(membership=cy, day="2026-08-22", amount="1110.00", actor=treasurer)
+    eve = MembershipFactory(season=season, person__first_name="Eve", person__last_name="Eder")
     pay(membership=dee, day="2026-08-22", amount="460.00", actor=treasurer)
+    pay(membership=eve, day="2026-08-22", amount="110.00", actor=treasurer)
     member_withdraw(membership=dee, on=NOV_29)
-    return {"ann": ann, "bob": bob, "cy": cy, "dee": dee}
+    member_withdraw(membership=eve, on=NOV_29)
+    return {"ann": ann, "bob": bob, "cy": cy, "dee": dee, "eve": eve}
 
 
 def test_the_workbook_totals_what_is_owed_and_what_is_paid_ahead_apart_as_the_page_does(
@@ -85,6 +89,8 @@ def test_the_workbook_totals_what_is_owed_and_what_is_paid_ahead_apart_as_the_pa
     # Not one total netting them ("credit $190.00": 710 − 900): owed and credits on rows of their own.
     assert rows["Total owed (2 members)"][1:6] == [820, 0, 110, 710, None]
     assert rows["Total credits (2 members)"][1:6] == [None, None, None, -900, None]
+    assert rows["Unpaid when they left (1 member)"][1:6] == [None, None, None, 300, None]
+    assert rows["Eve Eder (left after event 4)"][1:6] == [410, 0, 110, 300, "no: withdrew Nov 29, 2026"]
     assert not any(str(name).startswith("Total (") for name in rows)
 
 
@@ -261,14 +267,14 @@ def test_the_report_has_one_paid_ahead_figure_the_members_credits(client, treasu
     The table is the figure §3.6.3's outstanding fees need; the income counts all of it as dues."""
     report = monthly_report(year=2026, month=11, today=NOV_29)
     income = {r.label: r.season for r in report.income}
-    # Season dues: Ann 100, Bob 600, Cy 1,100, Dee 450 less the $50 she forfeited on leaving (Nov 29).
+    # Season dues: Ann 100, Bob 600, Cy 1,100, Dee 450 less the $50 she forfeited on leaving (Nov 29), Eve 100.
     assert income == {
-        "Admin fees": D("40.00"),
-        "Dues": D("2200.00"),
+        "Admin fees": D("50.00"),
+        "Dues": D("2300.00"),
         "Late fees": D("0.00"),
         "Forfeited by members who left (§2.12)": D("50.00"),
     }
-    assert report.income_total.season == D("2290.00")  # 110 + 610 + 1,110 + 460
+    assert report.income_total.season == D("2400.00")  # 110 + 610 + 1,110 + 460 + 110
     assert report.credit_total == D("900.00")
     client.force_login(treasurer)
     page = client.get(reverse("finance:report", args=(2026, 11))).content.decode()
