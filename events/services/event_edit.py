@@ -61,6 +61,7 @@ def event_move(
         )
     if date == locked.date:
         raise NcpcError("That is the event's date already.", field="date")
+    _closed_month_check(event=locked, date=date)
     clash = locked.season.events.filter(date=date).exclude(pk=locked.pk).first()
     if clash:
         raise NcpcError(f"Event {clash.number} is on {date:%b %-d, %Y} already.", field="date")
@@ -89,6 +90,22 @@ def event_move(
         data={"from": old.isoformat(), "to": date.isoformat()} | ({"vote": vote_id} if over else {}),
     )
     return locked
+
+
+def _closed_month_check(*, event: Event, date: dt.date) -> None:
+    """SPEC §17.2: an event's date is part of its month's report (who owed a late fee on it, its payouts), so
+    an event is never moved out of a closed month (nor out of a month before one), nor into one."""
+    leaving = hooks.closed_month_refusal(day=event.date)
+    if leaving is not None:
+        closed = leaving.split(":", 1)[0]  # "October 2026 is closed (its report was presented)"
+        raise NcpcError(
+            f"Event {event.number} is on {event.date:%b %-d, %Y} and {closed}: the event stays on its date, "
+            "which that month's report counted.",
+            field="date",
+        )
+    arriving = hooks.closed_month_refusal(day=date)
+    if arriving is not None:
+        raise NcpcError(arriving, field="date")
 
 
 @transaction.atomic

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from django.db import transaction
 from django.utils import timezone
 
-from events import selectors
+from events import hooks, selectors
 from events.errors import ResultsError
 from events.models import Attendance, Elimination, Event, Night, NightMove
 from events.services.locking import event_bump, event_lock, event_lock_open
@@ -409,7 +409,11 @@ def results_finish(*, event: Event, version: int, actor: Actor) -> list[Attendan
 @transaction.atomic
 def results_reopen(*, event: Event, version: int, actor: Actor, reason: str) -> Event:
     """Reopen final results for a correction. The reason and the places as they stood go to the audit trail;
-    finishing again makes the corrected places final (and sends ``results_final`` again)."""
+    finishing again makes the corrected places final (and sends ``results_final`` again).
+
+    An event of a closed month may be corrected too (SPEC §17.2): the audit row then keeps its whole placings
+    as they stood (``events.results_history.original_placings`` reads them for the event page), and finance
+    offers the payout difference as a correction posted today (``finance.services.payout_corrections``)."""
     reason = reason.strip()
     if not reason:
         raise NcpcError("A correction of final results needs a reason (it is kept in the audit trail).")
@@ -417,7 +421,13 @@ def results_reopen(*, event: Event, version: int, actor: Actor, reason: str) -> 
     if locked.status != Event.Status.FINAL:
         raise NcpcError("These results are not final yet: correct them directly.")
     # Event.final_placings stays: standings and reports show those places until the correction is final.
-    before = {p.member_key: p.place for p in selectors.event_placings(event=locked)}
+    placings = selectors.event_placings(event=locked)
+    before = {p.member_key: p.place for p in placings}
+    # SPEC §17.2: the results of an event in a closed month were part of its report (its payouts): they are
+    # corrected by a correction posted today, and the event page shows the original places beside the new.
+    closed = hooks.closed_month_refusal(day=locked.date)
+    # (Months close in order: a closed month after the event's means the event's month is closed too.)
+    kept = {"closed_month": f"{locked.date:%B %Y}", "placings_before": selectors.placings_snapshot(placings)}
     Attendance.objects.filter(event=locked).update(place=None)
     locked.status = Event.Status.IN_PROGRESS
     event_bump(event=locked)
@@ -427,7 +437,7 @@ def results_reopen(*, event: Event, version: int, actor: Actor, reason: str) -> 
         target=locked,
         summary=f"Reopened the results of {locked} for a correction",
         reason=reason,
-        data={"places_before": before},
+        data={"places_before": before} | (kept if closed is not None else {}),
     )
     return locked
 

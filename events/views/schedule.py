@@ -14,7 +14,8 @@ from django.views.decorators.http import require_GET, require_POST
 from events import selectors
 from events.forms import EventAnnounceForm, EventMoveForm, VenueForm
 from events.ical import calendar_text, calendar_token
-from events.models import Event, Season, Venue
+from events.models import Attendance, Event, Season, Venue
+from events.results_history import original_placings
 from events.services.event_edit import announcement_is_late, event_announce, event_move, venue_save
 from events.views.helpers import event_view
 from events.views.rsvp import rsvp_page_context
@@ -105,6 +106,28 @@ def _results_html(*, event: Event, show_reasons: bool) -> SafeString:
     )
 
 
+def _original_rows(*, event: Event) -> dict[str, object] | None:
+    """SPEC §17.2: when results of an event in a closed month were corrected, its places as that month's report
+    knew them (place, who), for the page to show beside the corrected ones; None otherwise."""
+    original = original_placings(event=event)
+    if original is None:
+        return None
+    names = {
+        a.membership_id: a.membership.person.full_name
+        for a in Attendance.objects.filter(event=event).select_related("membership__person")
+    }
+    rows = [
+        (
+            p.place,
+            f"{p.substitute_name} (for {names.get(p.membership_id, p.member_key)})"
+            if p.substitute_name
+            else names.get(p.membership_id, p.member_key),
+        )
+        for p in original.placings
+    ]
+    return {"rows": rows, "closed_month": original.closed_month}
+
+
 @club_page
 @event_view
 def event_detail(request, event):
@@ -114,6 +137,7 @@ def event_detail(request, event):
         "event": event,
         "season": event.season,
         "results_html": _results_html(event=event, show_reasons=show_reasons),
+        "original": _original_rows(event=event),
         "can_edit": can_edit,
         "can_enter": show_reasons,
         "today": club_today(),
@@ -122,6 +146,7 @@ def event_detail(request, event):
     if can_edit and event.status == Event.Status.SCHEDULED:
         context["move_form"] = EventMoveForm(initial={"date": event.date}, season=event.season)
         context["announce_form"] = EventAnnounceForm(initial={"venue": event.venue_id})
+        context["event_past"] = event.date < context["today"]
         context["would_be_late"] = announcement_is_late(
             event_date=event.date,
             announced_on=club_today(),

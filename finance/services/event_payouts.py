@@ -5,7 +5,7 @@ from django.db import transaction
 
 from events.models import Event
 from finance.models import Account, Transaction
-from finance.selectors.payouts import event_payout_lines
+from finance.selectors.payouts import event_payout_lines, event_payout_prefix
 from finance.services.ledger import EntryLine, Overdrawn, next_key, posted_under_key, transaction_post
 from finance.services.payouts import NothingToPay
 from ncpc.core.audit import Actor
@@ -14,7 +14,7 @@ from ncpc.core.results import Booked
 
 
 def event_payout_key(*, event: Event) -> str:
-    return f"payout:event:{event.pk}:"
+    return event_payout_prefix(event=event)
 
 
 @transaction.atomic

@@ -24,6 +24,11 @@ from finance.services.ledger import (
     posted_under_key,
 )
 from finance.services.night_list import event_reminders
+from finance.services.payout_corrections import (
+    event_month_closed,
+    payout_correction_post,
+    payout_correction_view,
+)
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 from ncpc.core.feedback import command_run
@@ -53,6 +58,7 @@ def payouts(request):
                     "total": sum(line.amount for line in lines),
                     "reminders": event_reminders(event_number=event.number, last_event_number=last),
                     "pairs": [(line, names.get(line.membership_id or 0, line.member_key)) for line in lines],
+                    **payout_correction_view(event=event),
                 }
             )
     return render(request, "finance/payouts.html", {"season": season, "rows": rows})
@@ -62,6 +68,13 @@ def payouts(request):
 @require(Action.MANAGE_LEDGER)
 def payout_post(request, event_id):
     event = get_object_or_404(Event, pk=event_id)
+    if event_month_closed(event=event):  # SPEC §17.2: the payout of a closed month's event is corrected today
+        booked = command_run(request, payout_correction_post, event=event)
+        if booked is not None:
+            messages.success(
+                request, f"The correction of event {event.number}'s payouts is posted (#{booked.record.pk})."
+            )
+        return redirect("finance:payouts")
     booked = command_run(request, event_payout_post, event=event)
     if booked is not None:
         txn = booked.record
