@@ -38,7 +38,7 @@ class SeasonRules:
     and ``Season.rule_help_text(name)`` give it to the rules form, the rule-change ballot and the pages."""
 
     events_per_season: int
-    schedule: tuple[tuple[int, int], ...]  # (month, nth Saturday) per event
+    schedule: tuple[tuple[int, int], ...]  # (month, nth ``schedule_weekday``) per event
     event_start_time: dt.time
     announce_days_ahead: int
     max_members: int

@@ -106,7 +106,11 @@ def rules(request, season):
     form = SeasonRulesForm(data, instance=season)
     formsets = {prefix: cls(data, instance=season, prefix=prefix) for prefix, _table, cls in FORMSETS}
     valid = editing and form.is_valid() and all(fs.is_valid() for fs in formsets.values())
-    proposed = _tables_proposed(request, current=current, form=form, formsets=formsets) if valid else {}
+    proposed = (
+        _tables_proposed(request, season=season, current=current, form=form, formsets=formsets)
+        if valid
+        else {}
+    )
     if proposed:
         data = request.POST
         for prefix, table, _cls in FORMSETS:
@@ -163,11 +167,11 @@ def _dues_key(values) -> str:
     return "|".join(str(values.get(name, "")) for name in DUES_RULES)
 
 
-def _tables_proposed(request, *, current: SeasonRules, form, formsets) -> dict[str, tuple]:
+def _tables_proposed(request, *, season: Season, current: SeasonRules, form, formsets) -> dict[str, tuple]:
     """The payout table and dues schedule new dues imply (issue 47), when the officer changed the dues but
     left those tables as they were and has not seen them proposed for these dues yet."""
-    if request.POST.get("tables_for") == _dues_key(form.cleaned_data):
-        return {}
+    if request.POST.get("tables_for") == _dues_key(form.cleaned_data) or season_frozen_by(season=season):
+        return {}  # seen already, or the dues cannot change (the season is under way)
     proposed = tables_for_new_dues(old=current, changes=form.cleaned_data)
     typed = {table: formset_rows(table=table, formset=formsets[prefix]) for prefix, table, _cls in FORMSETS}
     return {table: rows for table, rows in proposed.items() if typed[table] == tuple(getattr(current, table))}

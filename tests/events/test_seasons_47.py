@@ -163,6 +163,32 @@ def test_moves_confirmed_for_another_plan_move_nothing(officer_client, season, t
     assert not AuditEntry.objects.filter(action="season.reschedule").exists()
 
 
+def test_one_move_refused_moves_no_event_at_all(officer_client, season, today, monkeypatch):
+    """Each move goes through event_move (its own checks, e.g. a closed month); one refused refuses them all."""
+    from events.services import seasons
+    from ncpc.core.errors import NcpcError
+
+    real_move = seasons.event_move
+
+    def move_refusing_event_8(*, event, **kwargs):
+        if event.number == 8:
+            raise NcpcError("February 2027 is closed.")
+        return real_move(event=event, **kwargs)
+
+    monkeypatch.setattr(seasons, "event_move", move_refusing_event_8)
+    _rules_post(officer_client, season, schedule_weekday="3")
+    before = _dates(season)
+    moves = [m.key for m in officer_client.get("/events/rules/2026-27/reschedule/").context["moves"]]
+    response = officer_client.post(
+        "/events/rules/2026-27/reschedule/", {"move": moves, "confirm": "on"}, follow=True
+    )
+    assert "Nothing was moved: event 8 cannot move to Feb 25, 2027. February 2027 is closed." in (
+        response.content.decode()
+    )
+    assert _dates(season) == before
+    assert not AuditEntry.objects.filter(action__in=["event.move", "season.reschedule"]).exists()
+
+
 # --- 3. new dues offer the payout table and dues schedule they imply ---------------------------------------
 
 # Dues $50 -> $60 a event (WSOP $1,500 + $700 a prize, 10 events). Each row's event fund (§8.1):

@@ -78,7 +78,7 @@ def about(request):
         "about.html",
         {
             "rules": rules,
-            "schedule": schedule_words(rules.schedule),
+            "schedule": schedule_words(rules.schedule, rules.schedule_weekday),
             "first_month": months[0] if months else "",
             "last_month": months[-1] if months else "",
             "dues_month": months[last_dues - 1] if last_dues and last_dues <= len(months) else "",
