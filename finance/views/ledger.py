@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from events.selectors import current_season
 from finance import forms
 from finance.models import (
+    Disbursement,
     Transaction,
 )
 from finance.selectors.ledger import account_balances
@@ -82,6 +83,9 @@ def transaction_detail(request, pk):
             "reversed_by": reversed_by,
             "today": today,
             "overdraws": overdraws,
+            # The check this transaction issued: the day written on it may be earlier than the day it was
+            # posted (its last approval), and the page says both, as the checks list does.
+            "check": Disbursement.objects.filter(transaction=txn).first(),
         },
     )
 

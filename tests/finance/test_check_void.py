@@ -136,6 +136,10 @@ def test_a_check_written_before_its_month_closed_is_posted_the_day_of_its_last_a
     assert f"Issued posted 2026-11-29 as #{check.transaction_id}" in listed
     ledger = client.get(reverse("finance:transaction", args=[check.transaction_id])).content.decode()
     assert "November 29, 2026" in ledger
+    said = re.search(r"<dd[^>]*data-check>(.*?)</dd>", ledger, re.S)
+    assert said and re.sub(r"<[^>]+>", "", said.group(1)) == (
+        "#1001, dated Oct 20, 2026; posted Nov 29, 2026, the day of its last approval"
+    )
 
 
 # --- Voiding a check ---
