@@ -210,3 +210,18 @@ def test_an_event_of_an_open_month_keeps_its_ordinary_payout(season, treasurer, 
     event.status = Event.Status.FINAL
     with pytest.raises(NcpcError):
         payout_correction_post(event=event, actor=treasurer)
+
+
+def test_while_the_correction_is_entered_the_page_says_so_and_nothing_is_due(october, treasurer, client):
+    event, seats = october
+    event.refresh_from_db()
+    results_reopen(
+        event=event, version=event.results_version, actor=treasurer, reason="Ann busted before Bob"
+    )
+    event.refresh_from_db()
+    assert payout_correction_due(event=event) is None  # not final: nothing to post yet
+    client.force_login(treasurer)
+    page = client.get(reverse("events:event", args=(event.season.name, event.number))).content.decode()
+    assert "Places until the correction is final" in page
+    original = page[page.index('id="original-places"') :]
+    assert "<td>1</td><td>Ann Test</td>" in original
