@@ -20,6 +20,7 @@ from events.selectors import season_rules
 from events.services.rules_scale import dues_schedule_scaled, payout_table_scaled
 from events.services.seasons import season_create
 from ncpc.core.audit import AuditEntry
+from ncpc.core.errors import NcpcError
 
 pytestmark = pytest.mark.django_db
 
@@ -74,10 +75,16 @@ def test_a_new_season_without_a_choice_keeps_the_bylaws_schedule(officer_client,
 
 def test_a_first_month_the_schedule_cannot_start_in_is_refused_and_nothing_is_created(officer_client, season):
     # The bylaws' schedule starts in August: a September start needs its day of the month chosen.
-    officer_client.post("/events/seasons/new/", {"start_year": "2027", "first_month": "9"})
+    response = officer_client.post(
+        "/events/seasons/new/", {"start_year": "2027", "first_month": "9"}, follow=True
+    )
+    assert (
+        "The schedule of the season before starts in August: for events from September on, choose which day "
+        "of the month they fall on (like the 4th)." in response.content.decode()
+    )
     assert not Season.objects.filter(name="2027-28").exists()
     # Ten events one a month from December would run past July.
-    with pytest.raises(Exception, match="run past July"):
+    with pytest.raises(NcpcError, match="10 events, one a month from December, run past July"):
         season_create(start_year=2027, first_month=12, nth=4)
     assert not Season.objects.filter(name="2027-28").exists()
 
@@ -166,7 +173,6 @@ def test_moves_confirmed_for_another_plan_move_nothing(officer_client, season, t
 def test_one_move_refused_moves_no_event_at_all(officer_client, season, today, monkeypatch):
     """Each move goes through event_move (its own checks, e.g. a closed month); one refused refuses them all."""
     from events.services import seasons
-    from ncpc.core.errors import NcpcError
 
     real_move = seasons.event_move
 
