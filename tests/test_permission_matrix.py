@@ -80,6 +80,9 @@ PAGES: dict[str, Page] = {
     "setup": Page(only(*OFFICERS)),
     "setup_confirm": Page(**post_only(*OFFICERS)),
     "setup_home": Page(**post_only(*OFFICERS)),
+    # A season as the file import_season reads (issue 47): it holds dates of birth, so any officer.
+    "season_files": Page(only(*OFFICERS)),
+    "season_file_download": Page(only(*OFFICERS), SEASON),
     "api_season_report": Page(
         only(*MEMBERS, anon=401), SEASON, post={ANON: 405} | dict.fromkeys(LOGGED_IN, 405)
     ),

@@ -3,7 +3,7 @@ from django.urls import include, path
 
 from members.views import seats as member_seats
 from ncpc.club import sheets
-from ncpc.club.views import identity, imports, mail, pages, pwa, setup
+from ncpc.club.views import identity, imports, mail, pages, pwa, season_files, setup
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -20,6 +20,9 @@ urlpatterns = [
     path("setup/", setup.setup, name="setup"),
     path("setup/confirm/", setup.setup_confirm, name="setup_confirm"),
     path("setup/home/", setup.setup_home, name="setup_home"),
+    # A season as the file import_season reads (issue 47): what it carries, and the backup as the full copy.
+    path("season-files/", season_files.season_files, name="season_files"),
+    path("season-files/<str:season>.json", season_files.season_file_download, name="season_file_download"),
     path("mail/", mail.deliveries, name="mail_deliveries"),
     path("mail/<int:delivery_id>/send-again/", mail.delivery_send_again, name="mail_send_again"),
     # Before Django's own: the reset form is limited per address and client, and its message is queued.

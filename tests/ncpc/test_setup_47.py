@@ -163,3 +163,44 @@ def test_a_recorded_term_reads_with_the_dates_of_the_officers_table(client, pres
     )
     assert "Vera Lane already holds that office from Nov 29, 2026 to May 31, 2027." in clash.content.decode()
     assert OfficerTerm.objects.filter(office="vice_president").count() == 1
+
+
+# --- The season file page --------------------------------------------------------------------------------------
+
+
+def test_the_season_file_page_says_what_a_season_file_carries_and_names_the_backup_as_the_full_copy(
+    client, president
+):
+    client.post(reverse("season_new"), {"start_year": 2026})
+    reports = client.get(reverse("reports")).content.decode()
+    assert f'href="{reverse("season_files")}"' in reports  # reachable: Reports → Season files
+
+    page = client.get(reverse("season_files")).content.decode()
+    carries = page[page.index('id="season-file-carries"') : page.index("What it does not carry")]
+    leaves_out = page[page.index('id="season-file-leaves-out"') : page.index("The full copy of the club")]
+    for carried in ("rules", "members", "results of every final event", "dues and fees paid"):
+        assert carried in carries
+    for left in ("opening balances", "event payouts", "The club's identity"):
+        assert left in leaves_out
+    assert "The full copy of the club is the database backup" in page
+    assert 'href="/season-files/2026-27.json"' in page
+
+
+def test_the_season_file_downloads_as_the_file_import_season_reads(client, president):
+    import json
+
+    client.post(reverse("season_new"), {"start_year": 2026})
+    response = client.get(reverse("season_file_download", kwargs={"season": "2026-27"}))
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'attachment; filename="season-2026-27.json"'
+    data = json.loads(response.content)
+    assert (data["format"], data["season"]) == ("ncpc-season/1", {"name": "2026-27", "start": "2026-08-01"})
+    assert data["rules"]["late_fee"] == "25.00"  # the bylaws' $25 a month (§2.10)
+    assert client.get(reverse("season_file_download", kwargs={"season": "2030-31"})).status_code == 404
+
+
+def test_a_member_who_is_no_officer_gets_no_season_file(client, season, member):
+    client.force_login(member)
+    assert client.get(reverse("season_files")).status_code == 403
+    assert client.get(reverse("season_file_download", kwargs={"season": season.name})).status_code == 403
+    assert 'href="/season-files/"' not in client.get(reverse("reports")).content.decode()

@@ -39,6 +39,13 @@ REPORTS = (
         "standings:points_report_current",
         Action.VIEW_CLUB,
     ),
+    (
+        "Season files",
+        "Each season as a file the app reads back: what it carries (rules, members, results, dues) and what "
+        "only the database backup keeps (opening balances, payouts, the club's identity).",
+        "season_files",
+        Action.VIEW_PERSONAL_DATA,
+    ),
 )
 
 
