@@ -394,7 +394,7 @@ def disbursement_void(
         raise CheckError(f"The reason is longer than {VOID_REASON_MAX} characters.", field="reason")
     # Locked as its approval locks it: a void and the approval that would issue it never both happen.
     check = (
-        Disbursement.objects.select_for_update()
+        Disbursement.objects.select_for_update(of=("self",))
         .select_related("from_account", "to_account", "transaction", "voided_by")
         .get(pk=disbursement.pk)
     )

@@ -6,11 +6,15 @@ checking. A check is posted to the ledger on the day of its last approval (§4.7
 
 import datetime as dt
 import re
+import threading
+import time
 from decimal import Decimal as D
 from pathlib import Path
 
 import pytest
+import time_machine
 from django.conf import settings
+from django.db import connection, connections, transaction
 from django.urls import reverse
 
 from finance.models import Account, ClosedMonth, Disbursement, Transaction
@@ -19,7 +23,7 @@ from finance.services.checks import CheckError, disbursement_approve, disburseme
 from finance.services.ledger import account_balance, account_get
 from ncpc.core.errors import NotAllowed
 from ncpc.core.models import AuditEntry
-from tests.factories import once
+from tests.factories import member_user, once, season_make
 from tests.finance.factories import opening_balance
 
 NOV_29 = dt.date(2026, 11, 29)
@@ -291,6 +295,76 @@ def test_the_void_page_of_an_issued_check_sends_to_the_ledger_and_an_officer_wit
     assert response.status_code == 200 and check.status == Disbursement.Status.ISSUED
     client.force_login(vice_president)
     assert client.get(reverse("finance:check_void", args=[check.pk])).status_code == 403
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="parallel transactions need PostgreSQL")
+@pytest.mark.parametrize("first", ["approve", "void"])
+def test_a_void_and_the_last_approval_at_once_never_both_happen(first):
+    """The president's last approval and the treasurer's void, sent at the same moment: whichever takes the
+    check first is done, the other waits for it and is refused (the check is issued, or voided), never both."""
+    assert connection.vendor == "postgresql"
+    with time_machine.travel(dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC), tick=False):
+        season = season_make(2026)
+        treasurer = member_user(season=season, username="treas", office="treasurer")
+        president = member_user(season=season, username="pres", office="president")
+        vice_president = member_user(season=season, username="vp", office="vice_president")
+        opening_balance(code=Account.CHECKING, amount="6000.00", actor=treasurer)
+        check = casino_check(treasurer, president)
+        disbursement_approve(disbursement=check, actor=vice_president, on=NOV_29)
+        commands = {
+            "approve": lambda: disbursement_approve(disbursement=check, actor=president, on=NOV_29),
+            "void": lambda: disbursement_void(
+                disbursement=check, reason="Refused", actor=treasurer, on=NOV_29
+            ),
+        }
+        second = "void" if first == "approve" else "approve"
+        holds, may_commit = threading.Event(), threading.Event()
+        outcomes: dict[str, str] = {}
+
+        def run_first():
+            try:
+                with transaction.atomic():
+                    commands[first]()
+                    holds.set()
+                    may_commit.wait(10)
+                outcomes[first] = "done"
+            finally:
+                connections.close_all()
+
+        def run_second():
+            try:
+                holds.wait(10)
+                commands[second]()
+                outcomes[second] = "done"
+            except CheckError as exc:
+                outcomes[second] = str(exc)
+            finally:
+                connections.close_all()
+
+        threads = [threading.Thread(target=run_first), threading.Thread(target=run_second)]
+        for t in threads:
+            t.start()
+        holds.wait(10)
+        time.sleep(0.5)
+        assert second not in outcomes  # it waits for the check's lock
+        may_commit.set()
+        for t in threads:
+            t.join(20)
+        check.refresh_from_db()
+        assert outcomes[first] == "done"
+        if first == "approve":
+            assert check.status == Disbursement.Status.ISSUED
+            assert outcomes["void"].endswith(
+                "a posted check is not voided. Reverse its transaction on the ledger, with your reason."
+            )
+        else:
+            assert check.status == Disbursement.Status.VOID
+            assert outcomes["approve"] == (
+                "Check #1001 to Casino for $5,000.00 was voided on Nov 29, 2026 by treas: Refused. "
+                "There is nothing to approve."
+            )
+            assert not Transaction.objects.filter(kind=Transaction.Kind.CHECK).exists()
 
 
 # --- The /finance/ button for the checks awaiting approval: WCAG AA contrast ---
