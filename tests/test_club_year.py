@@ -1,7 +1,10 @@
 """A club year played at random (issue 32 part 8): a Hypothesis state machine plays the demo-sized club through
 the services — payments (cash, check, at the door, from a spreadsheet) and their reversals, busts, finishes and
 corrections, removals, withdrawals, seat sales, admissions, checks and transfers, month closes, the clock
-moving forward — in random order, and checks the books after every step.
+moving forward — in random order, and checks the books after every step. Every dated operation of issue 45
+(an admission, a withdrawal, a removal, a suspension begun or ended early, a seat transfer, an event moved, a
+check) is also tried backdated at random, often into a closed month: it is done or refused (SPEC §17.2), and a
+closed month's kept report stays byte for byte what it was when the month closed.
 
 A refused command (``NcpcError``) is a valid outcome of a step; the books must then be as they were.
 
@@ -11,6 +14,7 @@ the database before each example. ``NCPC_YEAR_EXAMPLES`` (and
 """
 
 import datetime as dt
+import json
 import os
 import re
 import time
@@ -29,6 +33,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_stat
 
 from events.models import Attendance, Event, Season
 from events.services.attendance import attendance_prepare, attendance_set
+from events.services.event_edit import event_move
 from events.services.results import bust_record, bust_undo, results_finish, results_reopen
 from events.services.rules_edit import season_rules_save
 from events.services.seasons import season_create
@@ -42,11 +47,11 @@ from finance.services.ledger import ASSET_CODES, transfer_post
 from finance.services.month_closing import month_close
 from finance.services.payments import payment_record, payment_reverse
 from finance.services.payments_import import PaymentLine, payments_record_many
-from members.models import Membership, Removal
+from members.models import Membership, Removal, Suspension
 from members.selectors import current_member_count
 from members.services.admission import VoteCounts, member_admit
 from members.services.seats import member_remove, member_withdraw, seat_transfer
-from members.services.standing import rules_signature_record
+from members.services.standing import rules_signature_record, suspension_create, suspension_end
 from ncpc.club.services.season_import import season_import
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
@@ -83,6 +88,9 @@ START = dt.datetime(2026, 10, 25, 17, 0, tzinfo=dt.UTC)  # the day after event 3
 LAST_DAY = dt.date(2027, 7, 20)  # the clock stays in the season (it ends on Jul 31, 2027)
 MEMBERS = 8
 OFFICES = ("president", "vice_president", "treasurer")
+# How many days before today a dated operation takes effect: today half the time, else as far back as a closed
+# month (the machine starts on Oct 25 and closes months up to three back).
+BACKDATE = st.sampled_from([0, 0, 0, 0, 3, 12, 25, 40, 60, 100])
 AMOUNTS = st.sampled_from(
     [
         Decimal("0.01"),
@@ -102,6 +110,11 @@ def club_start() -> dict[str, Any]:
     for row in data["payments"][4:]:
         row["amount"] = "250.00"
     return data
+
+
+def kept_record(month: dt.date) -> str:
+    """A closed month's report as kept (SPEC §17.1), as bytes to compare: its JSON with sorted keys."""
+    return json.dumps(ClosedMonth.objects.get(month=month).report, sort_keys=True)
 
 
 def ledger_problems() -> list[str]:
@@ -188,6 +201,7 @@ class ClubYear(RuleBasedStateMachine):
             self.officers.append(user)
         self.treasurer = self.officers[2]
         self.closed: dict[tuple[int, int], tuple] = {}
+        self.kept: dict[tuple[int, int], str] = {}  # each closed month's record, as closing kept it
         self.client = Client()
         self.client.force_login(self.treasurer)
         STATS["examples"] += 1
@@ -215,10 +229,11 @@ class ClubYear(RuleBasedStateMachine):
             ClosedMonth.objects.count(),
             Disbursement.objects.count(),
             Membership.objects.count(),
-            tuple(Event.objects.order_by("pk").values_list("status", "results_version")),
+            tuple(Event.objects.order_by("pk").values_list("status", "results_version", "date")),
             tuple(Membership.objects.order_by("pk").values_list("left_after_event", flat=True)),
             tuple(Attendance.objects.order_by("pk").values_list("status", "place")),
             tuple(Season.objects.order_by("pk").values_list("dues_per_event", "late_fee", "admin_fee")),
+            tuple(Suspension.objects.order_by("pk").values_list("start", "end")),
         )
 
     def attempt(self, command, **kwargs) -> Any:
@@ -234,6 +249,17 @@ class ClubYear(RuleBasedStateMachine):
             REFUSED[command.__name__] = REFUSED.get(command.__name__, 0) + 1
             assert self.snapshot() == before, f"{command.__name__} was refused but changed the books"
             return None
+
+    def back(self, days_back: int) -> dt.date:
+        """A day ``days_back`` before today, never before the season starts."""
+        return max(self.today() - dt.timedelta(days=days_back), self.season.start)
+
+    def departure_day(self, membership: Membership, days_back: int) -> dt.date:
+        """A day for a member to leave, ``days_back`` before today, but not before a payment of his already
+        booked: the commands do not refuse such a departure yet, and it would leave a payment dated after he
+        left (which ``departed_members_are_out`` forbids)."""
+        paid = Payment.objects.filter(membership=membership).order_by("-date").values_list("date", flat=True)
+        return max([self.back(days_back), *paid[:1]])
 
     def open_event(self) -> Event | None:
         """The first event of the season that has begun (its date is today or past) and is not final."""
@@ -330,12 +356,14 @@ class ClubYear(RuleBasedStateMachine):
         amount=st.sampled_from([Decimal("25.00"), Decimal("300.00"), Decimal("5000.00")]),
         source=st.sampled_from([Account.CHECKING, Account.ESCROW]),
         to=st.sampled_from([Account.SUPPLIES, Account.WSOP_EXPENSES, Account.CASH]),
+        days_back=BACKDATE,
     )
-    def write_a_check(self, amount, source, to):
+    def write_a_check(self, amount, source, to, days_back):
+        """A check written today, dated today or in the past (refused in a closed month, SPEC §17.2)."""
         people = [u.person for u in self.officers]
         self.attempt(
             disbursement_create,
-            date=self.today(),
+            date=self.back(days_back),
             payee="Card shop",
             amount=amount,
             memo="Cards",
@@ -369,6 +397,7 @@ class ClubYear(RuleBasedStateMachine):
         closed = self.attempt(month_close, day=first, actor=self.treasurer)
         if closed is not None and (first.year, first.month) not in self.closed:
             self.closed[(first.year, first.month)] = report_view(year=first.year, month=first.month)
+            self.kept[(first.year, first.month)] = kept_record(first)
 
     @rule(days=st.sampled_from([1, 3, 7, 12, 20, 31]))
     def time_passes(self, days):
@@ -436,8 +465,8 @@ class ClubYear(RuleBasedStateMachine):
             reason="A bust was entered in the wrong order",
         )
 
-    @rule(who=st.integers(0, 20), unpaid=st.booleans())
-    def remove_a_member(self, who, unpaid):
+    @rule(who=st.integers(0, 20), unpaid=st.booleans(), days_back=BACKDATE)
+    def remove_a_member(self, who, unpaid, days_back):
         members = self.active()
         if len(members) <= len(OFFICES):
             return
@@ -446,27 +475,32 @@ class ClubYear(RuleBasedStateMachine):
             member_remove,
             membership=membership,
             grounds=Removal.Grounds.UNPAID_FEES if unpaid else Removal.Grounds.ABUSE,
-            held_on=self.today(),
+            held_on=self.departure_day(membership, days_back),
             yes=current_member_count(season=self.season),
             nominated_by=self.officers[0].person,
             actor=self.officers[1],
         )
 
-    @rule(who=st.integers(0, 20))
-    def withdraw(self, who):
+    @rule(who=st.integers(0, 20), days_back=BACKDATE)
+    def withdraw(self, who, days_back):
         members = self.active()
         if len(members) <= len(OFFICES):
             return
         membership = members[len(OFFICES) + who % (len(members) - len(OFFICES))]
-        self.attempt(member_withdraw, membership=membership, on=self.today(), actor=self.officers[1])
+        self.attempt(
+            member_withdraw,
+            membership=membership,
+            on=self.departure_day(membership, days_back),
+            actor=self.officers[1],
+        )
 
-    @rule(who=st.integers(0, 20))
-    def sell_a_seat(self, who):
+    @rule(who=st.integers(0, 20), days_back=BACKDATE)
+    def sell_a_seat(self, who, days_back):
         members = self.active()
         if len(members) <= len(OFFICES):
             return
         seller = members[len(OFFICES) + who % (len(members) - len(OFFICES))]
-        today = self.today()
+        today = self.departure_day(seller, days_back)
         bought = self.attempt(
             seat_transfer,
             seller=seller,
@@ -480,9 +514,9 @@ class ClubYear(RuleBasedStateMachine):
         )
         self.signs(bought)
 
-    @rule()
-    def admit(self):
-        today = self.today()
+    @rule(days_back=BACKDATE)
+    def admit(self, days_back=0):
+        today = self.back(days_back)
         admitted = self.attempt(
             member_admit,
             person=PersonFactory(),
@@ -494,6 +528,49 @@ class ClubYear(RuleBasedStateMachine):
             actor=self.officers[1],
         )
         self.signs(admitted)
+
+    @rule(who=st.integers(0, 20), days_back=BACKDATE, days=st.sampled_from([0, 6, 20, 45]))
+    def suspend(self, who, days_back, days):
+        """A suspension from a day (often past) for some days (§2.16)."""
+        members = self.active()
+        if not members:
+            return
+        start = self.back(days_back)
+        self.attempt(
+            suspension_create,
+            membership=members[who % len(members)],
+            start=start,
+            end=start + dt.timedelta(days=days),
+            reason="Abuse at the table",
+            actor=self.officers[1],
+        )
+
+    @rule(which=st.integers(0, 20), days_back=BACKDATE)
+    def end_a_suspension_early(self, which, days_back):
+        """A suspension lifted early: its new last day is today or in the past, often in a closed month."""
+        suspensions = list(Suspension.objects.filter(membership__season=self.season).order_by("pk"))
+        if not suspensions:
+            return
+        self.attempt(
+            suspension_end,
+            suspension=suspensions[which % len(suspensions)],
+            last_day=self.today() - dt.timedelta(days=days_back),
+            reason="Lifted by the officers",
+            actor=self.officers[1],
+        )
+
+    @rule(which=st.integers(0, 10), days=st.sampled_from([-60, -35, -14, -3, 4, 10, 30]))
+    def move_an_event(self, which, days):
+        """An event moved some days earlier or later: out of, into or within a closed month it is refused."""
+        events = list(Event.objects.filter(season=self.season).order_by("number"))
+        event = events[which % len(events)]
+        self.attempt(
+            event_move,
+            event=event,
+            date=event.date + dt.timedelta(days=days),
+            actor=self.officers[1],
+            reason="The venue is closed",
+        )
 
     def signs(self, membership: Membership | None) -> None:
         """A new member signs the rules document on joining (or not yet, when the draw says so)."""
@@ -565,6 +642,10 @@ class ClubYear(RuleBasedStateMachine):
             for (year, month), then in self.closed.items():
                 assert report_view(year=year, month=month) == then, (
                     f"the closed report of {month}/{year} changed"
+                )
+            for (year, month), record in self.kept.items():
+                assert kept_record(dt.date(year, month, 1)) == record, (
+                    f"the kept report of {month}/{year} is not what closing kept"
                 )
 
     @invariant()
