@@ -151,6 +151,8 @@ PAGES: dict[str, Page] = {
     "events:rules_current": Page(club(302), post=only(*MEMBERS, ok=OK)),
     "events:rules": Page(club(), SEASON, post=only(*OFFICERS, ok=OK)),
     "season_new": Page(**post_only(*OFFICERS)),
+    # Moving the events not yet played to a new schedule rule (issue 47): the rules' officers.
+    "events:season_reschedule": Page(only(*OFFICERS), SEASON, post=only(*OFFICERS, ok=OK)),
     "events:schedule_current": Page(club(302)),
     "events:venues": Page(only(*OFFICERS)),
     "events:venue_edit": Page(only(*OFFICERS), lambda o: {"pk": o["venue"]}),

@@ -28,6 +28,7 @@ from events.services.night_seating import (
     seated_rows,
 )
 from events.services.places import Bust, bust_places, hands_in_order
+from events.services.results_mail_late import results_entered_late
 from events.services.seating import Move, Table, forbidden_seats, needs_balancing
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
@@ -266,7 +267,9 @@ def console_state(*, event: Event, now: dt.datetime | None = None, fresh: bool =
         "entrants": len(playing),
         "busts": _busts_json(event=event, rows=rows, playing=playing, busts=busts),
         "winner": still_in[0].player_name if len(still_in) == 1 and busts else "",
-        "results_email": event.season.results_email,
+        # Finishing tonight e-mails the results; a night entered after the fact does not (results_mail_late).
+        "results_email": event.season.results_email
+        and not results_entered_late(event_date=event.date, final_on=club_today()),
         "conflicts": changes_waiting(event=event),
         # "Open the night" lists the members on the roster who have no seat yet (none once final)
         "seats_to_list": 0

@@ -62,3 +62,24 @@ def test_the_consoles_whole_state_reads_each_row_once(client, season, vice_presi
     assert state["entrants"] == 13 - away and len(state["still_in"]) == 12 - away
     event.refresh_from_db()
     assert state["version"] == f"{event.results_version}.{event.night.clock_version}.{event.night.seats_version}"
+
+
+def test_the_console_says_finishing_mails_the_results_tonight_but_not_for_a_night_entered_days_later(
+    client, season, vice_president
+):
+    season.results_email = True
+    season.save(update_fields=["results_email"])
+    with time_machine.travel(T0 + dt.timedelta(minutes=30), tick=False):
+        event = night_with_away(season, away=1)
+        event.date = dt.date(2026, 12, 12)  # tonight: T0 is 19:00 UTC, 14:00 in New York
+        event.save(update_fields=["date"])
+        client.force_login(vice_president)
+        url = f"/events/{event.season.name}/{event.number}/console/state/"
+        tonight = client.get(url).json()
+    with time_machine.travel(T0 + dt.timedelta(hours=13), tick=False):  # 03:00 the next morning in New York
+        after_midnight = client.get(url).json()
+    with time_machine.travel(T0 + dt.timedelta(days=3), tick=False):
+        entered_later = client.get(url).json()
+    assert tonight["results_email"] is True
+    assert after_midnight["results_email"] is True
+    assert entered_later["results_email"] is False
