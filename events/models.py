@@ -510,7 +510,7 @@ class Elimination(models.Model):
     tapped_at = models.DateTimeField(
         default=timezone.now,
         help_text="When the bust was tapped: the server's time for one recorded online; for one recorded "
-        "offline, the device's tap corrected by its clock (SPEC §17.8). Places follow these times.",
+        "offline, the device's tap corrected by its clock. Places follow these times.",
     )
 
     class Meta:

@@ -57,7 +57,7 @@ class AcceptForm(forms.Form):
         required=False,
         label="New value",
         help_text=(
-            "Amounts like 60.00; a time 19:30; lists 10, 9, 8; a schedule 8-4, 9-4 (month-nth Saturday); "
+            "Amounts like 60.00; a time 19:30; lists 10, 9, 8; a schedule 8-4, 9-4 (month-nth day of the season's weekday); "
             "a payout row '16: 145, 95, 70, 50'; a WSOP row '15-17: 2'. Leave both empty for a change in words."
         ),
     )

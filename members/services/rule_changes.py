@@ -132,7 +132,8 @@ def rule_value_clean(*, field: str, text: str) -> Any:
             month_n, nth_n = int(month), int(nth)
             if not (1 <= month_n <= 12 and 1 <= nth_n <= 5):
                 raise NcpcError(
-                    f"{what}: '{part.strip()}' is not a month (1–12) and a Saturday (1–5).", field="new_value"
+                    f"{what}: '{part.strip()}' is not a month (1–12) and an nth day of the week (1–5).",
+                    field="new_value",
                 )
             pairs.append([month_n, nth_n])
         return pairs

@@ -247,9 +247,10 @@ TIME_RE = re.compile(r"^\d{2}:\d{2}(:\d{2})?$")
 
 
 def rule_kind(name: str) -> str:
-    """How the season rule or setting ``name`` is written in a file: ``schedule`` ([month, nth Saturday] pairs),
-    ``points_table`` (whole numbers), or its ``Season`` field's type: a decimal (money and percentages) as a
-    string like "25.00", a whole number, a time as "19:00", true/false, text."""
+    """How the season rule or setting ``name`` is written in a file: ``schedule`` ([month, nth day] pairs, the
+    nth of the season's ``schedule_weekday``), ``points_table`` (whole numbers), or its ``Season`` field's type:
+    a decimal (money and percentages) as a string like "25.00", a whole number, a time as "19:00", true/false,
+    text."""
     if name in ("schedule", "points_table"):
         return name
     column = Season._meta.get_field(name)
@@ -296,7 +297,7 @@ def _rule_value_read(r: _Reader, where: str, value: Any, *, kind: str) -> Any:
         pairs = []
         for i, pair in enumerate(value):
             if not (isinstance(pair, list) and len(pair) == 2):
-                r.fail(f"{where}[{i}]", f"{pair!r} must be [month, nth Saturday], like [11, 2]")
+                r.fail(f"{where}[{i}]", f"{pair!r} must be [month, nth day of the week], like [11, 2]")
                 continue
             month = r.whole(f"{where}[{i}][0]", pair[0], high=12)
             nth = r.whole(f"{where}[{i}][1]", pair[1], high=5)
