@@ -41,8 +41,9 @@ PAGES = [
     # schedule: 4 + seasons (the menu), the season's events with their venues = 6.
     ("/events/2026-27/", 6),
     # event 4: 4 + the event with its season, rules (payout table), its seats with placings, the
-    # memberships (the roster, for the payout row) = 8.
-    ("/events/2026-27/4/", 8),
+    # memberships (the roster, for the payout row), the places it had when its closed month was corrected
+    # (the first correction's audit row, none here) = 9.
+    ("/events/2026-27/4/", 9),
     # monthly report: 4 + the month's closing with its kept report (SPEC §17.1: a closed month's page is built
     # from it and reads nothing more; November is open here), season, the accounts (with whether the month is closed, the escrow move, the day the
     # books start), their entries' sums (before the month and the season to date; one grouped query), the
