@@ -27,6 +27,7 @@ on Oct 22 and Nov 26: five play those nights.
 import datetime as dt
 import re
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 import time_machine
@@ -40,6 +41,31 @@ from tests.browser.conftest import login
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+README = Path(__file__).resolve().parents[2] / "README.md"
+# What the test does, as README's "Start your club" says it (bold marks and line breaks left out): each page,
+# choice and button the test uses is named there.
+GUIDE = (
+    "manage.py start_club",
+    "DEFAULT_FROM_EMAIL=noreply@club.example",
+    '"Lakeside Poker League <noreply@club.example>"',
+    "the set-up checklist (also under Officers → Set-up)",
+    "the club's identity (name, short name, time zone, the rule book's name)",
+    "Season rules → Start a new season",
+    "the month of its first event",
+    '"The 4th of every month" and "Thursday"',
+    "The venues step is ticked by a venue in use",
+    "Officers → Officers' terms",
+    "Officers → Spreadsheet import",
+    '"Every member in this file is 21 or over"',
+    "rules signatures, ticked for many members at once",
+    "opening balances (the Treasurer's, from the bank statement)",
+    "first the books' first day and the opening balances (step 5), then the payments members made since",
+    "then the results of each night already played, oldest first, on its results page",
+    "the step links the oldest one still to enter",
+    "Nights entered after the fact send no e-mail",
+    "Officers → Invitations",
+    '"Right as it is: mark done"',
+)
 PASSWORD = "pw-for-tests-123"
 SEASON = "2026-27"
 CLUB = "Lakeside Poker League"
@@ -86,6 +112,18 @@ EVENT_DATES = [
     dt.date(2027, 5, 27),
     dt.date(2027, 6, 24),
 ]
+
+
+def _start_your_club() -> str:
+    """README's "Start your club", as it reads (no bold marks, one space between words)."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("\n## Start your club\n", 1)[1].split("\n## ", 1)[0]
+    return " ".join(section.replace("**", "").split())
+
+
+def test_readme_start_your_club_names_every_step_the_browser_test_takes():
+    guide = _start_your_club()
+    assert [words for words in GUIDE if words not in guide] == []
 
 
 def _step(page, title: str):
