@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from finance.selectors.ledger import money_total
 from finance.selectors.monthly_report import MemberDuesRow, MonthlyReport
-from finance.selectors.report_record import ledger_rows, payout_rows
+from finance.selectors.report_record import ledger_rows
 from ncpc.core.downloads import CREDIT_FORMAT, Table, csv_response, xlsx_response
 from ncpc.core.identity import club_file_prefix, club_identity, reference_rewrite
 from ncpc.core.money import ZERO, credit_display
@@ -167,12 +167,15 @@ def _ledger(report: MonthlyReport, *, workbook: bool = False) -> Table:
 def _payouts(report: MonthlyReport, *, workbook: bool = False) -> Table:
     """The month's event payouts: a closed month's as its closing kept them (SPEC §17.1), so that a result
     corrected later or a name changed later never shows in it. The workbook ends them with their total."""
-    rows = report.payouts if report.payouts is not None else payout_rows(report)
+    rows = report.payout_table
     values: list = [[r.event, r.date, r.place, r.paid_to, r.amount] for r in rows]
     if workbook:
+        places = [r for r in rows if isinstance(r.place, int)]
+        corrected = len(rows) - len(places)
         values.append(
             [
-                f"Total ({_count(len(rows), 'place', 'places')} paid)",
+                f"Total ({_count(len(places), 'place', 'places')} paid"
+                + (f", {_count(corrected, 'correction line', 'correction lines')})" if corrected else ")"),
                 None,
                 None,
                 "",
@@ -306,6 +309,7 @@ def report_pdf(
 
     _pdf_accounts(pdf, report=report, size=size)
     _pdf_fees(pdf, report=report, full=full, own=own, size=size)
+    _pdf_payouts(pdf, report=report, size=size)
     _pdf_escrow(pdf, report=report)
     return pdf.response(name=_name(report))
 
@@ -441,6 +445,25 @@ def _pdf_own(pdf: ClubPDF, *, report: MonthlyReport, own: list[MemberDuesRow]) -
     pdf.note(
         f"Club totals: {len(report.owing)} member(s) owe {money(report.outstanding)}; "
         f"credits {money(report.credit_total)}."
+    )
+
+
+def _pdf_payouts(pdf: ClubPDF, *, report: MonthlyReport, size: float) -> None:
+    """The month's event payouts and the corrections posted in it, with their total (the payouts account's
+    movement); nothing when the month paid none."""
+    rows = report.payout_table
+    if not rows:
+        return
+    lines = [[str(r.event), f"{r.date:%b %-d, %Y}", str(r.place), r.paid_to, money(r.amount)] for r in rows]
+    lines.append(["Total", "", "", "", money(report.payout_total)])
+    pdf.heading("Event payouts")
+    pdf.grid(
+        ["Event", "Date", "Place", "Paid to", "Amount"],
+        lines,
+        widths=(16, 30, 34, 70, 30),
+        right=(4,),
+        bold_last=True,
+        size=size,
     )
 
 

@@ -6,16 +6,18 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cached_property
 
 from django.db.models import Count, F, Q, Subquery, Sum
 
-from events.models import Season
+from events.models import Event, Season
 from events.rules import SeasonRules
 from events.selectors import season_for_date, season_rules
 from events.services.event_fund import WsopAllocation, WsopTableMissing, wsop_allocation
 from finance.models import Account, ClosedMonth, Entry, OpeningBalance, Transaction
 from finance.selectors.dues import DuesAccount, season_dues_accounts
 from finance.selectors.ledger import closed_month, money_total
+from finance.selectors.payouts import event_payout_lines, payout_member_names, payout_paid_to
 from finance.services.categories import (
     CATEGORIES,
     CREDIT,
@@ -29,6 +31,7 @@ from finance.services.escrow import escrow_key, season_member_count
 from finance.services.ledger import ASSET_CODES, accounts_standard, posted_under_key
 from members.models import Membership
 from members.selectors import season_memberships
+from ncpc.core.errors import NcpcError
 from ncpc.core.identity import reference_rewrite
 from ncpc.core.money import ZERO, money_display, quantize
 
@@ -117,13 +120,21 @@ class MemberDuesRow:
 
 @dataclass(frozen=True)
 class PayoutRow:
-    """A place paid at one of the month's final events: the report's payouts table."""
+    """A place paid at one of the month's final events: the report's payouts table. A correction of an earlier
+    (closed) month's event posted in this month (SPEC §17.2) is a row too, its place ``CORRECTION`` (or
+    ``CORRECTION_REVERSED``), its member and amount as the posting holds them (an amount given back is
+    negative), so that the table adds up to what the payouts account moved in the month."""
 
     event: int
     date: dt.date
-    place: int
+    place: int | str
     paid_to: str
     amount: Decimal
+
+
+# The place of a payouts row that is a correction posted in the month, or the reversal of one.
+CORRECTION = "correction"
+CORRECTION_REVERSED = "correction reversed"
 
 
 @dataclass(frozen=True)
@@ -210,6 +221,22 @@ class MonthlyReport:
             income_label="money in",
             expenses_label="money out",
         )
+
+    @cached_property
+    def payout_table(self) -> list[PayoutRow]:
+        """The event payouts table: a closed month's as its closing kept it (SPEC §17.1), an open month's read
+        now (``payout_rows``): the places paid at its events, then the corrections posted in it."""
+        return self.payouts if self.payouts is not None else payout_rows(self)
+
+    @property
+    def payout_corrected(self) -> bool:
+        """Does the payouts table hold a correction of an earlier month's event (or its reversal)?"""
+        return any(isinstance(r.place, str) for r in self.payout_table)
+
+    @property
+    def payout_total(self) -> Decimal:
+        """The payouts table's total: what the payouts account moved in the month."""
+        return money_total(r.amount for r in self.payout_table)
 
     @property
     def owing(self) -> list[MemberDuesRow]:
@@ -670,3 +697,71 @@ def _closing_and_escrow_move(
         return closed_month(year=year, month=month), posted.date if posted is not None else None
     closed = closed_month(year=year, month=month) if ledger.closed_pk is not None else None
     return closed, ledger.escrow_moved_on
+
+
+def payout_rows(report: MonthlyReport) -> list[PayoutRow]:
+    """The month's event payouts as the report prints them: each final event of the month, each place paid,
+    and who took it; then the corrections of earlier events posted in the month (``payout_correction_rows``)."""
+    rows: list[PayoutRow] = []
+    if report.season is None:
+        return payout_correction_rows(report)
+    names = payout_member_names(season=report.season)
+    events = Event.objects.filter(
+        season=report.season, date__gte=report.start, date__lte=report.end, status=Event.Status.FINAL
+    ).order_by("date", "number")
+    for event in events:
+        event.season = report.season
+        try:
+            lines = event_payout_lines(event=event)
+        except NcpcError:
+            lines = []
+        rows += [
+            PayoutRow(event.number, event.date, line.place, payout_paid_to(line, names=names), line.amount)
+            for line in lines
+        ]
+    return rows + payout_correction_rows(report)
+
+
+# The key prefix of every event's payout corrections (``finance.selectors.payouts.payout_correction_prefix``).
+CORRECTION_KEYS = "payout-correction:event:"
+
+
+def payout_correction_rows(report: MonthlyReport) -> list[PayoutRow]:
+    """The corrections of earlier events' payouts posted in the month (SPEC §17.2: dated the day they were
+    posted, in the open month), and the reversals of such corrections dated in it: one row per member the
+    posting pays or takes back, the amount as the posting holds it. A correction posted and later reversed
+    stays in its own month's table, as it moved the payouts account then."""
+    entries = list(
+        Entry.objects.filter(
+            Q(transaction__key__startswith=CORRECTION_KEYS)
+            | Q(transaction__reverses__key__startswith=CORRECTION_KEYS),
+            transaction__date__gte=report.start,
+            transaction__date__lte=report.end,
+            account__code=Account.PAYOUTS,
+        )
+        .select_related("transaction__reverses", "membership__person")
+        .order_by("transaction__date", "transaction_id", "pk")
+    )
+    if not entries:
+        return []
+    event_ids = {_corrected_event_id(e) for e in entries}
+    numbers = dict(Event.objects.filter(pk__in=event_ids).values_list("pk", "number"))
+    return [
+        PayoutRow(
+            numbers.get(_corrected_event_id(e), 0),
+            e.transaction.date,
+            CORRECTION if e.transaction.reverses_id is None else CORRECTION_REVERSED,
+            e.membership.person.full_name if e.membership is not None else (e.memo or e.transaction.memo),
+            e.amount,
+        )
+        for e in entries
+    ]
+
+
+def _corrected_event_id(entry: Entry) -> int:
+    """The event a correction (or the correction a reversal undoes) corrects, from its key
+    ``payout-correction:event:<pk>:<n>``."""
+    txn = entry.transaction
+    key = (txn.reverses.key if txn.reverses is not None else txn.key) or ""
+    event_pk = key.removeprefix(CORRECTION_KEYS).split(":", 1)[0]
+    return int(event_pk) if event_pk.isdigit() else 0

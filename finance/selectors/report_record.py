@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from events.models import Event, Season
+from events.models import Season
 from events.services.event_fund import WsopAllocation
 from finance.models import Account, ClosedMonth, Entry
 from finance.selectors.monthly_report import (
@@ -24,35 +24,11 @@ from finance.selectors.monthly_report import (
     MonthlyReport,
     PayoutRow,
     monthly_report,
+    payout_rows,
 )
-from finance.selectors.payouts import event_payout_lines, payout_member_names, payout_paid_to
 from members.models import Membership, Person
-from ncpc.core.errors import NcpcError
 
 RECORD_FORMAT = 1
-
-
-def payout_rows(report: MonthlyReport) -> list[PayoutRow]:
-    """The month's event payouts as the report prints them: each final event of the month, each place paid,
-    and who took it."""
-    rows: list[PayoutRow] = []
-    if report.season is None:
-        return rows
-    names = payout_member_names(season=report.season)
-    events = Event.objects.filter(
-        season=report.season, date__gte=report.start, date__lte=report.end, status=Event.Status.FINAL
-    ).order_by("date", "number")
-    for event in events:
-        event.season = report.season
-        try:
-            lines = event_payout_lines(event=event)
-        except NcpcError:
-            lines = []
-        rows += [
-            PayoutRow(event.number, event.date, line.place, payout_paid_to(line, names=names), line.amount)
-            for line in lines
-        ]
-    return rows
 
 
 def ledger_rows(report: MonthlyReport) -> list[LedgerRow]:
