@@ -222,6 +222,8 @@ def results_entry(request, event):
             "final": event.status == Event.Status.FINAL,
             "final_places": final_places,
             "too_early": club_today() < event.date,
+            # A correction of a closed month's event leaves that month's report as it was (SPEC §17.2).
+            "month_closed": hooks.closed_month_refusal(day=event.date) is not None,
             "mail_withheld": results_mail_withheld(event=event),
             "reason_form": ReasonForm(),
             "seats_to_list": seats_to_list(event=event),
