@@ -84,13 +84,18 @@ YEAR = settings(
 STATS = {"examples": 0, "commands": 0, "refused": 0, "checks": 0}
 DONE: dict[str, int] = {}  # commands done and refused, by name (printed with -s)
 REFUSED: dict[str, int] = {}
+CLOSED_MONTH_REFUSED: dict[
+    str, int
+] = {}  # of those, refused because their day is in or before a closed month
 START = dt.datetime(2026, 10, 25, 17, 0, tzinfo=dt.UTC)  # the day after event 3, its results not entered
 LAST_DAY = dt.date(2027, 7, 20)  # the clock stays in the season (it ends on Jul 31, 2027)
 MEMBERS = 8
 OFFICES = ("president", "vice_president", "treasurer")
-# How many days before today a dated operation takes effect: today half the time, else as far back as a closed
-# month (the machine starts on Oct 25 and closes months up to three back).
-BACKDATE = st.sampled_from([0, 0, 0, 0, 3, 12, 25, 40, 60, 100])
+# How many days before today a dated operation takes effect: today a third of the time, else as far back as a
+# closed month (the machine starts on Oct 25 and closes months up to three back); IN_CLOSED: a day inside the
+# last closed month, FIRST_OPEN: the first day of the month after it (``ClubYear.back``).
+IN_CLOSED, FIRST_OPEN = -1, -2
+BACKDATE = st.sampled_from([0, 0, 0, 3, 12, 25, 40, 60, 100, IN_CLOSED, IN_CLOSED, FIRST_OPEN])
 AMOUNTS = st.sampled_from(
     [
         Decimal("0.01"),
@@ -244,14 +249,24 @@ class ClubYear(RuleBasedStateMachine):
             done = command(**kwargs)
             DONE[command.__name__] = DONE.get(command.__name__, 0) + 1
             return done
-        except NcpcError:
+        except NcpcError as exc:
             STATS["refused"] += 1
             REFUSED[command.__name__] = REFUSED.get(command.__name__, 0) + 1
+            if "is closed (its report was presented)" in str(exc):
+                CLOSED_MONTH_REFUSED[command.__name__] = CLOSED_MONTH_REFUSED.get(command.__name__, 0) + 1
             assert self.snapshot() == before, f"{command.__name__} was refused but changed the books"
             return None
 
     def back(self, days_back: int) -> dt.date:
-        """A day ``days_back`` before today, never before the season starts."""
+        """A day ``days_back`` before today, never before the season starts; IN_CLOSED: the 20th of the last
+        closed month, FIRST_OPEN: the first day of the month after it (today while no month is closed)."""
+        if days_back in (IN_CLOSED, FIRST_OPEN):
+            if not self.closed:
+                return self.today()
+            year, month = max(self.closed)
+            if days_back == IN_CLOSED:
+                return dt.date(year, month, 20)
+            return (dt.date(year, month, 1) + dt.timedelta(days=32)).replace(day=1)
         return max(self.today() - dt.timedelta(days=days_back), self.season.start)
 
     def departure_day(self, membership: Membership, days_back: int) -> dt.date:
@@ -547,14 +562,16 @@ class ClubYear(RuleBasedStateMachine):
 
     @rule(which=st.integers(0, 20), days_back=BACKDATE)
     def end_a_suspension_early(self, which, days_back):
-        """A suspension lifted early: its new last day is today or in the past, often in a closed month."""
+        """A suspension lifted early: its new last day is today or in the past (not before it began), often in a
+        closed month."""
         suspensions = list(Suspension.objects.filter(membership__season=self.season).order_by("pk"))
         if not suspensions:
             return
+        suspension = suspensions[which % len(suspensions)]
         self.attempt(
             suspension_end,
-            suspension=suspensions[which % len(suspensions)],
-            last_day=self.today() - dt.timedelta(days=days_back),
+            suspension=suspension,
+            last_day=max(self.back(days_back), suspension.start),
             reason="Lifted by the officers",
             actor=self.officers[1],
         )
@@ -692,7 +709,7 @@ def test_a_club_year_played_at_random_keeps_the_books(settings):
     print(
         f"club year: {STATS['examples']} examples, {STATS['commands']} commands ({STATS['refused']} refused), "
         f"invariants checked {STATS['checks']} times, in {time.monotonic() - started:.1f}s\n"
-        f"done: {DONE}\nrefused: {REFUSED}"
+        f"done: {DONE}\nrefused: {REFUSED}\nof those, for a closed month: {CLOSED_MONTH_REFUSED}"
     )
 
 
