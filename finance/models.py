@@ -527,3 +527,68 @@ class BankReconciliation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.account} reconciled for {self.month:%B %Y}"
+
+
+class PayoutCorrectionProposal(models.Model):
+    """The payout difference of an event of a closed month whose results were corrected (SPEC §17.2), proposed
+    by the Treasurer or the President and approved like a check (§4.7): the season's quorum of different
+    officers, the proposer one of them. The last approval posts the difference to the ledger, dated that day
+    (``finance.services.payout_corrections``). ``differences``: per seat, as it stood when proposed (place,
+    paid, corrected, difference, as strings); an approval refuses it when the event's differences no longer
+    match. One not yet posted may be voided, with a reason."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Awaiting approvals"
+        POSTED = "posted", "Posted"
+        VOID = "void", "Voided"
+
+    event = models.ForeignKey("events.Event", on_delete=models.PROTECT, related_name="+")
+    differences = models.JSONField()
+    total = MoneyField(help_text="What leaves the cash box (negative: what comes back to it).")
+    proposed_on = models.DateField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    posted_on = models.DateField(null=True, blank=True)
+    transaction = models.OneToOneField(
+        Transaction, null=True, blank=True, on_delete=models.PROTECT, related_name="payout_correction"
+    )
+    voided_on = models.DateField(null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    void_reason = models.CharField(max_length=500, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-proposed_on", "-pk")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event"], condition=Q(status="pending"), name="finance_payoutcorrection_one_pending"
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="void") | (~Q(void_reason="") & Q(voided_on__isnull=False)),
+                name="finance_payoutcorrection_void_has_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Payout correction #{self.pk} of event {self.event.number}"
+
+
+class PayoutCorrectionApproval(models.Model):
+    proposal = models.ForeignKey(PayoutCorrectionProposal, on_delete=models.PROTECT, related_name="approvals")
+    officer = models.ForeignKey("members.Person", on_delete=models.PROTECT, related_name="+")
+    office = models.CharField(max_length=20)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("proposal", "at", "pk")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["proposal", "officer"], name="finance_payoutcorrectionapproval_once_per_officer"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.officer} approved {self.proposal}"

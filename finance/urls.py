@@ -57,4 +57,16 @@ urlpatterns = [
     ),
     path("bank/lines/<int:pk>/match/", bank.line_match, name="bank_line_match"),
     path("bank/lines/<int:pk>/unmatch/", bank.line_unmatch, name="bank_line_unmatch"),
+    # A closed month's event corrected (SPEC §17.2): its payout difference, approved like a check.
+    path("payouts/corrections/", payouts.payout_corrections, name="payout_corrections"),
+    path(
+        "payouts/corrections/<int:pk>/approve/",
+        payouts.payout_correction_approve_view,
+        name="payout_correction_approve",
+    ),
+    path(
+        "payouts/corrections/<int:pk>/void/",
+        payouts.payout_correction_void_view,
+        name="payout_correction_void",
+    ),
 ]

@@ -230,6 +230,10 @@ PAGES: dict[str, Page] = {
     "finance:check_approve": Page(**post_only(*OFFICERS), kwargs=lambda o: {"pk": o["check"]}),
     # Voiding a check not yet issued: those who write checks (the Treasurer, the President).
     "finance:check_void": Page(only(PRES, TREAS), kwargs=lambda o: {"pk": o["check"]}),
+    # A closed month's event corrected (SPEC §17.2): every officer approves; those who write checks void.
+    "finance:payout_corrections": Page(only(*OFFICERS)),
+    "finance:payout_correction_approve": Page(**post_only(*OFFICERS), kwargs=lambda o: {"pk": 1}),
+    "finance:payout_correction_void": Page(**post_only(PRES, TREAS), kwargs=lambda o: {"pk": 1}),
     "finance:reminders": Page(only(PRES, TREAS)),
     "finance:payment_outlook": Page(only(PRES, TREAS), lambda o: {"membership_id": o["ann_membership"]}),
     "finance:door_list": Page(only(PRES, TREAS), EVENT),

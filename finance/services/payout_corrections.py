@@ -1,21 +1,35 @@
 """A corrected result of an event in a closed month (SPEC §17.2): its month's report keeps the prizes as they
-were paid, so the difference is posted today, in the open month, when the Treasurer approves it, as he pays
-the prizes themselves (an event's cash payout).
+were paid, so the difference is posted today, in the open month, approved like a disbursement (§4.7, a check).
+
+The Treasurer or the President proposes the correction: the differences as they stand (per seat: place, paid,
+corrected, difference) are kept in a ``PayoutCorrectionProposal``, the proposer's approval counting; the other
+officers approve it, each once (an e-mail links to it), and the approval that completes the season's quorum
+(three) posts the difference to the ledger dated that day, under the key prefix ``payout_held`` reads. A
+proposal whose differences no longer match when approved (the results changed again) is refused; it may be
+voided, with a reason, until it is posted.
 
 Per seat: the corrected prize less what the ledger holds as paid for the event (its payout and the corrections
 posted since). A seat owed more takes cash from the box; a seat paid too much gives it back (the posting
-records both, so the Treasurer posts it once the money has changed hands). The event's results page keeps
-the original places beside the corrected ones (``events.results_history``)."""
+records both). The event's results page keeps the original places beside the corrected ones
+(``events.results_history``)."""
 
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
 
 from events import hooks as events_hooks
 from events.models import Event
-from finance.models import Account, Entry, Transaction
+from finance.models import (
+    Account,
+    Entry,
+    PayoutCorrectionApproval,
+    PayoutCorrectionProposal,
+    Transaction,
+)
 from finance.selectors.payouts import (
     event_payout_lines,
     event_payout_prefix,
@@ -24,12 +38,26 @@ from finance.selectors.payouts import (
     payout_held,
     payout_member_names,
 )
-from finance.services.ledger import EntryLine, Overdrawn, next_key, posted_under_key, transaction_post
+from finance.services.checks import approvals_needed
+from finance.services.ledger import (
+    EntryLine,
+    LedgerError,
+    Overdrawn,
+    month_open_check,
+    next_key,
+    posted_under_key,
+    transaction_post,
+)
 from finance.services.payouts import NothingToPay, PayoutLine
-from ncpc.core.audit import Actor
+from members.selectors import officer_holders, offices_held
+from ncpc.core.audit import Actor, actor_signed_in, audit_record
 from ncpc.core.clock import club_today
-from ncpc.core.errors import NcpcError
+from ncpc.core.errors import NcpcError, NotAllowed
+from ncpc.core.identity import club_identity
+from ncpc.core.mail import Mail, mail_queue, site_link
+from ncpc.core.models import MailDelivery
 from ncpc.core.money import ZERO, money_display
+from ncpc.core.permissions import Action, user_can, user_person
 from ncpc.core.results import Booked
 
 
@@ -101,18 +129,235 @@ def payout_correction_due(*, event: Event) -> PayoutCorrection | None:
     return PayoutCorrection(event, differences) if differences else None
 
 
+class CorrectionError(NcpcError):
+    pass
+
+
+def differences_data(correction: PayoutCorrection) -> list[dict[str, object]]:
+    """Pure: the differences as a proposal keeps them (JSON): per seat, its place, paid, corrected and difference."""
+    return [
+        {
+            "membership_id": d.membership_id,
+            "name": d.name,
+            "place": d.place,
+            "paid": str(d.paid),
+            "corrected": str(d.corrected),
+            "difference": str(d.difference),
+        }
+        for d in correction.differences
+    ]
+
+
+def proposal_differences(*, proposal: PayoutCorrectionProposal) -> list[PayoutDifference]:
+    """The differences a proposal keeps, as it stood when proposed."""
+    return [
+        PayoutDifference(
+            int(d["membership_id"]), str(d["name"]), d["place"], Decimal(d["paid"]), Decimal(d["corrected"])
+        )
+        for d in proposal.differences
+    ]
+
+
+def _due_or_none(*, event: Event) -> PayoutCorrection | None:
+    try:
+        return payout_correction_due(event=event)
+    except NcpcError:
+        return None
+
+
+def proposal_matches(*, proposal: PayoutCorrectionProposal, due: PayoutCorrection | None) -> bool:
+    """Does the proposal still say what the event's payouts need (its differences, seat by seat)?"""
+    return due is not None and differences_data(due) == proposal.differences
+
+
+def proposal_current(*, proposal: PayoutCorrectionProposal) -> bool:
+    """Does a pending proposal still match the event's payouts (what its approval would check)?"""
+    return proposal_matches(proposal=proposal, due=_due_or_none(event=proposal.event))
+
+
+def proposal_void_text(*, proposal: PayoutCorrectionProposal) -> str:
+    """What a voided proposal says of itself: "Payout correction #4 of event 3 was voided on Dec 5, 2026 by
+    treas: the cash was not paid." """
+    text = f"{proposal} was voided"
+    if proposal.voided_on:
+        text += f" on {proposal.voided_on:%b %-d, %Y}"
+    if proposal.voided_by is not None:
+        text += f" by {proposal.voided_by.username}"
+    reason = proposal.void_reason.strip().rstrip(".")
+    return f"{text}: {reason}." if reason else f"{text}."
+
+
 @transaction.atomic
-def payout_correction_post(*, event: Event, actor: Actor, on: dt.date | None = None) -> Booked[Transaction]:
-    """Post the difference between the event's corrected prizes and what the ledger holds as paid, dated
-    ``on`` (today): the Treasurer's approval of the correction (SPEC §17.2). The event row is locked, so two
-    officers posting at once post it once; the second finds nothing left to correct."""
-    day = on or club_today()
+def payout_correction_propose(
+    *, event: Event, actor: Actor, on: dt.date | None = None
+) -> Booked[PayoutCorrectionProposal]:
+    """Propose the correction of an event of a closed month (SPEC §17.2): its differences as they stand now
+    are kept in a proposal, approved like a check (§4.7). The Treasurer or the President proposes it, and
+    approves it by proposing it; the other officers in office are e-mailed a link to approve it. The event row
+    is locked (as its results are). A proposal of the same differences still pending is returned ``replayed``;
+    one of other differences (the results changed again) is voided and replaced."""
+    on = on or club_today()
+    if not user_can(actor, Action.MANAGE_LEDGER, on=on):
+        raise NotAllowed("Only the Treasurer or the President proposes a payout correction.")
     event = Event.objects.select_for_update().select_related("season").get(pk=event.pk)
+    if not event_month_closed(event=event):
+        raise CorrectionError(f"Event {event.number}'s month is open: its payout is paid out, not corrected.")
     correction = payout_correction_due(event=event)
     if correction is None:
         raise NothingToPay(
             f"Event {event.number}'s payouts match its results: there is no difference to post."
         )
+    data = differences_data(correction)
+    pending = (
+        PayoutCorrectionProposal.objects.select_for_update(of=("self",))
+        .filter(event=event, status=PayoutCorrectionProposal.Status.PENDING)
+        .first()
+    )
+    if pending is not None:
+        if pending.differences == data:
+            return Booked(pending, replayed=True)
+        _proposal_void(
+            proposal=pending,
+            reason=f"The results changed: proposed again on {on:%b %-d, %Y}",
+            actor=actor,
+            on=on,
+        )
+    proposal = PayoutCorrectionProposal.objects.create(
+        event=event,
+        differences=data,
+        total=correction.total,
+        proposed_on=on,
+        created_by=actor_signed_in(actor),
+    )
+    audit_record(
+        actor=actor,
+        action="finance.payout_correction.propose",
+        summary=f"Proposed {proposal}: {money_display(correction.total)} from the cash box",
+        target=proposal,
+        data={"differences": data},
+    )
+    person = user_person(actor)
+    offices = sorted(offices_held(person=person, on=on)) if person is not None else []
+    if offices:  # the quorum is never below three: the proposer's approval alone never posts it
+        PayoutCorrectionApproval.objects.create(
+            proposal=proposal, officer=person, office=offices[0], user=actor_signed_in(actor)
+        )
+        audit_record(
+            actor=actor,
+            action="finance.payout_correction.approve",
+            summary=f"Approved {proposal} by proposing it",
+            target=proposal,
+        )
+    correction_approval_request(proposal=proposal, on=on)
+    return Booked(proposal)
+
+
+def correction_link(*, proposal: PayoutCorrectionProposal) -> str:
+    """The address of the proposal on the payout corrections page, for an e-mail."""
+    return site_link(f"{reverse('finance:payout_corrections')}#correction-{proposal.pk}")
+
+
+def correction_approval_request(*, proposal: PayoutCorrectionProposal, on: dt.date) -> list[MailDelivery]:
+    """Queue one e-mail to each officer in office on ``on`` who has not approved ``proposal`` (as a check's,
+    ``check_approval_request``): the differences, the approvals it has and needs, and a link to approve it."""
+    approved = set(proposal.approvals.values_list("officer_id", flat=True))
+    needed = approvals_needed(on=proposal.event.date)
+    club = club_identity()
+    asked = {p.pk: p for p in officer_holders(on=on).values() if p.pk not in approved and p.email}
+    mails = [
+        Mail(
+            to=person.email,
+            subject=f"{club.short_name} payout correction to approve: event {proposal.event.number}",
+            body=render_to_string(
+                "finance/email/payout_correction_approval.txt",
+                {
+                    "person": person,
+                    "proposal": proposal,
+                    "differences": proposal_differences(proposal=proposal),
+                    "total": money_display(proposal.total),
+                    "approvers": [a.officer.full_name for a in proposal.approvals.select_related("officer")],
+                    "approved": len(approved),
+                    "needed": needed,
+                    "link": correction_link(proposal=proposal),
+                    "club": club,
+                },
+            ),
+        )
+        for person in sorted(asked.values(), key=lambda p: p.pk)
+    ]
+    if not mails:
+        return []
+    return mail_queue(
+        kind=MailDelivery.Kind.CHECK_APPROVAL, messages=mails, reference=f"payout-correction:{proposal.pk}"
+    )
+
+
+@transaction.atomic
+def payout_correction_approve(
+    *, proposal: PayoutCorrectionProposal, actor: Actor, on: dt.date | None = None
+) -> PayoutCorrectionProposal:
+    """Record the officer's approval; the approval that completes the season's quorum of different officers
+    posts the difference to the ledger, dated that day (an open month). The event row, then the proposal's, are
+    locked: two officers approving at once post it once. A proposal whose differences no longer match the
+    event's (its results changed again, or another correction was posted) is refused: propose it again."""
+    on = on or club_today()
+    person = user_person(actor)
+    offices = sorted(offices_held(person=person, on=on)) if person is not None else []
+    if not offices:
+        raise NotAllowed("Only an officer in office may approve a payout correction.")
+    event = Event.objects.select_for_update().select_related("season").get(pk=proposal.event_id)
+    proposal = (
+        PayoutCorrectionProposal.objects.select_for_update(of=("self",))
+        .select_related("event", "voided_by")
+        .get(pk=proposal.pk)
+    )
+    if proposal.status == PayoutCorrectionProposal.Status.POSTED:
+        return proposal
+    if proposal.status == PayoutCorrectionProposal.Status.VOID:
+        raise CorrectionError(f"{proposal_void_text(proposal=proposal)} There is nothing to approve.")
+    if proposal.approvals.filter(officer=person).exists():
+        return proposal
+    due = _due_or_none(event=event)
+    if not proposal_matches(proposal=proposal, due=due):
+        raise CorrectionError(
+            f"Event {event.number}'s payouts changed since {proposal} was proposed on "
+            f"{proposal.proposed_on:%b %-d, %Y}: its differences no longer match the results and what the "
+            "ledger holds. The Treasurer proposes the correction again on the payouts page (it replaces this one)."
+        )
+    assert due is not None
+    needed = approvals_needed(on=event.date)
+    if proposal.approvals.count() + 1 >= needed:
+        try:
+            month_open_check(day=on)
+        except LedgerError as exc:
+            raise CorrectionError(str(exc)) from None
+    try:
+        with transaction.atomic():
+            PayoutCorrectionApproval.objects.create(
+                proposal=proposal, officer=person, office=offices[0], user=actor_signed_in(actor)
+            )
+    except IntegrityError:
+        return proposal
+    audit_record(
+        actor=actor,
+        action="finance.payout_correction.approve",
+        summary=f"Approved {proposal}",
+        target=proposal,
+    )
+    if proposal.approvals.values("officer").distinct().count() >= needed:
+        txn = _correction_post(event=event, correction=due, actor=actor, day=on)
+        proposal.status = PayoutCorrectionProposal.Status.POSTED
+        proposal.transaction = txn
+        proposal.posted_on = on
+        proposal.save(update_fields=["status", "transaction", "posted_on"])
+    return proposal
+
+
+def _correction_post(
+    *, event: Event, correction: PayoutCorrection, actor: Actor, day: dt.date
+) -> Transaction:
+    """Post the difference between the event's corrected prizes and what the ledger holds as paid, dated
+    ``day``, under the key prefix ``payout_held`` reads."""
     entries = [
         EntryLine(
             Account.PAYOUTS,
@@ -127,7 +372,7 @@ def payout_correction_post(*, event: Event, actor: Actor, on: dt.date | None = N
     if total != ZERO:
         entries.append(EntryLine(Account.CASH, -total, memo=f"Payout correction, event {event.number}"))
     try:
-        txn = transaction_post(
+        return transaction_post(
             date=day,
             kind=Transaction.Kind.PAYOUT,
             memo=f"Correction of event {event.number} payouts ({event.season}, {event.date:%b %-d, %Y})",
@@ -141,12 +386,62 @@ def payout_correction_post(*, event: Event, actor: Actor, on: dt.date | None = N
             f"{day:%b %-d, %Y}).",
             field=exc.field,
         ) from None
-    return Booked(txn)
+
+
+# The longest reason a voided proposal keeps (``PayoutCorrectionProposal.void_reason``).
+VOID_REASON_MAX = 500
+
+
+@transaction.atomic
+def payout_correction_void(
+    *, proposal: PayoutCorrectionProposal, reason: str, actor: Actor, on: dt.date | None = None
+) -> Booked[PayoutCorrectionProposal]:
+    """Void a proposal not yet posted, with a reason (as a check, ``disbursement_void``): those who propose
+    them (the Treasurer, the President). One voided already is returned ``replayed``; a posted one is reversed
+    on the ledger instead."""
+    on = on or club_today()
+    if not user_can(actor, Action.MANAGE_LEDGER, on=on):
+        raise NotAllowed("Only the Treasurer or the President voids a payout correction.")
+    reason = (reason or "").strip()
+    if not reason:
+        raise CorrectionError("Say why the correction is voided.", field="reason")
+    if len(reason) > VOID_REASON_MAX:
+        raise CorrectionError(f"The reason is longer than {VOID_REASON_MAX} characters.", field="reason")
+    locked = (
+        PayoutCorrectionProposal.objects.select_for_update(of=("self",))
+        .select_related("event", "voided_by")
+        .get(pk=proposal.pk)
+    )
+    if locked.status == PayoutCorrectionProposal.Status.VOID:
+        return Booked(locked, replayed=True)
+    if locked.status == PayoutCorrectionProposal.Status.POSTED:
+        raise CorrectionError(
+            f"{locked} was posted on {locked.posted_on:%b %-d, %Y} (transaction #{locked.transaction_id}): a "
+            "posted correction is not voided. Reverse its transaction on the ledger, with your reason."
+        )
+    _proposal_void(proposal=locked, reason=reason, actor=actor, on=on)
+    return Booked(locked)
+
+
+def _proposal_void(*, proposal: PayoutCorrectionProposal, reason: str, actor: Actor, on: dt.date) -> None:
+    proposal.status = PayoutCorrectionProposal.Status.VOID
+    proposal.voided_on = on
+    proposal.voided_by = actor_signed_in(actor)
+    proposal.void_reason = reason
+    proposal.save(update_fields=["status", "voided_on", "voided_by", "void_reason"])
+    audit_record(
+        actor=actor,
+        action="finance.payout_correction.void",
+        summary=f"Voided {proposal}",
+        target=proposal,
+        reason=reason,
+    )
 
 
 def payout_correction_view(*, event: Event) -> dict[str, object]:
     """What the payouts page shows of an event in a closed month (empty for any other): the payout as posted
-    (its entries), the corrections posted since, and the correction due, or the error that prevents it."""
+    (its entries), the corrections posted since, the correction due (or the error that prevents it), and the
+    proposal awaiting approvals, if any, with whether it still matches what is due."""
     if not event_month_closed(event=event):
         return {}
     paid = posted_under_key(prefix=event_payout_prefix(event=event))
@@ -155,12 +450,21 @@ def payout_correction_view(*, event: Event) -> dict[str, object]:
         due, error = payout_correction_due(event=event), ""
     except NcpcError as exc:
         due, error = None, str(exc)
+    pending = (
+        PayoutCorrectionProposal.objects.filter(event=event, status=PayoutCorrectionProposal.Status.PENDING)
+        .select_related("event")
+        .prefetch_related("approvals__officer")
+        .first()
+    )
     return {
         "closed_month": True,
         "paid_entries": _payout_entries(paid) if paid is not None else [],
         "corrections": [(txn, _payout_entries(txn)) for txn in posted],
         "due": due,
         "due_error": error,
+        "pending": pending,
+        "pending_matches": pending is not None and proposal_matches(proposal=pending, due=due),
+        "needed": approvals_needed(on=event.date),
     }
 
 

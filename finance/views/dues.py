@@ -12,6 +12,7 @@ from finance.models import (
     Disbursement,
     DuesReminder,
     LateFeeWaiver,
+    PayoutCorrectionProposal,
     Transaction,
 )
 from finance.selectors.dues import (
@@ -42,6 +43,7 @@ def index(request):
     balances = account_balances()
     recent = Transaction.objects.select_related("created_by").prefetch_related("entries__account")[:10]
     pending_checks = Disbursement.objects.filter(status=Disbursement.Status.PENDING).count()
+    pending_corrections = PayoutCorrectionProposal.objects.filter(status="pending").count()
     accounts = []
     door_event = None
     if season is not None:
@@ -57,6 +59,7 @@ def index(request):
             "balances": balances,
             "recent": recent,
             "pending_checks": pending_checks,
+            "pending_corrections": pending_corrections,
             "accounts": accounts,
             "door_event": door_event,
         },

@@ -3,15 +3,18 @@
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from events.models import Event
 from events.selectors import current_season, season_rules
 from finance import forms
 from finance.models import (
+    PayoutCorrectionProposal,
     WsopResult,
 )
 from finance.selectors.payouts import event_payout_lines, payout_member_names
+from finance.services.checks import approvals_left_text, approvals_needed
 from finance.services.escrow import (
     escrow_key,
     season_wsop_allocation,
@@ -26,13 +29,20 @@ from finance.services.ledger import (
 from finance.services.night_list import event_reminders
 from finance.services.payout_corrections import (
     event_month_closed,
-    payout_correction_post,
+    payout_correction_approve,
+    payout_correction_propose,
     payout_correction_view,
+    payout_correction_void,
+    proposal_current,
+    proposal_differences,
+    proposal_void_text,
 )
+from finance.views.access import officer_required
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 from ncpc.core.feedback import command_run
-from ncpc.core.permissions import Action, require, user_can
+from ncpc.core.models import MailDelivery
+from ncpc.core.permissions import Action, require, user_can, user_person
 
 
 @require(Action.MANAGE_LEDGER)
@@ -68,13 +78,18 @@ def payouts(request):
 @require(Action.MANAGE_LEDGER)
 def payout_post(request, event_id):
     event = get_object_or_404(Event, pk=event_id)
-    if event_month_closed(event=event):  # SPEC §17.2: the payout of a closed month's event is corrected today
-        booked = command_run(request, payout_correction_post, event=event)
-        if booked is not None:
-            messages.success(
-                request, f"The correction of event {event.number}'s payouts is posted (#{booked.record.pk})."
-            )
-        return redirect("finance:payouts")
+    if event_month_closed(
+        event=event
+    ):  # SPEC §17.2: a closed month's event is corrected, approved as a check
+        booked = command_run(request, payout_correction_propose, event=event, on=club_today())
+        if booked is None:
+            return redirect("finance:payouts")
+        proposal = booked.record
+        if booked.replayed:
+            messages.info(request, f"Already proposed: {proposal} awaits the officers' approvals.")
+        else:
+            messages.success(request, _proposed_text(proposal=proposal))
+        return redirect(_correction_row(proposal))
     booked = command_run(request, event_payout_post, event=event)
     if booked is not None:
         txn = booked.record
@@ -83,6 +98,104 @@ def payout_post(request, event_id):
         else:
             messages.success(request, f"Event {event.number} paid out from the cash box (#{txn.pk}).")
     return redirect("finance:payouts")
+
+
+def _correction_row(proposal: PayoutCorrectionProposal) -> str:
+    return f"{reverse('finance:payout_corrections')}#correction-{proposal.pk}"
+
+
+def _proposed_text(*, proposal: PayoutCorrectionProposal) -> str:
+    needed = approvals_needed(on=proposal.event.date)
+    approved = proposal.approvals.count()
+    asked = MailDelivery.objects.filter(
+        kind=MailDelivery.Kind.CHECK_APPROVAL, reference=f"payout-correction:{proposal.pk}"
+    ).count()
+    text = f"{proposal} proposed"
+    if approved:
+        text += f" with your approval ({approved} of {needed})"
+    text += f"; it is posted, dated that day, once {approvals_left_text(approved=approved, needed=needed)}."
+    if asked:
+        text += f" {asked} officer{'s were' if asked != 1 else ' was'} e-mailed a link to approve it."
+    return text
+
+
+@officer_required
+def payout_corrections(request):
+    """The payout corrections of closed months' events (SPEC §17.2): those awaiting approvals first, each
+    officer approves them here, as checks; the Treasurer and the President void one not yet posted."""
+    items = list(
+        PayoutCorrectionProposal.objects.select_related("event__season", "transaction", "voided_by")
+        .prefetch_related("approvals__officer")
+        .order_by("-proposed_on", "-pk")
+    )
+    items.sort(key=lambda p: p.status != PayoutCorrectionProposal.Status.PENDING)
+    person = user_person(request.user)
+    rows = []
+    for proposal in items:
+        pending = proposal.status == PayoutCorrectionProposal.Status.PENDING
+        matches = proposal_current(proposal=proposal) if pending else True
+        rows.append(
+            {
+                "proposal": proposal,
+                "differences": proposal_differences(proposal=proposal),
+                "approvals": list(proposal.approvals.all()),
+                "approved_by_me": person is not None
+                and any(a.officer_id == person.pk for a in proposal.approvals.all()),
+                "needed": approvals_needed(on=proposal.event.date),
+                "matches": matches,
+                "voided": proposal_void_text(proposal=proposal)
+                if proposal.status == PayoutCorrectionProposal.Status.VOID
+                else "",
+            }
+        )
+    return render(
+        request,
+        "finance/payouts_corrections.html",
+        {"rows": rows, "may_void": user_can(request.user, Action.MANAGE_LEDGER)},
+    )
+
+
+@require_POST
+@officer_required
+def payout_correction_approve_view(request, pk):
+    proposal = get_object_or_404(PayoutCorrectionProposal.objects.select_related("event"), pk=pk)
+    before = proposal.approvals.count()
+    approved = command_run(request, payout_correction_approve, proposal=proposal, on=club_today())
+    if approved is not None:
+        approvals = approved.approvals.count()
+        needed = approvals_needed(on=approved.event.date)
+        if approved.status == PayoutCorrectionProposal.Status.POSTED and approvals > before:
+            messages.success(
+                request, f"Approved: {approved} is posted, dated today (#{approved.transaction_id})."
+            )
+        elif approvals == before:
+            messages.info(request, "Your approval of this correction is recorded already.")
+        else:
+            left = approvals_left_text(approved=approvals, needed=needed)
+            messages.success(
+                request, f"You approved {approved} ({approvals} of {needed}); it is posted once {left}."
+            )
+    return redirect(_correction_row(proposal))
+
+
+@require_POST
+@require(Action.MANAGE_LEDGER)
+def payout_correction_void_view(request, pk):
+    proposal = get_object_or_404(PayoutCorrectionProposal.objects.select_related("event"), pk=pk)
+    booked = command_run(
+        request,
+        payout_correction_void,
+        proposal=proposal,
+        reason=request.POST.get("reason", ""),
+        on=club_today(),
+    )
+    if booked is not None:
+        text = proposal_void_text(proposal=booked.record)
+        if booked.replayed:
+            messages.info(request, f"Already voided: {text}")
+        else:
+            messages.success(request, f"{text} It waits for no approvals; nothing is posted.")
+    return redirect(_correction_row(proposal))
 
 
 @require(Action.VIEW_CLUB)

@@ -2,9 +2,10 @@
 members on its roster: the bylaws' payout table (§6.2) pays $165, $100 and $65. Ann won and was paid $165, Bob
 $100 for 2nd, Cy $65 for 3rd; October was closed; then the results were found wrong (Bob won, Ann was 2nd).
 
-The correction is posted today (Dec 5, 2026) in the open month when the Treasurer posts it: Bob +$65, Ann
-−$65. October's kept report still says what was paid then, the payouts page says what the ledger holds, and
-the event page shows the original places beside the corrected ones."""
+The correction is posted in the open month, approved like a check (§4.7): the Treasurer proposes it, Hal (Vice
+President) and Ida (President), both on the roster, approve it; the last approval (Dec 5, 2026) posts Bob +$65,
+Ann −$65, dated that day. October's kept report still says what was paid then, the payouts page says what the
+ledger holds, and the event page shows the original places beside the corrected ones."""
 
 import datetime as dt
 from decimal import Decimal
@@ -16,15 +17,20 @@ from django.urls import reverse
 from events.models import Event
 from events.services.attendance import attendance_prepare
 from events.services.results import bust_record, bust_undo, results_finish, results_reopen
-from finance.models import Account, ClosedMonth, Transaction
+from finance.models import Account, ClosedMonth, PayoutCorrectionProposal, Transaction
 from finance.selectors.payouts import payout_held
 from finance.services.event_payouts import event_payout_post
 from finance.services.ledger import account_balance
 from finance.services.month_closing import month_close
-from finance.services.payout_corrections import payout_correction_due, payout_correction_post
+from finance.services.payout_corrections import (
+    payout_correction_approve,
+    payout_correction_due,
+    payout_correction_propose,
+)
 from finance.services.payouts import NothingToPay
+from members.models import OfficerTerm
 from ncpc.core.errors import NcpcError
-from tests.factories import MembershipFactory, PersonFactory
+from tests.factories import MembershipFactory, OfficerTermFactory, PersonFactory, UserFactory
 from tests.finance.factories import opening_balance
 from tests.finance.test_closed_month_final import what_a_reader_gets
 
@@ -49,6 +55,11 @@ def october(season, treasurer, today):
         MembershipFactory(
             season=season, person=PersonFactory(key=name.lower(), first_name=name, last_name="Test")
         )
+    for key, office in (("hal", OfficerTerm.Office.VICE_PRESIDENT), ("ida", OfficerTerm.Office.PRESIDENT)):
+        person = season.memberships.get(person__key=key).person
+        person.user = UserFactory(username=key)
+        person.save(update_fields=["user"])
+        OfficerTermFactory(person=person, office=office, start=dt.date(2026, 6, 1), end=dt.date(2027, 5, 31))
     event = season.events.get(number=3)
     attendance_prepare(event=event)
     seats = {a.membership.person.key: a for a in event.attendances.select_related("membership__person")}
@@ -65,6 +76,22 @@ def october(season, treasurer, today):
         for month in (8, 9, 10):
             month_close(day=dt.date(2026, month, 1), actor=treasurer)
         yield event, seats
+
+
+def officers(*keys: str):
+    """The logins of the officers on the roster: hal (Vice President), ida (President)."""
+    from django.contrib.auth import get_user_model
+
+    return [get_user_model().objects.get(username=key) for key in keys]
+
+
+def corrected(event, treasurer):
+    """The Treasurer proposes the correction, Hal and Ida approve it (the last approval posts it): the
+    transaction posted."""
+    proposal = payout_correction_propose(event=event, actor=treasurer).record
+    for officer in officers("hal", "ida"):
+        proposal = payout_correction_approve(proposal=proposal, actor=officer)
+    return proposal.transaction
 
 
 def _bust(event, seat):
@@ -101,7 +128,12 @@ def test_the_difference_is_posted_today_and_the_ledger_holds_the_corrected_prize
     ]
     assert due.total == D("0.00")
 
-    txn = payout_correction_post(event=event, actor=treasurer).record
+    proposal = payout_correction_propose(event=event, actor=treasurer).record
+    hal, ida = officers("hal", "ida")
+    payout_correction_approve(proposal=proposal, actor=hal)
+    assert proposal.approvals.count() == 2  # the Treasurer's, by proposing it, and Hal's: 2 of 3
+    assert payout_held(event=event) == {ann: D("165.00"), bob: D("100.00"), cy: D("65.00")}  # nothing posted
+    txn = payout_correction_approve(proposal=proposal, actor=ida).transaction
     assert txn.date == dt.date(2026, 12, 5)  # today, in the open month
     assert txn.kind == Transaction.Kind.PAYOUT
     assert sorted((e.account.code, e.membership_id, e.amount) for e in txn.entries.all()) == sorted(
@@ -114,7 +146,7 @@ def test_the_difference_is_posted_today_and_the_ledger_holds_the_corrected_prize
     assert account_balance(account=cash) == D("170.00")  # 500 − 330: the two differences cancel
     assert payout_correction_due(event=event) is None
     with pytest.raises(NothingToPay):
-        payout_correction_post(event=event, actor=treasurer)
+        payout_correction_propose(event=event, actor=treasurer)
 
 
 def test_a_prize_taken_away_and_one_given_change_the_cash_box_by_their_sum(october, treasurer):
@@ -139,7 +171,7 @@ def test_a_prize_taken_away_and_one_given_change_the_cash_box_by_their_sum(octob
         ("Di Test", 3, D("65.00")),
         ("Cy Test", None, D("-65.00")),
     ]
-    payout_correction_post(event=event, actor=treasurer)
+    corrected(event, treasurer)
     assert payout_held(event=event)[seats["cy"].membership_id] == D("0.00")
     assert payout_held(event=event)[seats["di"].membership_id] == D("65.00")
     assert account_balance(account=Account.objects.get(code=Account.CASH)) == D("170.00")
@@ -153,7 +185,7 @@ def test_octobers_kept_report_and_its_files_stay_byte_for_byte_the_same(october,
     assert b"Ann Test" in before["payouts"] and b"165.00" in before["payouts"]
 
     _bob_won(event, seats, treasurer)
-    payout_correction_post(event=event, actor=treasurer)
+    corrected(event, treasurer)
 
     assert ClosedMonth.objects.get(month=dt.date(2026, 10, 1)).report == record
     after = what_a_reader_gets(client, 2026, 10)
@@ -161,7 +193,7 @@ def test_octobers_kept_report_and_its_files_stay_byte_for_byte_the_same(october,
         assert after[key] == before[key], f"October's closed {key} changed"
 
 
-def test_the_payouts_page_shows_the_payout_held_and_posts_the_correction_dated_today(
+def test_the_payouts_page_proposes_the_correction_and_the_last_approval_posts_it_dated_today(
     october, treasurer, client
 ):
     event, seats = october
@@ -176,10 +208,22 @@ def test_the_payouts_page_shows_the_payout_held_and_posts_the_correction_dated_t
         '<td>1.</td><td>Bob Test</td><td class="num">$100.00</td><td class="num">$165.00</td><td class="num">$65.00</td>'
         in page
     )
-    assert "Post the correction dated today" in page
+    assert "Propose the correction</button>" in page
 
     response = client.post(reverse("finance:payout_post", args=(event.pk,)), follow=True)
-    assert "The correction of event 3" in response.content.decode()
+    proposal = PayoutCorrectionProposal.objects.get(event=event)
+    assert (
+        f"Payout correction #{proposal.pk} of event 3 proposed with your approval (1 of 3); it is posted, dated that day, "
+        "once 2 more officers approve it. 2 officers were e-mailed a link to approve it."
+    ) in response.content.decode()
+    assert not Transaction.objects.filter(key__startswith="payout-correction:").exists()
+    page = client.get(reverse("finance:payouts")).content.decode()
+    assert "Awaiting approvals" in page and f"1 of 3 officers approved it ({treasurer.person})." in page
+    assert "Propose the correction" not in page
+    for officer in officers("hal", "ida"):
+        client.force_login(officer)
+        client.post(reverse("finance:payout_correction_approve", args=(proposal.pk,)))
+    client.force_login(treasurer)
     correction = Transaction.objects.get(key=f"payout-correction:event:{event.pk}:")
     assert correction.date == dt.date(2026, 12, 5)
     page = client.get(reverse("finance:payouts")).content.decode()
@@ -189,7 +233,7 @@ def test_the_payouts_page_shows_the_payout_held_and_posts_the_correction_dated_t
     )
     assert '<td>Place 2: Ann Test (paid $165.00, corrected $100.00)</td><td class="num">−$65.00</td>' in page
     assert "Place 1: Bob Test (paid $100.00, corrected $165.00)" in page
-    assert "Post the correction dated today" not in page
+    assert "Propose the correction" not in page and "Awaiting approvals" not in page
 
 
 def test_the_event_page_shows_the_original_places_and_the_corrected_ones(october, treasurer, client):
@@ -209,7 +253,7 @@ def test_an_event_of_an_open_month_keeps_its_ordinary_payout(season, treasurer, 
     assert payout_correction_due(event=event) is None
     event.status = Event.Status.FINAL
     with pytest.raises(NcpcError):
-        payout_correction_post(event=event, actor=treasurer)
+        payout_correction_propose(event=event, actor=treasurer)
 
 
 def test_while_the_correction_is_entered_the_page_says_so_and_nothing_is_due(october, treasurer, client):
