@@ -229,11 +229,6 @@ class MonthlyReport:
         return self.payouts if self.payouts is not None else payout_rows(self)
 
     @property
-    def payout_corrected(self) -> bool:
-        """Does the payouts table hold a correction of an earlier month's event (or its reversal)?"""
-        return any(isinstance(r.place, str) for r in self.payout_table)
-
-    @property
     def payout_total(self) -> Decimal:
         """The payouts table's total: what the payouts account moved in the month."""
         return money_total(r.amount for r in self.payout_table)

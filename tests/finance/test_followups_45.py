@@ -225,19 +225,11 @@ def test_a_correction_reversed_in_the_same_month_shows_both_and_adds_up_to_nothi
     assert december.payout_total == D("0.00") == _payouts_moved_in_december()
 
 
-def test_decembers_page_csv_workbook_and_pdf_show_the_correction_rows(october, treasurer, client):
+def test_decembers_csv_workbook_and_pdf_show_the_correction_rows(october, treasurer, client):
     event, seats = october
     _bob_and_ann(event, seats, treasurer)
     client.force_login(treasurer)
     url = reverse("finance:report", args=(2026, 12))
-    page = client.get(url).content.decode()
-    table = page[page.index('aria-label="Event payouts"') :]
-    assert (
-        '<td data-label="Event">3</td><td data-label="Date">Dec 5, 2026</td><td data-label="Place">correction'
-        '</td><td data-label="Paid to">Bob Test</td><td class="num" data-label="Amount">$65.00</td>'
-    ) in table
-    assert '<td data-label="Paid to">Ann Test</td><td class="num" data-label="Amount">−$65.00</td>' in table
-    assert 'A row marked "correction"' in page
 
     rows = list(
         csv.reader(io.StringIO(client.get(url, {"format": "csv", "table": "payouts"}).content.decode()))
@@ -282,4 +274,4 @@ def test_octobers_kept_page_and_files_stay_as_closed_after_the_correction(octobe
     _bob_and_ann(event, seats, treasurer)
     assert ClosedMonth.objects.get(month=dt.date(2026, 10, 1)).report == record
     assert what_a_reader_gets(client, 2026, 10) == before
-    assert "correction" not in str(before["page"])
+    assert b"correction" not in before["payouts"]
