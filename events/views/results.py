@@ -224,6 +224,7 @@ def results_entry(request, event):
             "too_early": club_today() < event.date,
             # A correction of a closed month's event leaves that month's report as it was (SPEC §17.2).
             "month_closed": hooks.closed_month_refusal(day=event.date) is not None,
+            "may_open_payouts": user_can(request.user, Action.MANAGE_LEDGER),
             "mail_withheld": results_mail_withheld(event=event),
             "reason_form": ReasonForm(),
             "seats_to_list": seats_to_list(event=event),

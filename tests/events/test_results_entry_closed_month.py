@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from events.services.results import results_reopen
+from tests.factories import member_user
 from tests.finance.test_followups_45 import everyone_eligible, october  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -56,3 +57,13 @@ def test_the_note_asks_about_the_events_own_day(october, president, client, monk
     assert "Reopen for a correction" in page
     assert "is closed:</strong>" not in page and LINK not in page
     assert asked == [dt.date(2026, 10, 24)]
+
+
+def test_an_officer_without_the_ledger_reads_the_note_without_a_link_he_cannot_open(october, client):  # noqa: F811
+    """The Vice President enters results but does not keep the ledger: the payouts page is the Treasurer's."""
+    event, _ = october
+    client.force_login(member_user(season=event.season, username="vp", office="vice_president"))
+    page = _page(client, event)
+    assert NOTE in page
+    assert "offered for posting dated today on the\n  Treasurer's payouts page." in page
+    assert LINK not in page
