@@ -13,6 +13,7 @@ from events.models import Event, Night, Season
 from events.rules import SeasonRules
 from events.selectors import season_rules
 from events.services.rules_check import RuleProblem, rules_problems_named
+from events.services.schedule import schedule_dates
 from events.services.seasons import RULE_TABLE_MODELS, rules_tables_write
 from ncpc.core.audit import Actor, audit_record
 from ncpc.core.errors import RulesError
@@ -158,6 +159,8 @@ def season_rules_save(
     for name in changed:
         setattr(locked, name, changes[name])
     season_values_check(season=locked, names=changed)
+    if {"schedule", "schedule_weekday"} & set(changed):
+        _schedule_dates_check(season=locked)
     if changed:
         locked.save(update_fields=changed)
     for name in changed_tables:
@@ -181,6 +184,14 @@ def season_rules_save(
             },
         )
     return changed
+
+
+def _schedule_dates_check(*, season: Season) -> None:
+    """Refuse a schedule rule that gives some month of the season no date (a 5th Saturday in a month of four)."""
+    try:
+        schedule_dates(season_start=season.start, schedule=season.schedule, weekday=season.schedule_weekday)
+    except ValueError as exc:
+        raise RulesError(f"{Season.rule_label('schedule')}: {exc}.", field="schedule") from None
 
 
 def _unknown_rules_check(*, changes: Mapping[str, Any], tables: Mapping[str, Sequence]) -> None:

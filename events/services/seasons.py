@@ -198,6 +198,19 @@ def events_reschedule_plan(*, season: Season, today: dt.date) -> list[EventResch
     return plan
 
 
+def _moved_already(*, season: Season, expected: Sequence[str]) -> bool:
+    """Whether each confirmed move (``EventReschedule.key``, "number:old:new") is done: its event is on its new
+    date."""
+    dates = dict(season.events.values_list("number", "date"))
+    for key in expected:
+        number, _old, new = (key.split(":") + ["", "", ""])[:3]
+        if not (number.isascii() and number.isdigit() and len(number) < 6) or int(number) not in dates:
+            return False
+        if dates[int(number)].isoformat() != new:
+            return False
+    return True
+
+
 @transaction.atomic
 def events_reschedule(
     *, season: Season, today: dt.date, expected: Sequence[str], actor: Actor, reason: str = ""
@@ -211,6 +224,11 @@ def events_reschedule(
     refusal is raised and nothing has moved."""
     locked = Season.objects.select_for_update().get(pk=season.pk)
     moves = [m for m in events_reschedule_plan(season=locked, today=today) if not m.stays]
+    if not moves and expected and _moved_already(season=locked, expected=expected):
+        raise NcpcError(
+            "Nothing was moved again: these events are on their schedule rule's dates already (the "
+            "confirmation was sent twice)."
+        )
     if sorted(m.key for m in moves) != sorted(expected):
         raise ConcurrentChange(
             "The events or the schedule rule changed meanwhile: nothing was moved. Check the new list of moves."

@@ -157,9 +157,21 @@ def rules(request, season):
             "can_edit": True,
             "frozen_by": season_frozen_by(season=season),
             "night": night_under_way(season=season),
-            "moves": [m for m in events_reschedule_plan(season=season, today=club_today()) if not m.stays],
+            "moves": _moves_waiting(season, typed=editing),
         },
     )
+
+
+def _moves_waiting(season: Season, *, typed: bool) -> list:
+    """The events not yet played that the saved schedule rule would move (none when it has no date for some
+    month). ``typed``: ``season`` holds what the form sent, not saved: the saved rule is read again."""
+    if typed:
+        season = Season.objects.get(pk=season.pk)
+    try:
+        plan = events_reschedule_plan(season=season, today=club_today())
+    except NcpcError:
+        return []
+    return [m for m in plan if not m.stays]
 
 
 def _dues_key(values) -> str:
@@ -236,7 +248,11 @@ def season_reschedule(request, season):
                 return redirect("events:schedule", season=season)
         return redirect("events:season_reschedule", season=season.name)
     rules = season_rules(season)
-    plan = events_reschedule_plan(season=season, today=today)
+    try:
+        plan = events_reschedule_plan(season=season, today=today)
+    except NcpcError as exc:
+        messages.error(request, str(exc))
+        plan = []
     return render(
         request,
         "events/season_reschedule.html",

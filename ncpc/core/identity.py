@@ -241,15 +241,18 @@ def club_identity_update(*, values: IdentityValues, actor: Actor) -> ClubIdentit
 
 
 @transaction.atomic
-def club_references_reset(*, blank: bool, actor: Actor) -> ClubIdentity:
+def club_references_reset(*, blank: bool, actor: Actor) -> list[str]:
     """Every reference at once, audited: all blank (the pages show no section numbers: the club's rule book
-    numbers its rules otherwise, or not at all), or all back to the bylaws' numbering ("§2.12")."""
+    numbers its rules otherwise, or not at all), or all back to the bylaws' numbering ("§2.12"). Returns the
+    references that changed: none when they were so already (the button sent twice), and nothing is recorded."""
     identity, _created = ClubIdentity.objects.select_for_update().get_or_create(pk=1)
     before = dict(identity.references)
     identity.references = dict.fromkeys(REFERENCES, "") if blank else {}
+    changed = sorted(key for key in REFERENCES if before.get(key) != identity.references.get(key))
+    if not changed:
+        return []
     identity.save(update_fields=["references"])
     request_memo_forget()
-    changed = sorted(key for key in REFERENCES if before.get(key) != identity.references.get(key))
     audit_record(
         actor=actor,
         action="club.references",
@@ -261,7 +264,7 @@ def club_references_reset(*, blank: bool, actor: Actor) -> ClubIdentity:
         target=identity,
         data={"to": "blank" if blank else "bylaws", "before": before, "changed": changed},
     )
-    return identity
+    return changed
 
 
 def _identity_data(identity: ClubIdentity) -> dict[str, Any]:

@@ -57,7 +57,12 @@ STATIC = re.compile(r"/static/[^\"' )]+")
 TOKENS = re.compile(r'(csrfmiddlewaretoken" value=|csrf-token" content=|data-csrf=|nonce=)"[^"]*"')
 
 
+# A season file's format ("ncpc-season/1", read back by import_season) names the file format, not the club.
+FILE_FORMATS = re.compile(r"ncpc-season(-report)?/\d+")
+
+
 def _demo_found(text: str) -> str | None:
+    text = FILE_FORMATS.sub("", text)
     found = DEMO.search(text)
     return None if found is None else repr(text[max(0, found.start() - 60) : found.end() + 60])
 

@@ -142,13 +142,20 @@ def _references_all(request, *, to: str):
     """Both buttons ask first: the page shows what will change, and "Yes" sends it again, confirmed."""
     if request.POST.get("confirmed") != "yes":
         return _page(request, ClubIdentityForm(initial=_initial()), confirm=to)
-    club_references_reset(blank=to == "blank", actor=request.user)
-    messages.success(
-        request,
-        "Cleared every reference to the rule book."
-        if to == "blank"
-        else "Every reference to the rule book follows the bylaws' numbering again.",
-    )
+    if not club_references_reset(blank=to == "blank", actor=request.user):
+        messages.info(
+            request,
+            "Nothing changed: every reference to the rule book was cleared already."
+            if to == "blank"
+            else "Nothing changed: every reference to the rule book follows the bylaws' numbering already.",
+        )
+    else:
+        messages.success(
+            request,
+            "Cleared every reference to the rule book."
+            if to == "blank"
+            else "Every reference to the rule book follows the bylaws' numbering again.",
+        )
     return redirect("club_identity")
 
 

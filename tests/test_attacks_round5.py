@@ -1,0 +1,255 @@
+"""This round's new pages, attacked as a hurried officer or a hostile member would: the form sent twice, odd
+input, the wrong method, the wrong person, two officers at once (PostgreSQL). Each attack ends in a refusal or a
+page that says what happened, never a 500, a change made twice or a change without its confirmation.
+
+The clock stands at Nov 29, 2026 (the ``today`` fixture) unless a test says otherwise."""
+
+import datetime as dt
+from decimal import Decimal as D
+
+import pytest
+from django.urls import reverse
+
+from events.models import Event, Season
+from finance.models import Account, Disbursement, Transaction
+from ncpc.core.models import AuditEntry, ClubIdentity
+from tests.factories import member_user
+from tests.finance.factories import opening_balance
+
+pytestmark = pytest.mark.django_db
+NOV_29 = dt.date(2026, 11, 29)
+
+
+def _dates(season):
+    return list(season.events.order_by("number").values_list("date", flat=True))
+
+
+def _weekday_thursday(client, season):
+    """The rules page sent back with the day of the week changed to Thursday, as the officer would."""
+    from tests.events.test_seasons_47 import _rules_post
+
+    return _rules_post(client, season, schedule_weekday="3", reason="The club now plays Thursdays")
+
+
+# --- events: the reschedule confirmation -------------------------------------------------------------------
+
+
+def test_the_reschedule_confirmation_sent_twice_moves_each_event_once(officer_client, season, today):
+    Event.objects.filter(season=season, number__lte=4).update(status=Event.Status.FINAL)
+    _weekday_thursday(officer_client, season)
+    url = "/events/rules/2026-27/reschedule/"
+    moves = [m.key for m in officer_client.get(url).context["moves"]]
+    assert len(moves) == 6
+    first = officer_client.post(url, {"move": moves, "confirm": "on"})
+    officer_client.get(first.url)  # its message shown
+    after = _dates(season)
+    # The same page sent again (double click, or back and resend): nothing moves again, and it says why.
+    again = officer_client.post(url, {"move": moves, "confirm": "on"}, follow=True)
+    assert first.status_code == 302 and again.status_code == 200
+    assert _dates(season) == after
+    assert AuditEntry.objects.filter(action="season.reschedule").count() == 1
+    assert AuditEntry.objects.filter(action="event.move").count() == 6
+    shown = [str(m) for m in again.context["messages"]]
+    assert shown == [
+        "Nothing was moved again: these events are on their schedule rule's dates already (the confirmation "
+        "was sent twice)."
+    ]
+
+
+def test_the_reschedule_of_a_season_that_does_not_exist_is_404(officer_client, season, today):
+    assert officer_client.get("/events/rules/1999-00/reschedule/").status_code == 404
+    assert officer_client.post("/events/rules/nonsense/reschedule/", {"confirm": "on"}).status_code == 404
+
+
+def test_a_member_cannot_reschedule(client, member, season, today):
+    from tests.events.test_seasons_47 import _rules_post
+
+    vp = member_user(season=season, username="vp2", office="vice_president")
+    client.force_login(vp)
+    _rules_post(client, season, schedule_weekday="3")
+    moves = [m.key for m in client.get("/events/rules/2026-27/reschedule/").context["moves"]]
+    before = _dates(season)
+    client.force_login(member)  # the rules are any officer's (the permission matrix); a member is refused
+    assert (
+        client.post("/events/rules/2026-27/reschedule/", {"move": moves, "confirm": "on"}).status_code == 403
+    )
+    assert client.get("/events/rules/2026-27/reschedule/").status_code == 403
+    assert _dates(season) == before
+
+
+def test_a_schedule_whose_nth_day_a_month_lacks_is_refused_not_a_500(officer_client, season, today):
+    """February 2027 has four Saturdays: a '2/5' pair (the fifth Saturday of February) has no date."""
+    from tests.events.test_seasons_47 import _rules_post
+
+    schedule = ", ".join(f"{m}/{n}" for m, n in season.schedule)
+    bad = schedule.replace("2/2", "2/5", 1)
+    assert bad != schedule
+    before = (list(Season.objects.get(pk=season.pk).schedule), _dates(season))
+    response = _rules_post(officer_client, season, schedule=bad)
+    assert response.status_code == 200
+    assert [str(m) for m in response.context["messages"]] == [
+        "Nothing was saved. Schedule (month/nth day per event): December 2026 has no Saturday number 5."
+    ]
+    assert response.context["moves"] == []  # what was typed and refused offers no moves
+    season.refresh_from_db()
+    assert (list(season.schedule), _dates(season)) == before
+    # The reschedule page of a season whose rule has no date in some month says so rather than failing.
+    assert officer_client.get("/events/rules/2026-27/reschedule/").status_code == 200
+
+
+# --- events: the new-season form --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"start_year": "2027", "first_month": "13"},
+        {"start_year": "2027", "nth": "5"},
+        {"start_year": "2027", "nth": "-1"},
+        {"start_year": "2027", "weekday": "7"},
+        {"start_year": "2027", "weekday": "٣"},
+        {"start_year": "", "nth": "4"},
+        {"start_year": "99999999999999999999"},
+        {"start_year": "2027", "first_month": "9" * 400},
+    ],
+)
+def test_the_new_season_form_refuses_odd_choices_and_creates_nothing(officer_client, season, today, data):
+    response = officer_client.post("/events/seasons/new/", data, follow=True)
+    assert response.status_code == 200
+    assert not Season.objects.exclude(pk=season.pk).exists()
+    assert [m.level_tag for m in response.context["messages"]] == ["error"]
+
+
+def test_the_new_season_form_sent_twice_creates_one_season(officer_client, season, today):
+    data = {"start_year": "2027", "first_month": "9", "nth": "4", "weekday": "3"}
+    assert officer_client.post("/events/seasons/new/", data).status_code == 302
+    again = officer_client.post("/events/seasons/new/", data, follow=True)
+    assert Season.objects.filter(name="2027-28").count() == 1
+    assert AuditEntry.objects.filter(action="season.create", summary="Created season 2027-28").count() == 1
+    assert "Season 2027-28 exists already." in [str(m) for m in again.context["messages"]]
+
+
+def test_the_new_season_address_takes_no_get_and_no_member(client, member, season, today):
+    client.force_login(member)
+    assert client.post("/events/seasons/new/", {"start_year": "2027"}).status_code == 403
+    assert not Season.objects.filter(name="2027-28").exists()
+    client.force_login(member_user(season=season, username="vp3", office="vice_president"))
+    assert client.get("/events/seasons/new/").status_code == 405
+
+
+# --- finance: voiding a check, and the reversal's confirmation ---------------------------------------------
+
+
+@pytest.fixture
+def pending_check(treasurer, president, vice_president, today):
+    from tests.finance.test_check_void import casino_check
+
+    opening_balance(code=Account.CHECKING, amount="6000.00", actor=treasurer)
+    return casino_check(treasurer, president)
+
+
+def test_the_void_page_sent_twice_voids_once(client, treasurer, pending_check):
+    client.force_login(treasurer)
+    url = reverse("finance:check_void", args=[pending_check.pk])
+    assert client.post(url, {"reason": "Wrong amount"}).status_code == 302
+    again = client.post(url, {"reason": "Another reason"})
+    assert again.status_code == 200  # the page says it was voided, with the first reason
+    assert "was voided on Nov 29, 2026 by treas: Wrong amount." in again.content.decode()
+    pending_check.refresh_from_db()
+    assert (pending_check.status, pending_check.void_reason) == (Disbursement.Status.VOID, "Wrong amount")
+    assert AuditEntry.objects.filter(action="finance.check.void").count() == 1
+
+
+@pytest.mark.parametrize("reason", ["", "   ", "x" * 5000])
+def test_the_void_page_refuses_an_empty_or_huge_reason(client, treasurer, pending_check, reason):
+    client.force_login(treasurer)
+    response = client.post(reverse("finance:check_void", args=[pending_check.pk]), {"reason": reason})
+    assert response.status_code == 200
+    assert response.context["form"].errors.get("reason")
+    pending_check.refresh_from_db()
+    assert pending_check.status == Disbursement.Status.PENDING
+
+
+def test_the_void_of_a_check_that_does_not_exist_or_by_a_member_is_refused(client, member, pending_check):
+    client.force_login(member)
+    url = reverse("finance:check_void", args=[pending_check.pk])
+    assert client.post(url, {"reason": "Mine now"}).status_code == 403
+    pending_check.refresh_from_db()
+    assert pending_check.status == Disbursement.Status.PENDING
+    client.force_login(member_user(username="t2", office="treasurer"))
+    assert client.post(reverse("finance:check_void", args=[999999]), {"reason": "x"}).status_code == 404
+
+
+def test_a_reversal_confirmed_below_zero_sent_twice_is_booked_once(client, treasurer, today):
+    from tests.finance.test_reversal_warning import move
+
+    opening_balance(code=Account.CHECKING, amount="100.00", actor=treasurer)
+    opening_balance(code=Account.CASH, amount="150.00", actor=treasurer)
+    deposit = move(treasurer, "2026-11-01", Account.CASH, Account.CHECKING, "150.00", "Cash box to the bank")
+    move(treasurer, "2026-11-02", Account.CHECKING, Account.CASH, "200.00", "Cash for the prizes")
+    client.force_login(treasurer)
+    url = reverse("finance:transaction", args=[deposit.pk])
+    data = {"reason": "Counted twice", "confirm_overdraw": "on"}
+    assert client.post(url, data).status_code == 302
+    again = client.post(url, data, follow=True)
+    assert again.status_code == 200
+    assert Transaction.objects.filter(reverses=deposit).count() == 1
+    from finance.services.ledger import account_balance, account_get
+
+    # $100 + $150 − $200 − $150 (the reversal, once) = −$100.00
+    assert account_balance(account=account_get(Account.CHECKING), on=NOV_29) == D("-100.00")
+
+
+# --- ncpc: the club identity page's two buttons, the season files ------------------------------------------
+
+
+def test_clearing_every_reference_twice_changes_and_audits_once(client, president, today):
+    client.force_login(president)
+    data = {"references_all": "blank", "confirmed": "yes"}
+    assert client.post("/club/", data, follow=True).status_code == 200
+    identity = ClubIdentity.objects.get(pk=1)
+    cleared = dict(identity.references)
+    assert cleared and set(cleared.values()) == {""}
+    again = client.post("/club/", data, follow=True)
+    assert ClubIdentity.objects.get(pk=1).references == cleared
+    assert AuditEntry.objects.filter(action="club.references").count() == 1
+    assert [str(m) for m in again.context["messages"]] == [
+        "Nothing changed: every reference to the rule book was cleared already."
+    ]
+
+
+def test_the_bylaws_numbering_button_on_a_club_that_has_it_already_records_nothing(client, president, today):
+    client.force_login(president)
+    response = client.post("/club/", {"references_all": "bylaws", "confirmed": "yes"}, follow=True)
+    assert not AuditEntry.objects.filter(action="club.references").exists()
+    assert [str(m) for m in response.context["messages"]] == [
+        "Nothing changed: every reference to the rule book follows the bylaws' numbering already."
+    ]
+
+
+def test_the_reference_buttons_need_their_confirmation_and_the_president(client, president, treasurer, today):
+    client.force_login(president)
+    asked = client.post("/club/", {"references_all": "blank"})
+    assert asked.status_code == 200 and asked.context["confirm"] == "blank"
+    assert not AuditEntry.objects.filter(action="club.references").exists()
+    # An unknown button is the ordinary form, refused for its missing fields: nothing changes.
+    odd = client.post("/club/", {"references_all": "everything", "confirmed": "yes"})
+    assert odd.status_code == 200 and odd.context["form"].errors
+    client.force_login(treasurer)
+    assert client.post("/club/", {"references_all": "blank", "confirmed": "yes"}).status_code == 403
+    assert not AuditEntry.objects.filter(action="club.references").exists()
+
+
+@pytest.mark.parametrize("name", ["1999-00", "..%2F..%2Fsettings", "2026-27%00", "２０２６-２７"])
+def test_a_season_file_that_does_not_exist_is_404(officer_client, season, today, name):
+    assert officer_client.get(f"/season-files/{name}.json").status_code in (400, 404)
+
+
+def test_season_files_are_for_officers_and_take_no_post(client, member, vice_president, season, today):
+    client.force_login(member)
+    assert client.get("/season-files/").status_code == 403
+    assert client.get("/season-files/2026-27.json").status_code == 403
+    client.force_login(vice_president)
+    assert client.post("/season-files/2026-27.json").status_code == 405
+    response = client.get("/season-files/2026-27.json")
+    assert response.status_code == 200 and response.json()["season"]["name"] == "2026-27"
