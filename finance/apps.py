@@ -19,3 +19,4 @@ class FinanceConfig(AppConfig):
         events_hooks.payout_amounts.connect(payout_tables.payout_amounts)
         events_hooks.closed_month_refusal.connect(ledger.closed_month_refusal)
         members_hooks.dues_paid_up.connect(dues.dues_paid_up)
+        members_hooks.last_payment_on.connect(dues.last_payment_on)

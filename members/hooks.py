@@ -14,3 +14,13 @@ class DuesPaidUp(Protocol):
 
 
 dues_paid_up: Hook[DuesPaidUp] = Hook("dues_paid_up(membership, on)", "finance")
+
+
+class LastPaymentOn(Protocol):
+    """finance.selectors.dues.last_payment_on: the day of the member's latest payment that stands (not reversed),
+    or None."""
+
+    def __call__(self, *, membership: Membership) -> dt.date | None: ...
+
+
+last_payment_on: Hook[LastPaymentOn] = Hook("last_payment_on(membership)", "finance")

@@ -448,3 +448,16 @@ def membership_payments(*, memberships: Collection[Membership]) -> list[Payment]
         .select_related("membership__person", "transaction__reversed_by")
         .order_by("-date", "-pk")
     )
+
+
+def last_payment_on(*, membership: Membership) -> dt.date | None:
+    """The day of the member's latest payment that stands (a reversed one does not): a member cannot leave on or
+    before it, since no payment is booked on or after the day a member leaves (answers
+    ``members.hooks.last_payment_on``)."""
+    latest: dt.date | None = (
+        Payment.objects.filter(membership=membership, transaction__reversed_by__isnull=True)
+        .order_by("-date")
+        .values_list("date", flat=True)
+        .first()
+    )
+    return latest

@@ -42,6 +42,16 @@ def _lock_active(membership: Membership) -> Membership:
 def _leave(*, membership: Membership, on: dt.date, how: str) -> None:
     if not membership.season.contains(on):
         raise NcpcError(f"The date {on:%b %-d, %Y} is outside season {membership.season}.")
+    # No payment is booked after a member left: nor does a departure go back before one (a payment made earlier
+    # on the day of leaving stands, as at the door before a withdrawal that evening).
+    paid_on = hooks.last_payment_on(membership=membership)
+    if paid_on is not None and paid_on > on:
+        raise NcpcError(
+            f"{membership.person} has a payment dated {paid_on:%b %-d, %Y}, after {on:%b %-d, %Y}: a member "
+            f"pays nothing once he has left. Date the departure on or after {paid_on:%b %-d, %Y}, or reverse "
+            "that payment first.",
+            field="on",
+        )
     membership.left_after_event = last_event_before(membership=membership, on=on)
     membership.how_left = how
     membership.left_on = on
