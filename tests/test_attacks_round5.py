@@ -8,6 +8,7 @@ import datetime as dt
 from decimal import Decimal as D
 
 import pytest
+from django.db import connection  # noqa: F401 - read by the PostgreSQL-only marks
 from django.urls import reverse
 
 from events.models import Event, Season
@@ -253,3 +254,140 @@ def test_season_files_are_for_officers_and_take_no_post(client, member, vice_pre
     assert client.post("/season-files/2026-27.json").status_code == 405
     response = client.get("/season-files/2026-27.json")
     assert response.status_code == 200 and response.json()["season"]["name"] == "2026-27"
+
+
+# --- members: dated operations with odd dates --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("day", ["2026-02-30", "2026-13-01", "", "0000-00-00", "2026-12-05\x00", "9" * 300])
+def test_an_admission_or_withdrawal_on_a_date_that_does_not_exist_is_a_form_error(
+    client, vice_president, season, today, day
+):
+    from members.models import Membership
+    from tests.factories import MembershipFactory, PersonFactory
+
+    client.force_login(vice_president)
+    dan = PersonFactory(first_name="Dan", last_name="Dunn")
+    ann = MembershipFactory(season=season, person__first_name="Ann", person__last_name="Able")
+    admit = client.post(
+        reverse("members:admit"),
+        {
+            "person": dan.pk,
+            "on": day,
+            "sponsor": ann.person.pk,
+            "held_on": day,
+            "yes": 11,
+            "no": 0,
+            "abstain": 0,
+            "declared_not_professional": "on",
+        },
+    )
+    withdraw = client.post(
+        reverse("members:transfers"),
+        {"form": "withdraw", "w-membership": ann.pk, "w-on": day, "w-confirm": "on"},
+    )
+    if "\x00" in day:  # the NUL byte is refused before any view (400)
+        assert (admit.status_code, withdraw.status_code) == (400, 400)
+    else:
+        assert admit.status_code == 200 and admit.context["form"].errors.get("on")
+        assert withdraw.status_code == 200 and withdraw.context["withdraw_form"].errors.get("on")
+    assert not Membership.objects.filter(person=dan).exists()
+    ann.refresh_from_db()
+    assert ann.left_after_event is None
+    assert not AuditEntry.objects.filter(action__startswith="member").exists()
+
+
+def test_a_suspension_of_another_seat_or_none_cannot_be_ended(client, vice_president, member, season, today):
+    client.force_login(member)
+    assert client.post(reverse("members:suspension_end", args=[1]), {"end": "2026-12-01"}).status_code == 403
+    client.force_login(vice_president)
+    assert (
+        client.post(reverse("members:suspension_end", args=[999999]), {"end": "2026-12-01"}).status_code
+        == 404
+    )
+
+
+# --- two officers at once (PostgreSQL) ---------------------------------------------------------------------
+
+
+def _at_once(*commands):
+    """Run the commands in threads started together; each one's result or the error it raised."""
+    import threading
+
+    from django.db import connections
+
+    barrier = threading.Barrier(len(commands))
+    outcomes: list = [None] * len(commands)
+
+    def run(i, command):
+        try:
+            barrier.wait(10)
+            outcomes[i] = command()
+        except Exception as exc:  # noqa: BLE001 - what each raised is the outcome looked at
+            outcomes[i] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(commands)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    return outcomes
+
+
+postgres_only = pytest.mark.skipif(
+    "connection.vendor != 'postgresql'", reason="parallel transactions need PostgreSQL"
+)
+
+
+@pytest.mark.django_db(transaction=True)
+@postgres_only
+def test_two_officers_opening_the_same_new_season_at_once_open_it_once():
+    import time_machine
+
+    from members.services.roster import season_open
+    from ncpc.core.errors import NcpcError
+    from tests.factories import season_make
+
+    with time_machine.travel(dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC), tick=False):
+        season = season_make(2026)
+        vp = member_user(season=season, username="vp", office="vice_president")
+        pres = member_user(season=season, username="pres", office="president")
+        outcomes = _at_once(
+            lambda: season_open(start_year=2027, actor=vp), lambda: season_open(start_year=2027, actor=pres)
+        )
+    refused = [o for o in outcomes if isinstance(o, Exception)]
+    assert len(refused) == 1 and isinstance(refused[0], NcpcError), outcomes
+    assert str(refused[0]) == "Season 2027-28 exists already."
+    assert Season.objects.filter(name="2027-28").count() == 1
+    assert Event.objects.filter(season__name="2027-28").count() == 10
+
+
+@pytest.mark.django_db(transaction=True)
+@postgres_only
+def test_two_officers_confirming_the_same_moves_at_once_move_them_once():
+    import time_machine
+
+    from events.services.seasons import events_reschedule, events_reschedule_plan
+    from ncpc.core.errors import NcpcError
+    from tests.factories import season_make
+
+    with time_machine.travel(dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC), tick=False):
+        season = season_make(2026)
+        vp = member_user(season=season, username="vp", office="vice_president")
+        pres = member_user(season=season, username="pres", office="president")
+        Season.objects.filter(pk=season.pk).update(schedule_weekday=3)  # Thursdays from now on
+        season.refresh_from_db()
+        keys = [m.key for m in events_reschedule_plan(season=season, today=NOV_29) if not m.stays]
+        assert len(keys) == 6
+
+        def reschedule(actor):
+            return lambda: events_reschedule(season=season, today=NOV_29, expected=keys, actor=actor)
+
+        outcomes = _at_once(reschedule(vp), reschedule(pres))
+    refused = [o for o in outcomes if isinstance(o, Exception)]
+    assert len(refused) == 1 and isinstance(refused[0], NcpcError), outcomes
+    assert str(refused[0]).startswith("Nothing was moved again")
+    assert AuditEntry.objects.filter(action="season.reschedule").count() == 1
+    assert AuditEntry.objects.filter(action="event.move").count() == 6

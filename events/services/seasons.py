@@ -5,7 +5,7 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from events.bylaws import BYLAWS_RULES
 from events.models import BlindLevel, DuesInstallment, Event, PayoutRow, Season, WsopRow
@@ -57,7 +57,11 @@ def season_create(
     scalars = {f: getattr(rules, f) for f in SeasonRules.SCALAR_FIELDS}
     scalars["schedule"] = [list(pair) for pair in rules.schedule]
     scalars["points_table"] = list(rules.points_table)
-    season = Season.objects.create(name=name, start=start, end=end, **scalars)
+    try:
+        with transaction.atomic():
+            season = Season.objects.create(name=name, start=start, end=end, **scalars)
+    except IntegrityError:  # another officer's form created it a moment ago (both passed the check above)
+        raise NcpcError(f"Season {name} exists already.") from None
     rules_tables_write(season=season, rules=rules)
     events_generate(season=season)
     audit_record(actor=actor, action="season.create", target=season, summary=f"Created season {name}")
