@@ -1,6 +1,6 @@
 """Issue 45 (SPEC §17.2): the results entry page of an event whose month is closed says, when the results are
-reopened or about to be, that the closed month's report stays as it was and the payout difference is offered
-for posting dated today on the payouts page. Event 3 (Oct 24, 2026) played, October closed, the clock Dec 5."""
+reopened or about to be, that the closed month's report stays as it was and the payout difference is proposed
+for approval on the payouts page. Event 3 (Oct 24, 2026) played, October closed, the clock Dec 5."""
 
 import datetime as dt
 
@@ -26,7 +26,8 @@ def test_final_results_of_a_closed_months_event_say_where_the_difference_goes(oc
     page = _page(client, event)
     assert "Reopen for a correction" in page
     assert NOTE in page
-    assert "the payout difference is offered for posting dated today on the" in page
+    assert "the payout difference is proposed on the" in page
+    assert "posted in the open month once the officers approve it, as a check." in page
     assert LINK in page
 
 
@@ -65,5 +66,5 @@ def test_an_officer_without_the_ledger_reads_the_note_without_a_link_he_cannot_o
     client.force_login(member_user(season=event.season, username="vp", office="vice_president"))
     page = _page(client, event)
     assert NOTE in page
-    assert "offered for posting dated today on the\n  Treasurer's payouts page." in page
+    assert "proposed on the Treasurer's payouts page and posted" in page
     assert LINK not in page
