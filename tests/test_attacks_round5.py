@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from events.models import Event, Season
 from finance.models import Account, Disbursement, Transaction
+from ncpc.core.identity import reference_paren
 from ncpc.core.models import AuditEntry, ClubIdentity
 from tests.factories import member_user
 from tests.finance.factories import opening_balance
@@ -391,3 +392,164 @@ def test_two_officers_confirming_the_same_moves_at_once_move_them_once():
     assert str(refused[0]).startswith("Nothing was moved again")
     assert AuditEntry.objects.filter(action="season.reschedule").count() == 1
     assert AuditEntry.objects.filter(action="event.move").count() == 6
+
+
+# --- ncpc: the spreadsheet import's ticks ------------------------------------------------------------------
+
+
+def _sheet_upload(client, kind, text, **extra):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return client.post(
+        "/imports/",
+        {
+            "kind": kind,
+            "season": "2026-27",
+            "file": SimpleUploadedFile("s.csv", text.encode(), "text/csv"),
+            **extra,
+        },
+    )
+
+
+PAYMENTS = "member,date,amount,method,reference\nann,9/1/2026,110.00,cash,\nbob,9/1/2026,50.00,IOU,\n"
+
+
+@pytest.fixture
+def roster(season, treasurer):
+    from tests.factories import MembershipFactory
+
+    MembershipFactory(season=season, person__key="ann", person__first_name="Ann", person__last_name="Lee")
+    MembershipFactory(season=season, person__key="bob", person__first_name="Bob", person__last_name="Ray")
+
+
+@pytest.mark.parametrize("lines", [["99"], ["-1"], ["٣"], ["3" * 50], ["", "x"]])
+def test_skipping_a_row_that_does_not_exist_skips_nothing_and_books_nothing_twice(
+    client, treasurer, season, roster, lines
+):
+    from finance.models import Payment
+
+    client.force_login(treasurer)
+    preview = _sheet_upload(client, "payments", PAYMENTS)
+    token = preview.context["upload_token"]
+    odd = client.post("/imports/", {"step": "preview", "token": token, "skip": lines, "method:IOU": "cash"})
+    assert odd.status_code == 200
+    sheet = odd.context["sheet"]
+    assert sheet.ok and sheet.to_book == 2 and not any(r.skipped for r in sheet.rows)
+    data = {
+        "step": "confirm",
+        "token": token,
+        "previewed": sheet.options.fingerprint,
+        "skip": lines,
+        "method:IOU": "cash",
+    }
+    assert client.post("/imports/", data).status_code == 302
+    again = client.post("/imports/", data, follow=True)  # the confirmation sent twice
+    assert "this file was confirmed already." in [str(m) for m in again.context["messages"]][-1]
+    # $110.00 (ann, cash) and $50.00 (bob, the IOU booked as cash), once each.
+    assert sorted(Payment.objects.values_list("membership__person__key", "amount")) == [
+        ("ann", D("110.00")),
+        ("bob", D("50.00")),
+    ]
+
+
+def test_an_unknown_booking_for_a_method_word_is_not_booked(client, treasurer, season, roster):
+    from finance.models import Payment
+
+    client.force_login(treasurer)
+    preview = _sheet_upload(client, "payments", PAYMENTS)
+    token = preview.context["upload_token"]
+    odd = client.post("/imports/", {"step": "preview", "token": token, "method:IOU": "bitcoin"})
+    assert odd.status_code == 200 and not odd.context["sheet"].ok
+    sent = client.post(
+        "/imports/",
+        {
+            "step": "confirm",
+            "token": token,
+            "previewed": odd.context["sheet"].options.fingerprint,
+            "method:IOU": "bitcoin",
+        },
+        follow=True,
+    )
+    assert sent.status_code == 200
+    assert not Payment.objects.exists()
+
+
+def test_a_choice_changed_after_the_preview_is_previewed_again_not_imported(client, vice_president, season):
+    from members.models import Membership, Person
+
+    Person.objects.create(key="annlee", first_name="Ann", last_name="Lee", email="ann@x.com")
+    client.force_login(vice_president)
+    preview = _sheet_upload(
+        client, "members", "First Name,Last Name,Email\nAnnie,Leigh,Ann@X.com\n", adult="on"
+    )
+    assert not preview.context["sheet"].ok  # the same e-mail as Ann Lee
+    # A hand-made confirmation ticking 'A different person' that the preview never showed ticked.
+    sent = client.post(
+        "/imports/",
+        {
+            "step": "confirm",
+            "token": preview.context["upload_token"],
+            "previewed": preview.context["sheet"].options.fingerprint,
+            "adult": "1",
+            "different": "2",
+        },
+    )
+    assert sent.status_code == 200 and sent.context["sheet"].ok  # shown again with the tick, to confirm
+    assert not Membership.objects.filter(season=season, person__first_name="Annie").exists()
+
+
+def test_the_21_or_over_tick_does_not_admit_a_row_whose_date_of_birth_says_younger(
+    client, vice_president, season
+):
+    from members.models import Membership
+
+    client.force_login(vice_president)
+    text = "First Name,Last Name,Email,Date of Birth\nKid,Young,kid@x.com,2010-05-01\n"
+    preview = _sheet_upload(client, "members", text, adult="on")
+    row = preview.context["sheet"].rows[0]
+    assert row.errors or row.refused
+    assert not preview.context["sheet"].ok
+    assert not Membership.objects.filter(person__first_name="Kid").exists()
+
+
+def test_the_imports_are_not_a_members_and_not_payments_for_the_vice_president(
+    client, member, vice_president, season, roster
+):
+    from finance.models import Payment
+
+    client.force_login(member)
+    assert _sheet_upload(client, "payments", PAYMENTS).status_code == 403
+    client.force_login(vice_president)
+    response = _sheet_upload(client, "payments", PAYMENTS)
+    assert response.status_code == 200 and response.context["form"].errors.get("kind")
+    assert not Payment.objects.exists()
+
+
+# --- the wrong method, no CSRF token ------------------------------------------------------------------------
+
+
+def test_a_get_with_the_buttons_query_changes_nothing(client, president, today):
+    client.force_login(president)
+    before = list(ClubIdentity.objects.values_list("references", flat=True))
+    response = client.get("/club/", {"references_all": "blank", "confirmed": "yes"})
+    assert response.status_code == 200
+    assert list(ClubIdentity.objects.values_list("references", flat=True)) == before
+    assert reference_paren("2.12") == " (§2.12)"  # still the bylaws' numbering
+    assert not AuditEntry.objects.filter(action="club.references").exists()
+
+
+def test_posts_without_the_csrf_token_are_refused(treasurer, president, pending_check, season):
+    from django.test import Client
+
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(treasurer)
+    void = browser.post(reverse("finance:check_void", args=[pending_check.pk]), {"reason": "Wrong amount"})
+    assert void.status_code == 403
+    pending_check.refresh_from_db()
+    assert pending_check.status == Disbursement.Status.PENDING
+    browser.force_login(president)
+    assert browser.post("/club/", {"references_all": "blank", "confirmed": "yes"}).status_code == 403
+    assert browser.post("/events/rules/2026-27/reschedule/", {"confirm": "on"}).status_code == 403
+    assert browser.post("/events/seasons/new/", {"start_year": "2027"}).status_code == 403
+    assert not AuditEntry.objects.filter(action__in=["club.references", "finance.check.void"]).exists()
+    assert not Season.objects.filter(name="2027-28").exists()
