@@ -553,3 +553,65 @@ def test_posts_without_the_csrf_token_are_refused(treasurer, president, pending_
     assert browser.post("/events/seasons/new/", {"start_year": "2027"}).status_code == 403
     assert not AuditEntry.objects.filter(action__in=["club.references", "finance.check.void"]).exists()
     assert not Season.objects.filter(name="2027-28").exists()
+
+
+# --- members: the forms sent twice, another season's seat ---------------------------------------------------
+
+
+def test_a_withdrawal_sent_twice_withdraws_once_and_another_seasons_seat_is_refused(
+    client, vice_president, season, today
+):
+    from tests.factories import MembershipFactory, season_make
+
+    client.force_login(vice_president)
+    ann = MembershipFactory(season=season, person__first_name="Ann", person__last_name="Able")
+    older = MembershipFactory(season=season_make(2025), person__first_name="Old", person__last_name="Timer")
+    data = {"form": "withdraw", "w-membership": ann.pk, "w-on": "2026-11-29", "w-confirm": "on"}
+    assert client.post(reverse("members:transfers"), data).status_code == 302
+    again = client.post(reverse("members:transfers"), data)
+    assert again.status_code == 200 and again.context["withdraw_form"].errors
+    ann.refresh_from_db()
+    # Event 4 was played on Nov 14 and event 5 is on Dec 12: she leaves after event 4.
+    assert ann.left_after_event == 4
+    assert AuditEntry.objects.filter(target_id=ann.pk, action__contains="withdr").count() == 1
+    other = client.post(
+        reverse("members:transfers"),
+        {"form": "withdraw", "w-membership": older.pk, "w-on": "2026-11-29", "w-confirm": "on"},
+    )
+    assert other.status_code == 200 and other.context["withdraw_form"].errors.get("membership")
+    older.refresh_from_db()
+    assert older.left_after_event is None
+
+
+@pytest.mark.django_db(transaction=True)
+@postgres_only
+def test_the_treasurer_and_the_president_reversing_the_same_deposit_at_once_reverse_it_once():
+    import time_machine
+
+    from finance.services.ledger import AlreadyReversed, account_balance, account_get, transaction_reverse
+    from tests.factories import season_make
+    from tests.finance.test_reversal_warning import move
+
+    with time_machine.travel(dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC), tick=False):
+        season = season_make(2026)
+        treasurer = member_user(season=season, username="treas", office="treasurer")
+        president = member_user(season=season, username="pres", office="president")
+        opening_balance(code=Account.CHECKING, amount="100.00", actor=treasurer)
+        opening_balance(code=Account.CASH, amount="150.00", actor=treasurer)
+        deposit = move(
+            treasurer, "2026-11-01", Account.CASH, Account.CHECKING, "150.00", "Cash box to the bank"
+        )
+        move(treasurer, "2026-11-02", Account.CHECKING, Account.CASH, "200.00", "Cash for the prizes")
+
+        def reverse_as(actor):
+            return lambda: transaction_reverse(
+                txn=deposit, date=NOV_29, reason="Counted twice", actor=actor, overdraw_confirmed=True
+            )
+
+        outcomes = _at_once(reverse_as(treasurer), reverse_as(president))
+        refused = [o for o in outcomes if isinstance(o, Exception)]
+        assert len(refused) == 1 and isinstance(refused[0], AlreadyReversed), outcomes
+        assert str(refused[0]) == f"Transaction #{deposit.pk} was reversed already."
+        assert Transaction.objects.filter(reverses=deposit).count() == 1
+        # $100 + $150 − $200 − $150 (reversed once) = −$100.00
+        assert account_balance(account=account_get(Account.CHECKING), on=NOV_29) == D("-100.00")
