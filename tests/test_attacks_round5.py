@@ -615,3 +615,71 @@ def test_the_treasurer_and_the_president_reversing_the_same_deposit_at_once_reve
         assert Transaction.objects.filter(reverses=deposit).count() == 1
         # $100 + $150 − $200 − $150 (reversed once) = −$100.00
         assert account_balance(account=account_get(Account.CHECKING), on=NOV_29) == D("-100.00")
+
+
+# --- events: the scaled tables offered for new dues ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"dues_per_event": "0"},
+        {"dues_per_event": "0.01"},
+        {"dues_per_event": "99999999"},
+        {"dues_per_event": "-10"},
+        {"admin_fee": "0"},
+        {"events_per_season": "1"},
+        {"events_per_season": "0"},
+        {"events_per_season": "40"},
+        {"wsop_entry": "0", "wsop_expenses": "0"},
+    ],
+)
+def test_odd_dues_are_refused_or_offered_tables_never_a_500(officer_client, season, today, changes):
+    from events.selectors import season_rules
+    from ncpc.core.middleware import request_memo_forget
+    from tests.events.test_seasons_47 import _rules_post
+
+    before = season_rules(season)
+    response = _rules_post(officer_client, season, **changes)
+    assert response.status_code in (200, 302)
+    if response.status_code == 200:  # refused, or the tables offered: nothing saved yet
+        request_memo_forget()
+        season.refresh_from_db()
+        assert season_rules(season) == before
+
+
+# --- members: a suspension recorded or ended early, sent twice ---------------------------------------------
+
+
+def test_a_suspension_sent_twice_is_recorded_once_and_ended_early_once(client, vice_president, season, today):
+    from members.models import Suspension
+    from tests.factories import MembershipFactory
+
+    client.force_login(vice_president)
+    cal = MembershipFactory(season=season, person__first_name="Cal", person__last_name="Cole")
+    data = {"membership": cal.pk, "start": "2026-11-29", "end": "2026-12-31", "reason": "Abuse at the table"}
+    assert client.post(reverse("members:suspensions"), data).status_code == 302
+    again = client.post(reverse("members:suspensions"), data)
+    assert again.status_code == 200
+    assert again.context["form"].errors == {
+        "start": [
+            "Cal Cole is suspended already from Nov 29, 2026 to Dec 31, 2026: nothing was recorded. To suspend "
+            "them longer, record a suspension starting the day after it ends."
+        ]
+    }
+    assert Suspension.objects.filter(membership=cal).count() == 1
+    suspension = Suspension.objects.get(membership=cal)
+    url = reverse("members:suspension_end", args=[suspension.pk])
+    end = {"last_day": "2026-12-10", "reason": "Apologised"}
+    assert client.post(url, end).status_code == 302
+    client.post(url, end)  # the back button, sent again
+    suspension.refresh_from_db()
+    assert suspension.end == dt.date(2026, 12, 10)
+    ended = AuditEntry.objects.filter(target_id=str(suspension.pk), action__startswith="member.suspen")
+    assert ended.count() == 2, list(ended.values_list("action", "summary"))  # recorded once, ended early once
+    odd = client.post(url, {"last_day": "2026-02-30", "reason": "x"}, follow=True)
+    assert [str(m) for m in odd.context["messages"]][-1] == (
+        "Nothing was changed: give the new last day and the reason."
+    )
+    suspension.refresh_from_db()
+    assert suspension.end == dt.date(2026, 12, 10)

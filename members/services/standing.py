@@ -21,6 +21,16 @@ def suspension_create(
     if not reason.strip():
         raise NcpcError("Give the reason for the suspension.")
     closed_month_refuse(day=start, field="start")  # its first day (SPEC §17.2)
+    # Locked so that the same form sent twice at once records one suspension (the second sees the first).
+    Membership.objects.select_for_update().filter(pk=membership.pk).first()
+    overlapping = Suspension.objects.filter(membership=membership, start__lte=end, end__gte=start).first()
+    if overlapping is not None:
+        raise NcpcError(
+            f"{membership.person} is suspended already from {overlapping.start:%b %-d, %Y} to "
+            f"{overlapping.end:%b %-d, %Y}: nothing was recorded. To suspend them longer, record a suspension "
+            "starting the day after it ends.",
+            field="start",
+        )
     user = actor_user(actor)
     suspension = Suspension.objects.create(
         membership=membership, start=start, end=end, reason=reason.strip(), recorded_by=user
