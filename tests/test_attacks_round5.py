@@ -683,3 +683,45 @@ def test_a_suspension_sent_twice_is_recorded_once_and_ended_early_once(client, v
     )
     suspension.refresh_from_db()
     assert suspension.end == dt.date(2026, 12, 10)
+
+
+def test_an_admission_sent_twice_seats_the_member_once(client, vice_president, season, today):
+    from members.models import Membership
+    from members.selectors import current_member_count
+    from tests.factories import MembershipFactory, PersonFactory
+
+    client.force_login(vice_president)
+    ann = MembershipFactory(season=season, person__first_name="Ann", person__last_name="Able")
+    dan = PersonFactory(first_name="Dan", last_name="Dunn")
+    members = current_member_count(season=season)
+    data = {
+        "person": dan.pk,
+        "on": "2026-11-29",
+        "sponsor": ann.person.pk,
+        "held_on": "2026-11-29",
+        "yes": members,
+        "no": 0,
+        "abstain": 0,
+        "declared_not_professional": "on",
+    }
+    assert client.post(reverse("members:admit"), data).status_code == 302
+    again = client.post(reverse("members:admit"), data)
+    assert again.status_code == 200
+    assert again.context["form"].errors
+    assert Membership.objects.filter(person=dan, season=season).count() == 1
+    assert current_member_count(season=season) == members + 1
+
+
+@pytest.mark.parametrize(
+    "keys", [["5:x:y"], ["x" * 5000], ["9" * 5000 + ":2026-12-12:2026-12-10"], [], ["5"] * 500]
+)
+def test_reschedule_keys_made_up_move_nothing(officer_client, season, today, keys):
+    _weekday_thursday(officer_client, season)
+    before = _dates(season)
+    response = officer_client.post(
+        "/events/rules/2026-27/reschedule/", {"move": keys, "confirm": "on"}, follow=True
+    )
+    assert response.status_code == 200
+    assert _dates(season) == before
+    assert [m.level_tag for m in response.context["messages"]][-1] in ("warning", "error")
+    assert not AuditEntry.objects.filter(action="season.reschedule").exists()
