@@ -725,3 +725,68 @@ def test_reschedule_keys_made_up_move_nothing(officer_client, season, today, key
     assert _dates(season) == before
     assert [m.level_tag for m in response.context["messages"]][-1] in ("warning", "error")
     assert not AuditEntry.objects.filter(action="season.reschedule").exists()
+
+
+# --- finance: the payment's reversal page asks for the below-zero tick too ----------------------------------
+
+PAYMENT_WARNING = (
+    "Club checking holds $50.00 on Nov 29, 2026; reversing #{pk} takes $150.00 out of it, so it would go below "
+    "zero, to −$100.00."
+)
+
+
+def _bounced_check_books(treasurer, season):
+    """Checking opens with $100.00; a member's $150.00 check is deposited Nov 1; $200.00 goes to the cash box
+    Nov 2: $50.00 left. Reversing the payment takes its $150.00 out of checking: $50.00 − $150.00 = −$100.00."""
+    from tests.finance.factories import pay, seat
+    from tests.finance.test_reversal_warning import move
+
+    opening_balance(code=Account.CHECKING, amount="100.00", actor=treasurer)
+    payment = pay(membership=seat(season=season), day="2026-11-01", amount="150.00", method="check")
+    return payment, lambda: move(
+        treasurer, "2026-11-02", Account.CHECKING, Account.CASH, "200.00", "Cash for the prizes"
+    )
+
+
+def _checking():
+    from finance.services.ledger import account_balance, account_get
+
+    return account_balance(account=account_get(Account.CHECKING), on=NOV_29)
+
+
+def test_the_payment_reversal_below_zero_is_booked_only_once_ticked(client, treasurer, season, today):
+    payment, prizes = _bounced_check_books(treasurer, season)
+    prizes()
+    client.force_login(treasurer)
+    url = reverse("finance:payment_reverse", args=[payment.pk])
+    unticked = client.post(url, {"reason": "The check bounced"})
+    assert unticked.status_code == 200
+    assert unticked.context["form"].errors["confirm_overdraw"] == [
+        "Tick the box to reverse it although the account goes below zero."
+    ]
+    assert not Transaction.objects.filter(reverses=payment.transaction).exists()
+    assert _checking() == D("50.00")
+    ticked = client.post(url, {"reason": "The check bounced", "confirm_overdraw": "on"})
+    assert ticked.status_code == 302
+    assert Transaction.objects.filter(reverses=payment.transaction).count() == 1
+    assert _checking() == D("-100.00")
+    client.post(url, {"reason": "The check bounced", "confirm_overdraw": "on"})  # sent twice
+    assert Transaction.objects.filter(reverses=payment.transaction).count() == 1
+
+
+def test_money_that_left_after_the_payment_reversal_page_was_shown_is_warned_of(
+    client, treasurer, season, today
+):
+    payment, prizes = _bounced_check_books(treasurer, season)
+    client.force_login(treasurer)
+    url = reverse("finance:payment_reverse", args=[payment.pk])
+    assert "below zero" not in client.get(url).content.decode()  # $250.00 in checking: nothing to say
+    prizes()
+    response = client.post(url, {"reason": "The check bounced"})
+    assert response.status_code == 200
+    assert PAYMENT_WARNING.format(pk=payment.transaction_id) in response.content.decode()
+    assert response.context["form"].errors["confirm_overdraw"] == [
+        "Tick the box to reverse it although the account goes below zero."
+    ]
+    assert not Transaction.objects.filter(reverses=payment.transaction).exists()
+    assert _checking() == D("50.00")

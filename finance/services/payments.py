@@ -17,6 +17,7 @@ from finance.services.ledger import (
     EntryLine,
     KeyUsed,
     LedgerError,
+    ReversalOverdraws,
     form_posting_key,
     month_open_check,
     transaction_post,
@@ -404,11 +405,22 @@ def departed_payment_problem(*, membership: Membership, date: dt.date) -> str | 
 
 
 @transaction.atomic
-def payment_reverse(*, payment: Payment, date: dt.date, reason: str, actor: Actor) -> Transaction:
+def payment_reverse(
+    *, payment: Payment, date: dt.date, reason: str, actor: Actor, overdraw_confirmed: bool | None = None
+) -> Transaction:
     """A payment recorded by mistake (or a bounced check) is reversed; both stay on the statement, the receipt
-    marked "reversed". The pages date it today (SPEC §15.6)."""
+    marked "reversed". The pages date it today (SPEC §15.6). ``overdraw_confirmed``: as ``transaction_reverse``
+    (False: one taking an account below zero is refused with ReversalOverdraws until the officer ticks it)."""
     try:
-        return transaction_reverse(txn=payment.transaction, date=date, reason=reason, actor=actor)
+        return transaction_reverse(
+            txn=payment.transaction,
+            date=date,
+            reason=reason,
+            actor=actor,
+            overdraw_confirmed=overdraw_confirmed,
+        )
+    except ReversalOverdraws:
+        raise
     except LedgerError as exc:
         raise PaymentError(str(exc), field=exc.field) from None
 

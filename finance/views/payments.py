@@ -23,6 +23,7 @@ from finance.selectors.dues import (
 )
 from finance.services.ledger import (
     AlreadyReversed,
+    ReversalOverdraws,
     reversal_overdraws,
 )
 from finance.services.payments import PaymentUnconfirmed, payment_record
@@ -181,22 +182,35 @@ def receipt(request, pk):
 @require(Action.RECORD_PAYMENTS)
 def payment_reverse(request, pk):
     payment = get_object_or_404(Payment.objects.select_related("membership__person", "transaction"), pk=pk)
-    form = forms.ReverseForm(request.POST or None)
+    overdraws = reversal_overdraws(txn=payment.transaction, date=club_today())
+    # Below zero, the officer ticks that it is reversed all the same, as on the ledger's page.
+    form = forms.ReverseForm(request.POST or None, overdraws=overdraws)
     if request.method == "POST" and form.is_valid():
+        overdrawn_since = []
+
+        def refused(exc):
+            if isinstance(exc, AlreadyReversed):
+                messages.info(request, f"Already reversed: receipt #{payment.pk} is marked reversed.")
+            elif isinstance(exc, ReversalOverdraws):
+                overdrawn_since.append(exc)  # the money left the account since the page was shown
+            else:
+                messages.error(request, str(exc))
+
         command_run(
             request,
             reverse_payment,
             success="The payment is reversed (dated today); both stay in the books.",
-            refused=lambda exc: (
-                messages.info(request, f"Already reversed: receipt #{payment.pk} is marked reversed.")
-                if isinstance(exc, AlreadyReversed)
-                else messages.error(request, str(exc))
-            ),
+            refused=refused,
             payment=payment,
             date=club_today(),
             reason=form.cleaned_data["reason"],
+            overdraw_confirmed=bool(form.cleaned_data.get("confirm_overdraw")),
         )
-        return redirect("finance:receipt", pk=payment.pk)
+        if not overdrawn_since:
+            return redirect("finance:receipt", pk=payment.pk)
+        overdraws = reversal_overdraws(txn=payment.transaction, date=club_today())
+        form = forms.ReverseForm(request.POST, overdraws=overdraws)
+        form.is_valid()  # the box to tick, and what it answers
     return render(
         request,
         "finance/reverse_confirm.html",
@@ -204,6 +218,6 @@ def payment_reverse(request, pk):
             "form": form,
             "what": f"the payment of {money_display(payment.amount)} from {payment.membership.person} on {payment.date}",
             "today": club_today(),
-            "overdraws": reversal_overdraws(txn=payment.transaction, date=club_today()),
+            "overdraws": overdraws,
         },
     )
