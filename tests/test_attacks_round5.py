@@ -790,3 +790,13 @@ def test_money_that_left_after_the_payment_reversal_page_was_shown_is_warned_of(
     ]
     assert not Transaction.objects.filter(reverses=payment.transaction).exists()
     assert _checking() == D("50.00")
+
+
+def test_a_choice_the_new_season_form_does_not_offer_is_named_in_the_refusal(officer_client, season, today):
+    response = officer_client.post("/events/seasons/new/", {"start_year": "2027", "nth": "5"}, follow=True)
+    assert [str(m) for m in response.context["messages"]] == [
+        "Nothing was created: Events on: Select a valid choice. 5 is not one of the available choices."
+    ]
+    response = officer_client.post("/events/seasons/new/", {"start_year": "", "nth": "4"}, follow=True)
+    assert [str(m) for m in response.context["messages"]] == ["Enter the year the season starts, like 2027."]
+    assert not Season.objects.filter(name="2027-28").exists()

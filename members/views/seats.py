@@ -352,7 +352,14 @@ def season_new(request):
     """The "new season" form of the Season rules page (its address stays under /events/)."""
     form = SeasonCreateForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Enter the year the season starts, like 2027.")
+        # The year, else the choice refused by name (a page sent with a choice the form no longer offers).
+        field, errors = next(iter(form.errors.items()))
+        messages.error(
+            request,
+            "Enter the year the season starts, like 2027."
+            if field == "start_year"
+            else f"Nothing was created: {form.fields[field].label}: {' '.join(errors)}",
+        )
         return redirect("events:rules_current")
     opened = command_run(request, season_open, **form.cleaned_data)
     if opened is None:
