@@ -358,7 +358,7 @@ def season_new(request):
             request,
             "Enter the year the season starts, like 2027."
             if field == "start_year"
-            else f"Nothing was created: {form.fields[field].label}: {' '.join(errors)}",
+            else f"Nothing was created: {form.fields[field].label}: {' '.join(str(e) for e in errors)}",
         )
         return redirect("events:rules_current")
     opened = command_run(request, season_open, **form.cleaned_data)
