@@ -800,3 +800,20 @@ def test_a_choice_the_new_season_form_does_not_offer_is_named_in_the_refusal(off
     response = officer_client.post("/events/seasons/new/", {"start_year": "", "nth": "4"}, follow=True)
     assert [str(m) for m in response.context["messages"]] == ["Enter the year the season starts, like 2027."]
     assert not Season.objects.filter(name="2027-28").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@postgres_only
+def test_two_presses_of_clear_every_reference_at_once_clear_and_record_once():
+    import time_machine
+
+    from ncpc.core.identity import REFERENCES, club_references_reset
+    from tests.factories import season_make
+
+    with time_machine.travel(dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC), tick=False):
+        season = season_make(2026)
+        president = member_user(season=season, username="pres", office="president")
+        outcomes = _at_once(*[lambda: club_references_reset(blank=True, actor=president)] * 2)
+    assert sorted(len(o) for o in outcomes) == [0, len(REFERENCES)], outcomes  # one cleared them all
+    assert ClubIdentity.objects.get(pk=1).references == dict.fromkeys(REFERENCES, "")
+    assert AuditEntry.objects.filter(action="club.references").count() == 1
