@@ -51,7 +51,7 @@ def _import(page, live_server, pages, *, kind: str, path: Path, tidy: bool = Fal
     page.goto(f"{live_server.url}/imports/")
     page.get_by_label("Kind").select_option(label=kind)
     page.get_by_label("Season").select_option(SEASON)
-    page.get_by_label("File").set_input_files(str(path))
+    page.locator("#id_file").set_input_files(str(path))
     if tidy:
         page.get_by_label("Tidy names", exact=True).check()
     page.get_by_role("button", name="Preview", exact=True).click()
