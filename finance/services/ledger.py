@@ -180,8 +180,8 @@ def closed_month_refusal(*, day: dt.date) -> str | None:
     )
     if problem is None:
         return None
-    last = ClosedMonth.objects.order_by("-month").values_list("month", flat=True).first()
-    assert last is not None  # a problem means a closed month
+    # A problem means a month in or after ``day``'s is closed: the first open month follows the last closed one.
+    last = ClosedMonth.objects.order_by("-month").values_list("month", flat=True).first() or month_first(day)
     first_open = (last + dt.timedelta(days=32)).replace(day=1)
     return f"{problem} Date it in the first open month, {first_open:%B %Y}, or later."
 

@@ -318,13 +318,12 @@ def payout_correction_approve(
     if proposal.approvals.filter(officer=person).exists():
         return proposal
     due = _due_or_none(event=event)
-    if not proposal_matches(proposal=proposal, due=due):
+    if due is None or not proposal_matches(proposal=proposal, due=due):
         raise CorrectionError(
             f"Event {event.number}'s payouts changed since {proposal} was proposed on "
             f"{proposal.proposed_on:%b %-d, %Y}: its differences no longer match the results and what the "
             "ledger holds. The Treasurer proposes the correction again on the payouts page (it replaces this one)."
         )
-    assert due is not None
     needed = approvals_needed(on=event.date)
     if proposal.approvals.count() + 1 >= needed:
         try:
