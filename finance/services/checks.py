@@ -10,13 +10,14 @@ with a reason by those who write checks; an issued one is reversed on the ledger
 
 import datetime as dt
 from decimal import Decimal
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 
 from events.models import Season
-from finance.models import Account, Disbursement, DisbursementApproval, Transaction
+from finance.models import Account, Disbursement, DisbursementApproval, PayoutCorrectionProposal, Transaction
 from finance.services.ledger import (
     EntryLine,
     LedgerError,
@@ -264,33 +265,20 @@ def check_link(*, check: Disbursement) -> str:
 def check_approval_request(*, check: Disbursement, on: dt.date) -> list[MailDelivery]:
     """Queue one e-mail to each officer in office on ``on`` who has not approved ``check``: what the check is,
     how many approvals it has and needs, and a link to approve it. Officers without an address are skipped."""
-    approved = set(check.approvals.values_list("officer_id", flat=True))
-    needed = approvals_needed(on=check.date)
-    club = club_identity()
-    asked = {p.pk: p for p in officer_holders(on=on).values() if p.pk not in approved and p.email}
-    mails = [
-        Mail(
-            to=person.email,
-            subject=f"{club.short_name} check to approve: {check}",
-            body=render_to_string(
-                "finance/email/check_approval.txt",
-                {
-                    "person": person,
-                    "check": check,
-                    "amount": money_display(check.amount),
-                    "approvers": [a.officer.full_name for a in check.approvals.select_related("officer")],
-                    "approved": len(approved),
-                    "needed": needed,
-                    "link": check_link(check=check),
-                    "club": club,
-                },
-            ),
-        )
-        for person in sorted(asked.values(), key=lambda p: p.pk)
-    ]
-    if not mails:
-        return []
-    return mail_queue(kind=MailDelivery.Kind.CHECK_APPROVAL, messages=mails, reference=f"check:{check.pk}")
+    return approval_request_mails(
+        approved=set(check.approvals.values_list("officer_id", flat=True)),
+        needed=approvals_needed(on=check.date),
+        on=on,
+        subject=f"check to approve: {check}",
+        template="finance/email/check_approval.txt",
+        context={
+            "check": check,
+            "amount": money_display(check.amount),
+            "approvers": [a.officer.full_name for a in check.approvals.select_related("officer")],
+            "link": check_link(check=check),
+        },
+        reference=f"check:{check.pk}",
+    )
 
 
 def approval_requests_sent(*, check: Disbursement) -> int:
@@ -360,20 +348,66 @@ def disbursement_approve(*, disbursement: Disbursement, actor: Actor, on: dt.dat
     return check
 
 
-# The longest reason a voided check keeps (``Disbursement.void_reason``).
+# The longest reason a voided check or payout correction keeps (``void_reason``).
 VOID_REASON_MAX = 500
 
 
-def check_void_text(*, check: Disbursement) -> str:
-    """What a voided check says of itself: "Check #1001 to Casino for $5,000.00 was voided on Dec 6, 2026 by
-    treas: wrong amount." """
-    text = f"{check} was voided"
-    if check.voided_on:
-        text += f" on {check.voided_on:%b %-d, %Y}"
-    if check.voided_by is not None:
-        text += f" by {check.voided_by.username}"
-    reason = check.void_reason.strip().rstrip(".")
+def void_text(*, voided: Disbursement | PayoutCorrectionProposal) -> str:
+    """What a voided check (or payout correction) says of itself: "Check #1001 to Casino for $5,000.00 was
+    voided on Dec 6, 2026 by treas: wrong amount." """
+    text = f"{voided} was voided"
+    if voided.voided_on:
+        text += f" on {voided.voided_on:%b %-d, %Y}"
+    if voided.voided_by is not None:
+        text += f" by {voided.voided_by.username}"
+    reason = voided.void_reason.strip().rstrip(".")
     return f"{text}: {reason}." if reason else f"{text}."
+
+
+def check_void_text(*, check: Disbursement) -> str:
+    return void_text(voided=check)
+
+
+def void_reason_checked(reason: str | None, *, what: str, error: type[NcpcError]) -> str:
+    """The reason a check or a payout correction is voided, stripped: required, and at most VOID_REASON_MAX
+    characters (``what``: "check", "correction")."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise error(f"Say why the {what} is voided.", field="reason")
+    if len(reason) > VOID_REASON_MAX:
+        raise error(f"The reason is longer than {VOID_REASON_MAX} characters.", field="reason")
+    return reason
+
+
+def approval_request_mails(
+    *,
+    approved: set[int],
+    needed: int,
+    on: dt.date,
+    subject: str,
+    template: str,
+    context: dict[str, Any],
+    reference: str,
+) -> list[MailDelivery]:
+    """Queue one e-mail to each officer in office on ``on`` who has not approved (``approved``: their person
+    ids) and has an address: ``template`` with ``context``, the person, the approvals counted and needed and the
+    club. What a check's and a payout correction's approval requests share (``reference`` names which)."""
+    club = club_identity()
+    asked = {p.pk: p for p in officer_holders(on=on).values() if p.pk not in approved and p.email}
+    mails = [
+        Mail(
+            to=person.email,
+            subject=f"{club.short_name} {subject}",
+            body=render_to_string(
+                template,
+                {**context, "person": person, "approved": len(approved), "needed": needed, "club": club},
+            ),
+        )
+        for person in sorted(asked.values(), key=lambda p: p.pk)
+    ]
+    if not mails:
+        return []
+    return mail_queue(kind=MailDelivery.Kind.CHECK_APPROVAL, messages=mails, reference=reference)
 
 
 @transaction.atomic
@@ -387,11 +421,7 @@ def disbursement_void(
     on = on or club_today()
     if not user_can(actor, Action.MANAGE_LEDGER, on=on):
         raise NotAllowed("Only the Treasurer or the President voids a check.")
-    reason = (reason or "").strip()
-    if not reason:
-        raise CheckError("Say why the check is voided.", field="reason")
-    if len(reason) > VOID_REASON_MAX:
-        raise CheckError(f"The reason is longer than {VOID_REASON_MAX} characters.", field="reason")
+    reason = void_reason_checked(reason, what="check", error=CheckError)
     # Locked as its approval locks it: a void and the approval that would issue it never both happen.
     check = (
         Disbursement.objects.select_for_update(of=("self",))

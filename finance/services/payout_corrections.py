@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
-from django.template.loader import render_to_string
 from django.urls import reverse
 
 from events import hooks as events_hooks
@@ -38,7 +37,7 @@ from finance.selectors.payouts import (
     payout_held,
     payout_member_names,
 )
-from finance.services.checks import approvals_needed
+from finance.services.checks import approval_request_mails, approvals_needed, void_reason_checked, void_text
 from finance.services.ledger import (
     EntryLine,
     LedgerError,
@@ -49,12 +48,11 @@ from finance.services.ledger import (
     transaction_post,
 )
 from finance.services.payouts import NothingToPay, PayoutLine
-from members.selectors import officer_holders, offices_held
+from members.selectors import offices_held
 from ncpc.core.audit import Actor, actor_signed_in, audit_record
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError, NotAllowed
-from ncpc.core.identity import club_identity
-from ncpc.core.mail import Mail, mail_queue, site_link
+from ncpc.core.mail import site_link
 from ncpc.core.models import MailDelivery
 from ncpc.core.money import ZERO, money_display
 from ncpc.core.permissions import Action, user_can, user_person
@@ -178,13 +176,7 @@ def proposal_current(*, proposal: PayoutCorrectionProposal) -> bool:
 def proposal_void_text(*, proposal: PayoutCorrectionProposal) -> str:
     """What a voided proposal says of itself: "Payout correction #4 of event 3 was voided on Dec 5, 2026 by
     treas: the cash was not paid." """
-    text = f"{proposal} was voided"
-    if proposal.voided_on:
-        text += f" on {proposal.voided_on:%b %-d, %Y}"
-    if proposal.voided_by is not None:
-        text += f" by {proposal.voided_by.username}"
-    reason = proposal.void_reason.strip().rstrip(".")
-    return f"{text}: {reason}." if reason else f"{text}."
+    return void_text(voided=proposal)
 
 
 @transaction.atomic
@@ -260,35 +252,20 @@ def correction_link(*, proposal: PayoutCorrectionProposal) -> str:
 def correction_approval_request(*, proposal: PayoutCorrectionProposal, on: dt.date) -> list[MailDelivery]:
     """Queue one e-mail to each officer in office on ``on`` who has not approved ``proposal`` (as a check's,
     ``check_approval_request``): the differences, the approvals it has and needs, and a link to approve it."""
-    approved = set(proposal.approvals.values_list("officer_id", flat=True))
-    needed = approvals_needed(on=proposal.event.date)
-    club = club_identity()
-    asked = {p.pk: p for p in officer_holders(on=on).values() if p.pk not in approved and p.email}
-    mails = [
-        Mail(
-            to=person.email,
-            subject=f"{club.short_name} payout correction to approve: event {proposal.event.number}",
-            body=render_to_string(
-                "finance/email/payout_correction_approval.txt",
-                {
-                    "person": person,
-                    "proposal": proposal,
-                    "differences": proposal_differences(proposal=proposal),
-                    "total": money_display(proposal.total),
-                    "approvers": [a.officer.full_name for a in proposal.approvals.select_related("officer")],
-                    "approved": len(approved),
-                    "needed": needed,
-                    "link": correction_link(proposal=proposal),
-                    "club": club,
-                },
-            ),
-        )
-        for person in sorted(asked.values(), key=lambda p: p.pk)
-    ]
-    if not mails:
-        return []
-    return mail_queue(
-        kind=MailDelivery.Kind.CHECK_APPROVAL, messages=mails, reference=f"payout-correction:{proposal.pk}"
+    return approval_request_mails(
+        approved=set(proposal.approvals.values_list("officer_id", flat=True)),
+        needed=approvals_needed(on=proposal.event.date),
+        on=on,
+        subject=f"payout correction to approve: event {proposal.event.number}",
+        template="finance/email/payout_correction_approval.txt",
+        context={
+            "proposal": proposal,
+            "differences": proposal_differences(proposal=proposal),
+            "total": money_display(proposal.total),
+            "approvers": [a.officer.full_name for a in proposal.approvals.select_related("officer")],
+            "link": correction_link(proposal=proposal),
+        },
+        reference=f"payout-correction:{proposal.pk}",
     )
 
 
@@ -388,7 +365,6 @@ def _correction_post(
 
 
 # The longest reason a voided proposal keeps (``PayoutCorrectionProposal.void_reason``).
-VOID_REASON_MAX = 500
 
 
 @transaction.atomic
@@ -401,11 +377,7 @@ def payout_correction_void(
     on = on or club_today()
     if not user_can(actor, Action.MANAGE_LEDGER, on=on):
         raise NotAllowed("Only the Treasurer or the President voids a payout correction.")
-    reason = (reason or "").strip()
-    if not reason:
-        raise CorrectionError("Say why the correction is voided.", field="reason")
-    if len(reason) > VOID_REASON_MAX:
-        raise CorrectionError(f"The reason is longer than {VOID_REASON_MAX} characters.", field="reason")
+    reason = void_reason_checked(reason, what="correction", error=CorrectionError)
     locked = (
         PayoutCorrectionProposal.objects.select_for_update(of=("self",))
         .select_related("event", "voided_by")
