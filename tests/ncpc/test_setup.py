@@ -190,3 +190,21 @@ def test_the_opening_balances_step_is_done_once_every_asset_account_has_one(db, 
     assert not done("opening")
     opening_balance_record(code="wsop_escrow", date=dt.date(2026, 7, 31), amount=Decimal("0.00"), actor=None)
     assert done("opening")
+
+
+def test_the_checklist_lists_the_roster_before_the_officers_terms_as_readme_says(db, today):
+    # README, "Start your club": name the Vice President and the Treasurer once they are on record, that is
+    # after the roster.
+    slugs = [step.slug for step in setup_steps()]
+    assert slugs.index("roster") + 1 == slugs.index("officers")
+    assert slugs.index("officers") < slugs.index("signatures")
+    officers = next(step for step in setup_steps() if step.slug == "officers")
+    assert "once the roster holds them" in officers.text
+
+
+def test_the_setup_page_shows_the_roster_step_above_the_officers_terms(client, today):
+    start_club()
+    client.force_login(get_user_model().objects.get(username="ada"))
+    page = client.get(reverse("setup")).content.decode()
+    steps = page[page.index('<ol class="list-group') :]
+    assert steps.index(">The roster</a>") < steps.index(">Officers&#x27; terms</a>")

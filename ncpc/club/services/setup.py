@@ -217,20 +217,21 @@ STEPS: tuple[Step, ...] = (
         per_season=True,
     ),
     Step(
-        "officers",
-        "Officers' terms",
-        "Who is President, Vice President and Treasurer, from when to when: the holders get the officers' pages.",
-        "President",
-        _page("members:officer_terms"),
-        _officers_done,
-    ),
-    Step(
         "roster",
         "The roster",
         "Import the members from a spreadsheet, or record and admit them one by one (Officers → Manage members).",
         "Vice President",
         _page("imports"),
         _roster_done,
+    ),
+    Step(
+        "officers",
+        "Officers' terms",
+        "Who is President, Vice President and Treasurer, from when to when: the holders get the officers' pages. "
+        "The President's term is start_club's; name the Vice President and the Treasurer once the roster holds them.",
+        "President",
+        _page("members:officer_terms"),
+        _officers_done,
     ),
     Step(
         "signatures",
