@@ -211,9 +211,12 @@ class IdentityValues:
 
 
 @transaction.atomic
-def club_identity_update(*, values: IdentityValues, actor: Actor) -> ClubIdentity:
-    """Save the club's identity (the President's page), audited; every page shows it from the next request."""
-    identity, _created = ClubIdentity.objects.select_for_update().get_or_create(pk=1)
+def club_identity_update(*, values: IdentityValues, actor: Actor) -> bool:
+    """Save the club's identity (the President's page), audited; every page shows it from the next request.
+    Returns whether it was saved: not when the form was sent as it stood (saved twice), and then nothing is
+    written nor recorded. The first save is recorded even when it keeps the defaults: the club says they are
+    its own (the set-up checklist's identity step is ticked by it)."""
+    identity, created = ClubIdentity.objects.select_for_update().get_or_create(pk=1)
     before = _identity_data(identity)
     identity.name = values.name.strip()
     identity.short_name = values.short_name.strip()
@@ -226,10 +229,12 @@ def club_identity_update(*, values: IdentityValues, actor: Actor) -> ClubIdentit
         if key in REFERENCES and text.strip() != reference_default(key)
     }
     identity.full_clean()
-    identity.save()
-    request_memo_forget()
     after = _identity_data(identity)
     changed = sorted(field for field in after if after[field] != before[field])
+    if not changed and not created:
+        return False
+    identity.save()
+    request_memo_forget()
     audit_record(
         actor=actor,
         action="club.identity",
@@ -237,7 +242,7 @@ def club_identity_update(*, values: IdentityValues, actor: Actor) -> ClubIdentit
         target=identity,
         data={"before": before, "after": after, "changed": changed},
     )
-    return identity
+    return True
 
 
 @transaction.atomic

@@ -328,3 +328,47 @@ def test_renamed_no_page_mail_pdf_sheet_feed_or_app_names_the_demo_club(club_dat
             wrong.append(f"sent e-mail {message.subject!r}: {found}")
     assert not wrong, "\n".join(wrong)
     assert seen > 120  # pages and files looked at
+
+
+def test_saving_the_identity_twice_unchanged_records_one_change_and_says_nothing_changed(client, president):
+    client.force_login(president)
+    first = client.post("/club/", _post_values(OTHER_CLUB), follow=True)
+    assert "Saved the club&#x27;s identity" in first.content.decode()
+    # The same form sent again (a double click, or Save pressed on a page left as it was).
+    again = client.post("/club/", _post_values(OTHER_CLUB), follow=True)
+    assert again.status_code == 200
+    page = again.content.decode()
+    assert "Nothing changed: the club&#x27;s identity is as it was." in page
+    assert "Saved the club&#x27;s identity" not in page
+    assert AuditEntry.objects.filter(action="club.identity").count() == 1
+    assert club_identity_update(values=OTHER_CLUB, actor=president) is False
+    assert AuditEntry.objects.filter(action="club.identity").count() == 1
+    # A real change afterwards is recorded, naming only what changed.
+    renamed = IdentityValues(
+        name="Eastside Card Club",
+        short_name="ECC",
+        time_zone="America/Denver",
+        rule_book="the house rules",
+        references=dict.fromkeys(REFERENCES, ""),
+    )
+    assert club_identity_update(values=renamed, actor=president) is True
+    entries = AuditEntry.objects.filter(action="club.identity").order_by("pk")
+    assert entries.count() == 2
+    assert entries.last().data["changed"] == ["time_zone"]
+
+
+def test_the_first_save_of_the_defaults_is_recorded_once_and_ticks_the_identity_step(client, president):
+    from ncpc.club.services.setup import setup_steps
+
+    defaults = ClubIdentity()
+    values = IdentityValues(
+        name=defaults.name,
+        short_name=defaults.short_name,
+        time_zone=defaults.time_zone,
+        rule_book=defaults.rule_book,
+        references={key: f"§{key}" for key in REFERENCES},
+    )
+    assert club_identity_update(values=values, actor=president) is True
+    assert next(step for step in setup_steps() if step.slug == "identity").done
+    assert club_identity_update(values=values, actor=president) is False
+    assert AuditEntry.objects.filter(action="club.identity").count() == 1

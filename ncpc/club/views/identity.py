@@ -167,11 +167,14 @@ def club_identity_page(request):
     form = ClubIdentityForm(request.POST or None, initial=_initial())
     if request.method == "POST" and form.is_valid():
         try:
-            club_identity_update(values=form.values(), actor=request.user)
+            changed = club_identity_update(values=form.values(), actor=request.user)
         except ValidationError as exc:
             for field, errors in exc.message_dict.items():
                 form.add_error(field if field in form.fields else None, errors)
         else:
-            messages.success(request, "Saved the club's identity: every page shows it from now on.")
+            if changed:
+                messages.success(request, "Saved the club's identity: every page shows it from now on.")
+            else:
+                messages.info(request, "Nothing changed: the club's identity is as it was.")
             return redirect("club_identity")
     return _page(request, form)
