@@ -1,5 +1,7 @@
-"""Saving officers' changes to a season's rules (command)."""
+"""Saving officers' changes to a season's rules (command), and what the rules page reads before a save: the
+tables new dues imply, the events a saved schedule would move."""
 
+import datetime as dt
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -13,10 +15,16 @@ from events.models import Event, Night, Season
 from events.rules import SeasonRules
 from events.selectors import season_rules
 from events.services.rules_check import RuleProblem, rules_problems_named
+from events.services.rules_scale import DUES_RULES, tables_for_new_dues
 from events.services.schedule import schedule_dates
-from events.services.seasons import RULE_TABLE_MODELS, rules_tables_write
+from events.services.seasons import (
+    RULE_TABLE_MODELS,
+    EventReschedule,
+    events_reschedule_plan,
+    rules_tables_write,
+)
 from ncpc.core.audit import Actor, audit_record
-from ncpc.core.errors import RulesError
+from ncpc.core.errors import NcpcError, RulesError
 
 # What the rules page edits besides the rules themselves.
 SETTINGS_FIELDS = ("results_email",)
@@ -122,6 +130,45 @@ def night_under_way(*, season: Season) -> Event | None:
         .first()
     )
     return night.event if night is not None else None
+
+
+def rules_dues_key(*, values: Mapping[str, Any]) -> str:
+    """The dues rules' values the tables were last proposed for (the rules form keeps it in a hidden field)."""
+    return "|".join(str(values.get(name, "")) for name in DUES_RULES)
+
+
+def rules_tables_proposed(
+    *,
+    season: Season,
+    current: SeasonRules,
+    changes: Mapping[str, Any],
+    typed: Mapping[str, tuple[Any, ...]],
+    seen_for: str | None,
+) -> dict[str, tuple[Any, ...]]:
+    """The payout table and dues schedule new dues imply (issue 47), when the officer changed the dues but
+    left those tables as they were and has not seen them proposed for these dues yet. ``current``: the
+    season's saved rules; ``changes``: the scalar rules as typed; ``typed``: each table's rows as typed;
+    ``seen_for``: the ``rules_dues_key`` the tables were last proposed for. Reads only."""
+    if seen_for == rules_dues_key(values=changes) or season_frozen_by(season=season):
+        return {}  # seen already, or the dues cannot change (the season is under way)
+    proposed = tables_for_new_dues(old=current, changes=changes)
+    return {
+        table: rows for table, rows in proposed.items() if typed.get(table) == tuple(getattr(current, table))
+    }
+
+
+def reschedule_moves_waiting(
+    *, season: Season, today: dt.date, reread: bool = False
+) -> list[EventReschedule]:
+    """The events not yet played that the saved schedule rule would move (none when it has no date for some
+    month). ``reread``: ``season`` holds what a form sent, not saved: the saved rule is read again. Reads only."""
+    if reread:
+        season = Season.objects.get(pk=season.pk)
+    try:
+        plan = events_reschedule_plan(season=season, today=today)
+    except NcpcError:
+        return []
+    return [m for m in plan if not m.stays]
 
 
 @transaction.atomic

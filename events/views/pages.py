@@ -12,8 +12,14 @@ from events.models import Season
 from events.rules import SeasonRules
 from events.selectors import current_season, season_rules
 from events.services.rules_check import rules_problems
-from events.services.rules_edit import night_under_way, season_frozen_by, season_rules_save
-from events.services.rules_scale import DUES_RULES, tables_for_new_dues
+from events.services.rules_edit import (
+    night_under_way,
+    reschedule_moves_waiting,
+    rules_dues_key,
+    rules_tables_proposed,
+    season_frozen_by,
+    season_rules_save,
+)
 from events.services.schedule import schedule_words
 from events.services.seasons import events_reschedule, events_reschedule_plan
 from events.templatetags import events_tags
@@ -107,7 +113,15 @@ def rules(request, season):
     formsets = {prefix: cls(data, instance=season, prefix=prefix) for prefix, _table, cls in FORMSETS}
     valid = editing and form.is_valid() and all(fs.is_valid() for fs in formsets.values())
     proposed = (
-        _tables_proposed(request, season=season, current=current, form=form, formsets=formsets)
+        rules_tables_proposed(
+            season=season,
+            current=current,
+            changes=form.cleaned_data,
+            typed={
+                table: formset_rows(table=table, formset=formsets[prefix]) for prefix, table, _cls in FORMSETS
+            },
+            seen_for=request.POST.get("tables_for"),
+        )
         if valid
         else {}
     )
@@ -145,7 +159,9 @@ def rules(request, season):
             "problems": rules_problems(
                 rules=season_rules(season), seats_held=hooks.seats_held(season=season)
             ),
-            "tables_for": _dues_key(form.cleaned_data) if proposed else request.POST.get("tables_for", ""),
+            "tables_for": rules_dues_key(values=form.cleaned_data)
+            if proposed
+            else request.POST.get("tables_for", ""),
             "reason": request.POST.get("reason", ""),
             "create_form": SeasonCreateForm(
                 initial={
@@ -157,36 +173,9 @@ def rules(request, season):
             "can_edit": True,
             "frozen_by": season_frozen_by(season=season),
             "night": night_under_way(season=season),
-            "moves": _moves_waiting(season, typed=editing),
+            "moves": reschedule_moves_waiting(season=season, today=club_today(), reread=editing),
         },
     )
-
-
-def _moves_waiting(season: Season, *, typed: bool) -> list:
-    """The events not yet played that the saved schedule rule would move (none when it has no date for some
-    month). ``typed``: ``season`` holds what the form sent, not saved: the saved rule is read again."""
-    if typed:
-        season = Season.objects.get(pk=season.pk)
-    try:
-        plan = events_reschedule_plan(season=season, today=club_today())
-    except NcpcError:
-        return []
-    return [m for m in plan if not m.stays]
-
-
-def _dues_key(values) -> str:
-    """The dues rules' values the tables were last proposed for (a hidden field of the rules form)."""
-    return "|".join(str(values.get(name, "")) for name in DUES_RULES)
-
-
-def _tables_proposed(request, *, season: Season, current: SeasonRules, form, formsets) -> dict[str, tuple]:
-    """The payout table and dues schedule new dues imply (issue 47), when the officer changed the dues but
-    left those tables as they were and has not seen them proposed for these dues yet."""
-    if request.POST.get("tables_for") == _dues_key(form.cleaned_data) or season_frozen_by(season=season):
-        return {}  # seen already, or the dues cannot change (the season is under way)
-    proposed = tables_for_new_dues(old=current, changes=form.cleaned_data)
-    typed = {table: formset_rows(table=table, formset=formsets[prefix]) for prefix, table, _cls in FORMSETS}
-    return {table: rows for table, rows in proposed.items() if typed[table] == tuple(getattr(current, table))}
 
 
 def _rules_saved(request, *, season: Season, form, formsets):
