@@ -14,6 +14,7 @@ from finance.models import Account, LateFeeWaiver, Payment, Transaction
 from finance.selectors.dues import dues_account
 from finance.services.dues import ADMIN_FEE, DUES, LATE_FEE, Charge, MoneyIn
 from finance.services.ledger import (
+    AlreadyReversed,
     EntryLine,
     KeyUsed,
     LedgerError,
@@ -34,6 +35,15 @@ from ncpc.core.results import Booked
 
 class PaymentError(NcpcError):
     pass
+
+
+class PaymentReversedAlready(PaymentError):
+    """The payment was reversed before (its form sent twice, two officers at once): nothing more was booked.
+    ``reversal``: the reversing transaction, with who posted it and when."""
+
+    def __init__(self, message: str, *, reversal: Transaction | None):
+        super().__init__(message)
+        self.reversal = reversal
 
 
 class PaymentUnconfirmed(PaymentError):
@@ -404,13 +414,34 @@ def departed_payment_problem(*, membership: Membership, date: dt.date) -> str | 
     )
 
 
+def reversal_of(*, txn: Transaction) -> Transaction | None:
+    """The transaction that reversed ``txn``, with who posted it, if any."""
+    return Transaction.objects.filter(reverses=txn).select_related("created_by").first()
+
+
+def reversed_already_text(*, what: str, reversal: Transaction | None) -> str:
+    """What a reversal form sent again says (the form sent twice, or a second officer): "Receipt #5 was
+    reversed already, on Dec 6, 2026 at 7:42 pm by treas (#12: Check bounced). Nothing more was booked." """
+    text = f"{what} was reversed already"
+    if reversal is not None:
+        moment = reversal.created_at
+        text += f", on {timezone.localtime(moment):%b %-d, %Y} at {_clock_time(moment)}"
+        if reversal.created_by is not None:
+            text += f" by {reversal.created_by.get_username()}"
+        reason = reversal.reason.strip().rstrip(".")
+        text += f" (#{reversal.pk}: {reason})" if reason else f" (#{reversal.pk})"
+    return f"{text}. Nothing more was booked."
+
+
 @transaction.atomic
 def payment_reverse(
     *, payment: Payment, date: dt.date, reason: str, actor: Actor, overdraw_confirmed: bool | None = None
 ) -> Transaction:
     """A payment recorded by mistake (or a bounced check) is reversed; both stay on the statement, the receipt
     marked "reversed". The pages date it today (SPEC §15.6). ``overdraw_confirmed``: as ``transaction_reverse``
-    (False: one taking an account below zero is refused with ReversalOverdraws until the officer ticks it)."""
+    (False: one taking an account below zero is refused with ReversalOverdraws until the officer ticks it).
+    A payment reversed already (the form sent twice, two officers) books nothing more: PaymentReversedAlready
+    says by whom and when."""
     try:
         return transaction_reverse(
             txn=payment.transaction,
@@ -421,6 +452,11 @@ def payment_reverse(
         )
     except ReversalOverdraws:
         raise
+    except AlreadyReversed:
+        reversal = reversal_of(txn=payment.transaction)
+        raise PaymentReversedAlready(
+            reversed_already_text(what=f"Receipt #{payment.pk}", reversal=reversal), reversal=reversal
+        ) from None
     except LedgerError as exc:
         raise PaymentError(str(exc), field=exc.field) from None
 

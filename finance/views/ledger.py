@@ -18,6 +18,7 @@ from finance.services.ledger import (
     transaction_reverse,
     transfer_post,
 )
+from finance.services.payments import reversal_of, reversed_already_text
 from ncpc.core.clock import club_today
 from ncpc.core.feedback import command_run
 from ncpc.core.money import money_display
@@ -50,7 +51,11 @@ def transaction_detail(request, pk):
         def refused(exc):
             if isinstance(exc, AlreadyReversed):
                 reversed_before.append(exc)
-                messages.info(request, f"Already reversed: #{txn.pk} was reversed before.")
+                # The form sent twice, or a second officer: who reversed it and when, nothing more booked.
+                messages.info(
+                    request,
+                    reversed_already_text(what=f"Transaction #{txn.pk}", reversal=reversal_of(txn=txn)),
+                )
             elif isinstance(exc, ReversalOverdraws):
                 overdrawn_since.append(exc)  # the money left the account since the page was shown
             else:

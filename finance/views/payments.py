@@ -22,11 +22,16 @@ from finance.selectors.dues import (
     dues_account,
 )
 from finance.services.ledger import (
-    AlreadyReversed,
     ReversalOverdraws,
     reversal_overdraws,
 )
-from finance.services.payments import PaymentUnconfirmed, payment_record
+from finance.services.payments import (
+    PaymentReversedAlready,
+    PaymentUnconfirmed,
+    payment_record,
+    reversal_of,
+    reversed_already_text,
+)
 from finance.services.payments import payment_reverse as reverse_payment
 from finance.views.access import may_see_member
 from members.models import Membership
@@ -181,16 +186,27 @@ def receipt(request, pk):
 
 @require(Action.RECORD_PAYMENTS)
 def payment_reverse(request, pk):
+    """The reversal's confirm page. A payment reversed already (the form sent twice, two officers) shows who
+    reversed it and when in place of the form, and books nothing more."""
     payment = get_object_or_404(Payment.objects.select_related("membership__person", "transaction"), pk=pk)
+    what = (
+        f"the payment of {money_display(payment.amount)} from {payment.membership.person} on {payment.date}"
+    )
+    reversal = reversal_of(txn=payment.transaction)
+    if reversal is not None:
+        return _reversed_already_page(
+            request, payment=payment, what=what, reversed_already=_reversed_text(payment, reversal)
+        )
     overdraws = reversal_overdraws(txn=payment.transaction, date=club_today())
     # Below zero, the officer ticks that it is reversed all the same, as on the ledger's page.
     form = forms.ReverseForm(request.POST or None, overdraws=overdraws)
     if request.method == "POST" and form.is_valid():
         overdrawn_since = []
+        reversed_since: list[PaymentReversedAlready] = []
 
         def refused(exc):
-            if isinstance(exc, AlreadyReversed):
-                messages.info(request, f"Already reversed: receipt #{payment.pk} is marked reversed.")
+            if isinstance(exc, PaymentReversedAlready):
+                reversed_since.append(exc)  # reversed meanwhile: this form sent before, or another officer
             elif isinstance(exc, ReversalOverdraws):
                 overdrawn_since.append(exc)  # the money left the account since the page was shown
             else:
@@ -206,6 +222,10 @@ def payment_reverse(request, pk):
             reason=form.cleaned_data["reason"],
             overdraw_confirmed=bool(form.cleaned_data.get("confirm_overdraw")),
         )
+        if reversed_since:
+            return _reversed_already_page(
+                request, payment=payment, what=what, reversed_already=str(reversed_since[0])
+            )
         if not overdrawn_since:
             return redirect("finance:receipt", pk=payment.pk)
         overdraws = reversal_overdraws(txn=payment.transaction, date=club_today())
@@ -214,10 +234,18 @@ def payment_reverse(request, pk):
     return render(
         request,
         "finance/reverse_confirm.html",
-        {
-            "form": form,
-            "what": f"the payment of {money_display(payment.amount)} from {payment.membership.person} on {payment.date}",
-            "today": club_today(),
-            "overdraws": overdraws,
-        },
+        {"form": form, "what": what, "today": club_today(), "overdraws": overdraws},
+    )
+
+
+def _reversed_text(payment, reversal):
+    return reversed_already_text(what=f"Receipt #{payment.pk}", reversal=reversal)
+
+
+def _reversed_already_page(request, *, payment, what, reversed_already):
+    """The confirm page without its form: who reversed the payment and when, and a link to its receipt."""
+    return render(
+        request,
+        "finance/reverse_confirm.html",
+        {"what": what, "today": club_today(), "reversed_already": reversed_already, "payment": payment},
     )
