@@ -88,9 +88,14 @@ def phone(browser, request):
     yield from _page(browser, request, PHONE)
 
 
+# Logging in hashes a password and renders the home page: under CI load it once took longer than the
+# pages' default 10 s.
+LOGIN_TIMEOUT = 30_000
+
+
 def login(page, live_server, username: str, password: str = "pw-for-tests-123") -> None:
-    page.goto(f"{live_server.url}/accounts/login/")
+    page.goto(f"{live_server.url}/accounts/login/", timeout=LOGIN_TIMEOUT)
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", password)
     page.click("button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/")
+    page.wait_for_url(f"{live_server.url}/", timeout=LOGIN_TIMEOUT)
