@@ -9,10 +9,12 @@ with a reason by those who write checks; an issued one is reversed on the ledger
 """
 
 import datetime as dt
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 
@@ -392,22 +394,89 @@ def approval_request_mails(
     """Queue one e-mail to each officer in office on ``on`` who has not approved (``approved``: their person
     ids) and has an address: ``template`` with ``context``, the person, the approvals counted and needed and the
     club. What a check's and a payout correction's approval requests share (``reference`` names which)."""
+    asked = [p for p in officer_holders(on=on).values() if p.pk not in approved and p.email]
+    return _officer_mails(
+        persons=asked,
+        subject=subject,
+        template=template,
+        context={**context, "approved": len(approved), "needed": needed},
+        reference=reference,
+    )
+
+
+def _officer_mails(
+    *, persons: Iterable[Person], subject: str, template: str, context: dict[str, Any], reference: str
+) -> list[MailDelivery]:
+    """Queue one e-mail to each of ``persons`` (once each, by person id): ``template`` with ``context``, the
+    person and the club, the subject after the club's short name. Sent after the transaction commits."""
     club = club_identity()
-    asked = {p.pk: p for p in officer_holders(on=on).values() if p.pk not in approved and p.email}
+    unique = {p.pk: p for p in persons}
     mails = [
         Mail(
             to=person.email,
             subject=f"{club.short_name} {subject}",
-            body=render_to_string(
-                template,
-                {**context, "person": person, "approved": len(approved), "needed": needed, "club": club},
-            ),
+            body=render_to_string(template, {**context, "person": person, "club": club}),
         )
-        for person in sorted(asked.values(), key=lambda p: p.pk)
+        for person in sorted(unique.values(), key=lambda p: p.pk)
     ]
     if not mails:
         return []
     return mail_queue(kind=MailDelivery.Kind.CHECK_APPROVAL, messages=mails, reference=reference)
+
+
+def void_notice_mails(
+    *,
+    voided: Disbursement | PayoutCorrectionProposal,
+    asked: str,
+    approvers: Iterable[int],
+    subject: str,
+    template: str,
+    context: dict[str, Any],
+) -> list[MailDelivery]:
+    """Queue one e-mail to each officer told of ``voided`` before: those asked to approve it (the approval
+    requests under the reference ``asked``), those who approved it (``approvers``: their person ids) and the
+    officer who wrote (or proposed) it, but not the one who voided it, who knows: ``template`` with
+    ``context``, the void's text (``void_text``), the person and the club. Sent as the approval requests are
+    (``approval_request_mails``), under the reference ``<asked>:void``; those without an address are skipped."""
+    addresses = MailDelivery.objects.filter(
+        kind=MailDelivery.Kind.CHECK_APPROVAL, reference=asked
+    ).values_list("to", flat=True)
+    told = Person.objects.filter(
+        Q(pk__in=list(approvers)) | Q(email__in=list(addresses)) | Q(user_id=voided.created_by_id)
+    ).exclude(email="")
+    if voided.voided_by_id is not None:
+        told = told.exclude(user_id=voided.voided_by_id)
+    return _officer_mails(
+        persons=told,
+        subject=subject,
+        template=template,
+        context={**context, "void_text": void_text(voided=voided)},
+        reference=f"{asked}:void",
+    )
+
+
+def void_notices_text(*, asked: str) -> str:
+    """What the void's page says of its e-mails (``void_notice_mails`` under ``asked``): "2 officers were
+    e-mailed that it was voided.", or nothing when none was."""
+    told = MailDelivery.objects.filter(
+        kind=MailDelivery.Kind.CHECK_APPROVAL, reference=f"{asked}:void"
+    ).count()
+    if not told:
+        return ""
+    return f"{told} officer{'s were' if told != 1 else ' was'} e-mailed that it was voided."
+
+
+def check_void_notice(*, check: Disbursement) -> list[MailDelivery]:
+    """Tell the officers asked to approve ``check`` (and its writer) that it was voided, with the reason
+    (``void_notice_mails``): what the check was, and a link to the checks list, which shows it voided."""
+    return void_notice_mails(
+        voided=check,
+        asked=f"check:{check.pk}",
+        approvers=check.approvals.values_list("officer_id", flat=True),
+        subject=f"check voided: {check}",
+        template="finance/email/check_void.txt",
+        context={"check": check, "amount": money_display(check.amount), "link": check_link(check=check)},
+    )
 
 
 @transaction.atomic
@@ -416,8 +485,10 @@ def disbursement_void(
 ) -> Booked[Disbursement]:
     """Void a check not yet issued (it was refused, or written wrong): it keeps its number, waits for no more
     approvals, and the checks list shows it voided with ``reason``. Those who write checks void them (the
-    Treasurer, and the President). A check voided already is returned ``replayed``. An issued check is posted:
-    it is not voided but reversed on the ledger, with a reason."""
+    Treasurer, and the President). The officers asked to approve it, and its writer, are e-mailed that it was
+    voided and why (``check_void_notice``, sent after this commits). A check voided already is returned
+    ``replayed`` (and mails no one again). An issued check is posted: it is not voided but reversed on the
+    ledger, with a reason."""
     on = on or club_today()
     if not user_can(actor, Action.MANAGE_LEDGER, on=on):
         raise NotAllowed("Only the Treasurer or the President voids a check.")
@@ -449,4 +520,5 @@ def disbursement_void(
         target=check,
         reason=reason,
     )
+    check_void_notice(check=check)
     return Booked(check)

@@ -37,7 +37,13 @@ from finance.selectors.payouts import (
     payout_held,
     payout_member_names,
 )
-from finance.services.checks import approval_request_mails, approvals_needed, void_reason_checked, void_text
+from finance.services.checks import (
+    approval_request_mails,
+    approvals_needed,
+    void_notice_mails,
+    void_reason_checked,
+    void_text,
+)
 from finance.services.ledger import (
     EntryLine,
     LedgerError,
@@ -372,8 +378,10 @@ def payout_correction_void(
     *, proposal: PayoutCorrectionProposal, reason: str, actor: Actor, on: dt.date | None = None
 ) -> Booked[PayoutCorrectionProposal]:
     """Void a proposal not yet posted, with a reason (as a check, ``disbursement_void``): those who propose
-    them (the Treasurer, the President). One voided already is returned ``replayed``; a posted one is reversed
-    on the ledger instead."""
+    them (the Treasurer, the President). The officers asked to approve it, and its proposer, are e-mailed that
+    it was voided and why (``correction_void_notice``; so are they when a new proposal replaces it). One voided
+    already is returned ``replayed`` (and mails no one again); a posted one is reversed on the ledger
+    instead."""
     on = on or club_today()
     if not user_can(actor, Action.MANAGE_LEDGER, on=on):
         raise NotAllowed("Only the Treasurer or the President voids a payout correction.")
@@ -406,6 +414,25 @@ def _proposal_void(*, proposal: PayoutCorrectionProposal, reason: str, actor: Ac
         summary=f"Voided {proposal}",
         target=proposal,
         reason=reason,
+    )
+    correction_void_notice(proposal=proposal)
+
+
+def correction_void_notice(*, proposal: PayoutCorrectionProposal) -> list[MailDelivery]:
+    """Tell the officers asked to approve ``proposal`` (and its proposer) that it was voided, with the reason,
+    as a voided check's are told (``void_notice_mails``): the differences it proposed, and a link to it."""
+    return void_notice_mails(
+        voided=proposal,
+        asked=f"payout-correction:{proposal.pk}",
+        approvers=proposal.approvals.values_list("officer_id", flat=True),
+        subject=f"payout correction voided: event {proposal.event.number}",
+        template="finance/email/payout_correction_void.txt",
+        context={
+            "proposal": proposal,
+            "differences": proposal_differences(proposal=proposal),
+            "total": money_display(proposal.total),
+            "link": correction_link(proposal=proposal),
+        },
     )
 
 
