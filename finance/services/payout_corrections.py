@@ -48,6 +48,7 @@ from finance.services.ledger import (
     EntryLine,
     LedgerError,
     Overdrawn,
+    asset_overdraw_check,
     month_open_check,
     next_key,
     posted_under_key,
@@ -193,7 +194,9 @@ def payout_correction_propose(
     are kept in a proposal, approved like a check (§4.7). The Treasurer or the President proposes it, and
     approves it by proposing it; the other officers in office are e-mailed a link to approve it. The event row
     is locked (as its results are). A proposal of the same differences still pending is returned ``replayed``;
-    one of other differences (the results changed again) is voided and replaced."""
+    one of other differences (the results changed again) is voided and replaced. One the cash box does not
+    hold today is refused (``correction_overdraw_check``, SPEC §16.3), as a check the account does not hold is
+    when written; it is checked again by the approval that would post it."""
     on = on or club_today()
     if not user_can(actor, Action.MANAGE_LEDGER, on=on):
         raise NotAllowed("Only the Treasurer or the President proposes a payout correction.")
@@ -211,9 +214,11 @@ def payout_correction_propose(
         .filter(event=event, status=PayoutCorrectionProposal.Status.PENDING)
         .first()
     )
+    if pending is not None and pending.differences == data:
+        return Booked(pending, replayed=True)
+    # SPEC §16.3: refused when proposed, as a check is when written, if the cash box cannot pay it today.
+    correction_overdraw_check(event=event, correction=correction, day=on)
     if pending is not None:
-        if pending.differences == data:
-            return Booked(pending, replayed=True)
         _proposal_void(
             proposal=pending,
             reason=f"The results changed: proposed again on {on:%b %-d, %Y}",
@@ -309,10 +314,13 @@ def payout_correction_approve(
         )
     needed = approvals_needed(on=event.date)
     if proposal.approvals.count() + 1 >= needed:
+        # The approval that posts the correction posts it today: refuse before recording anything.
         try:
             month_open_check(day=on)
         except LedgerError as exc:
             raise CorrectionError(str(exc)) from None
+        # SPEC §16.3: the cash may have left the box since the correction was proposed.
+        correction_overdraw_check(event=event, correction=due, day=on)
     try:
         with transaction.atomic():
             PayoutCorrectionApproval.objects.create(
@@ -335,11 +343,9 @@ def payout_correction_approve(
     return proposal
 
 
-def _correction_post(
-    *, event: Event, correction: PayoutCorrection, actor: Actor, day: dt.date
-) -> Transaction:
-    """Post the difference between the event's corrected prizes and what the ledger holds as paid, dated
-    ``day``, under the key prefix ``payout_held`` reads."""
+def correction_lines(*, event: Event, correction: PayoutCorrection) -> list[EntryLine]:
+    """Pure: the entries a correction posts: per seat its difference on the payouts account, and their sum
+    from the cash box (into it, when the seats give back more than they get; none when they cancel)."""
     entries = [
         EntryLine(
             Account.PAYOUTS,
@@ -353,21 +359,49 @@ def _correction_post(
     total = correction.total
     if total != ZERO:
         entries.append(EntryLine(Account.CASH, -total, memo=f"Payout correction, event {event.number}"))
+    return entries
+
+
+def _overdrawn_hint(exc: Overdrawn, *, day: dt.date) -> Overdrawn:
+    """The refusal of a correction the cash box cannot pay, with the way forward."""
+    return Overdrawn(
+        f"{exc} Record the cash drawn from club checking for the correction first (a transfer dated "
+        f"{day:%b %-d, %Y}).",
+        field=exc.field,
+    )
+
+
+def correction_overdraw_check(*, event: Event, correction: PayoutCorrection, day: dt.date) -> None:
+    """SPEC §16.3, as for a check (``finance.services.checks``): a correction whose difference the cash box
+    does not hold on ``day`` (or on a later day of its books) is refused, when proposed and again at the
+    approval that would post it, before anything is recorded. Locks the cash box's row until the command's
+    transaction ends, so the posting that follows sees the same balance."""
+    try:
+        asset_overdraw_check(
+            day=day,
+            lines=correction_lines(event=event, correction=correction),
+            what="this payout correction of {amount}",
+        )
+    except Overdrawn as exc:
+        raise _overdrawn_hint(exc, day=day) from None
+
+
+def _correction_post(
+    *, event: Event, correction: PayoutCorrection, actor: Actor, day: dt.date
+) -> Transaction:
+    """Post the difference between the event's corrected prizes and what the ledger holds as paid, dated
+    ``day``, under the key prefix ``payout_held`` reads."""
     try:
         return transaction_post(
             date=day,
             kind=Transaction.Kind.PAYOUT,
             memo=f"Correction of event {event.number} payouts ({event.season}, {event.date:%b %-d, %Y})",
-            lines=entries,
+            lines=correction_lines(event=event, correction=correction),
             actor=actor,
             key=next_key(prefix=payout_correction_prefix(event=event)),
         )
     except Overdrawn as exc:  # SPEC §16.3: the difference is paid from cash the box holds
-        raise Overdrawn(
-            f"{exc} Record the cash drawn from club checking for the correction first (a transfer dated "
-            f"{day:%b %-d, %Y}).",
-            field=exc.field,
-        ) from None
+        raise _overdrawn_hint(exc, day=day) from None
 
 
 # The longest reason a voided proposal keeps (``PayoutCorrectionProposal.void_reason``).
