@@ -170,10 +170,27 @@ def month_open_check(*, day: dt.date) -> None:
         raise MonthClosed(f"{problem} Post the correction dated today.", field="date")
 
 
+# PostgreSQL's transaction-level advisory lock between closing a month and the commands that check the closed
+# months without posting (admissions, departures, suspensions, event moves, checks): the commands take it shared
+# (``closed_month_refusal``), ``month_close`` takes it alone, before anything else. Any 64-bit number no other
+# advisory lock of the app uses.
+CLOSED_MONTHS_LOCK = 0x4E435043_0172  # "NCPC", SPEC §17.2
+
+
 def closed_month_refusal(*, day: dt.date) -> str | None:
     """SPEC §17.2: why nothing can take effect on ``day`` (an admission, a departure, a suspension, a seat
     transfer, an event's date, a results reopening), naming the closed month and the way forward, or None when
-    ``day``'s month and every later one are open. Answers ``events.hooks.closed_month_refusal``."""
+    ``day``'s month and every later one are open. Answers ``events.hooks.closed_month_refusal``.
+
+    Inside a transaction on PostgreSQL it first takes ``CLOSED_MONTHS_LOCK`` shared until that transaction
+    ends: a month closing meanwhile waits for the command to commit (its report then counts what the command
+    wrote), and a command checking while a month closes waits for the close and is refused by it. So a caller
+    asks before it posts or locks an account row, what a close holding the lock waits for (asking after would
+    deadlock). SQLite runs one writer at a time and needs nothing; outside a transaction (a page) nothing is
+    written that the answer guards."""
+    if connection.vendor == "postgresql" and connection.in_atomic_block:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock_shared(%s)", [CLOSED_MONTHS_LOCK])
     problem = closed_month_problem(
         day=day,
         closed=ClosedMonth.objects.filter(month__gte=month_first(day)).values_list("month", flat=True),

@@ -3,11 +3,12 @@ because it keeps the month's report as data and the report reads the ledger."""
 
 import datetime as dt
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from finance.models import Account, ClosedMonth
 from finance.selectors.report_record import closer_record, month_report_complete, report_record
 from finance.services.ledger import (
+    CLOSED_MONTHS_LOCK,
     LedgerError,
     month_first,
     month_name_list,
@@ -19,6 +20,15 @@ from ncpc.core.audit import Actor, actor_signed_in, audit_record
 from ncpc.core.clock import club_today
 
 
+def closing_hold() -> None:
+    """Until this transaction ends, no command can check the closed months (``closed_month_refusal`` waits),
+    and the commands that checked and have not committed are waited for (PostgreSQL's advisory lock
+    ``CLOSED_MONTHS_LOCK``, taken alone). SQLite runs one writer at a time and needs nothing."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CLOSED_MONTHS_LOCK])
+
+
 @transaction.atomic
 def month_close(*, day: dt.date, actor: Actor) -> ClosedMonth:
     """The Treasurer presented the month's report (§3.6.3): close the month. Closing twice changes nothing.
@@ -27,6 +37,10 @@ def month_close(*, day: dt.date, actor: Actor) -> ClosedMonth:
     first = month_first(day)
     if first >= month_first(club_today()):
         raise LedgerError(f"{first:%B %Y} is not over yet; it can be closed once it is.")
+    # First, alone: the commands that asked ``closed_month_refusal`` and have not committed are waited for
+    # (their writes are then in the report), and those asking from now on wait for this close and see it.
+    # Before the account rows and the postings' hold, so that nothing this waits for waits for them.
+    closing_hold()
     # The bank accounts' rows, locked as the reconciliation's commands lock them (so a match cannot change
     # the month while it closes), and before the postings' hold: a check's posting locks its account first.
     list(Account.objects.select_for_update().filter(code__in=BANK_ACCOUNT_CODES).order_by("pk"))
