@@ -17,13 +17,10 @@ import io
 from decimal import Decimal
 
 import pytest
-import time_machine
 from django.urls import reverse
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
-from events.services.attendance import attendance_prepare
-from events.services.results import bust_record, bust_undo, results_finish, results_reopen
 from finance.models import Account, ClosedMonth, Entry, Transaction
 from finance.selectors.monthly_report import monthly_report
 from finance.selectors.payouts import payout_correction_prefix, payout_held
@@ -33,73 +30,23 @@ from finance.selectors.report_record import (
     report_from_record,
     report_record,
 )
-from finance.services.event_payouts import event_payout_post
 from finance.services.ledger import EntryLine, next_key, reversal_lines, transaction_post
-from finance.services.month_closing import month_close
 from members.governance_forms import AcceptForm
 from members.services.rule_changes import rule_value_clean
 from ncpc.club.services.season_file import _Reader, _rule_value_read
 from ncpc.core.errors import NcpcError
-from tests.factories import MembershipFactory, PersonFactory
-from tests.finance.factories import opening_balance
+from tests.finance import conftest
+from tests.finance.conftest import bob_won
 from tests.finance.test_closed_month_final import what_a_reader_gets
 
 D = Decimal
-DEC_5 = dt.datetime(2026, 12, 5, 17, 0, tzinfo=dt.UTC)
-NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo"]
 
 
-@pytest.fixture(autouse=True)
-def everyone_eligible(monkeypatch):
-    monkeypatch.setattr("events.hooks.good_standing.answer", lambda *, membership, on: True)
-    monkeypatch.setattr("events.hooks.rules_signed.answer", lambda *, membership: True)
-
-
-@pytest.fixture
-def october(season, treasurer, today):
-    """Event 3 played on Oct 24 by ten members (Ann … Jo; the Treasurer is the 11th on the roster, absent):
-    Ann 1st, Bob 2nd, Cy 3rd, paid out in cash that night; August to October closed. The clock: Dec 5."""
-    opening_balance(code=Account.CASH, amount="500.00", day="2026-08-01", actor=treasurer)
-    for name in NAMES:
-        MembershipFactory(
-            season=season, person=PersonFactory(key=name.lower(), first_name=name, last_name="Test")
-        )
-    event = season.events.get(number=3)
-    attendance_prepare(event=event)
-    seats = {a.membership.person.key: a for a in event.attendances.select_related("membership__person")}
-    with time_machine.travel(dt.datetime(2026, 10, 24, 23, 0, tzinfo=dt.UTC), tick=False):
-        treasurer_seat = event.attendances.get(membership__person__user=treasurer)
-        treasurer_seat.status = treasurer_seat.Status.ABSENT
-        treasurer_seat.save(update_fields=["status"])
-        for name in reversed(NAMES[1:]):  # Jo out first … Bob out last: Ann wins
-            _bust(event, seats[name.lower()])
-        event.refresh_from_db()
-        results_finish(event=event, version=event.results_version, actor=treasurer)
-        event_payout_post(event=event, actor=treasurer)
-    with time_machine.travel(DEC_5, tick=False):
-        for month in (8, 9, 10):
-            month_close(day=dt.date(2026, month, 1), actor=treasurer)
-        yield event, seats
-
-
-def _bust(event, seat):
-    event.refresh_from_db()
-    return bust_record(event=event, attendance_ids=[seat.pk], version=event.results_version, actor=None)
-
-
-def _bob_won(event, seats, treasurer):
-    """The results corrected: Ann's bust was missed; Bob won, Ann was 2nd."""
-    event.refresh_from_db()
-    results_reopen(
-        event=event, version=event.results_version, actor=treasurer, reason="Ann busted before Bob"
-    )
-    event.refresh_from_db()
-    last = event.eliminations.get(attendance=seats["bob"]).hand
-    bust_undo(event=event, hand=last, version=event.results_version, actor=treasurer)
-    _bust(event, seats["ann"])
-    event.refresh_from_db()
-    results_finish(event=event, version=event.results_version, actor=treasurer)
-    event.refresh_from_db()
+# The October club (``october``, ``bob_won``) is tests.finance.conftest's, shared with test_payout_corrections;
+# its fixtures are named here too for tests/events/test_results_entry_closed_month.py, which imports them.
+everyone_eligible = conftest.everyone_eligible
+october = conftest.october
+pytestmark = pytest.mark.usefixtures("everyone_eligible")
 
 
 def test_a_season_files_schedule_pair_is_explained_as_month_and_nth_day_of_the_week():
@@ -136,7 +83,7 @@ def _correction_posted(event, treasurer, lines):
 
 def _bob_and_ann(event, seats, treasurer):
     """Bob won, Ann was 2nd: Bob is paid $65 more, Ann gives $65 back."""
-    _bob_won(event, seats, treasurer)
+    bob_won(event, seats, treasurer)
     bob, ann = seats["bob"].membership_id, seats["ann"].membership_id
     return _correction_posted(
         event,

@@ -11,17 +11,13 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
-import time_machine
 from django.urls import reverse
 
 from events.models import Event
-from events.services.attendance import attendance_prepare
-from events.services.results import bust_record, bust_undo, results_finish, results_reopen
+from events.services.results import bust_undo, results_finish, results_reopen
 from finance.models import Account, ClosedMonth, PayoutCorrectionProposal, Transaction
 from finance.selectors.payouts import payout_held
-from finance.services.event_payouts import event_payout_post
 from finance.services.ledger import account_balance
-from finance.services.month_closing import month_close
 from finance.services.payout_corrections import (
     payout_correction_approve,
     payout_correction_due,
@@ -30,52 +26,23 @@ from finance.services.payout_corrections import (
 from finance.services.payouts import NothingToPay
 from members.models import OfficerTerm
 from ncpc.core.errors import NcpcError
-from tests.factories import MembershipFactory, OfficerTermFactory, PersonFactory, UserFactory
-from tests.finance.factories import opening_balance
+from tests.finance.conftest import bob_won as _bob_won
+from tests.finance.conftest import everyone_eligible, october_played  # noqa: F401 (test_correction_approval's)
+from tests.finance.conftest import october_bust as _bust
 from tests.finance.test_closed_month_final import what_a_reader_gets
 
 D = Decimal
-pytestmark = pytest.mark.django_db
-DEC_5 = dt.datetime(2026, 12, 5, 17, 0, tzinfo=dt.UTC)
-NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo"]
-
-
-@pytest.fixture(autouse=True)
-def everyone_eligible(monkeypatch):
-    monkeypatch.setattr("events.hooks.good_standing.answer", lambda *, membership, on: True)
-    monkeypatch.setattr("events.hooks.rules_signed.answer", lambda *, membership: True)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("everyone_eligible")]
 
 
 @pytest.fixture
-def october(season, treasurer, today):
-    """Event 3 played on Oct 24 by ten members (Ann … Jo; the Treasurer is the 11th on the roster, absent):
-    Ann 1st, Bob 2nd, Cy 3rd, paid out in cash that night; August to October closed. The clock: Dec 5."""
-    opening_balance(code=Account.CASH, amount="500.00", day="2026-08-01", actor=treasurer)
-    for name in NAMES:
-        MembershipFactory(
-            season=season, person=PersonFactory(key=name.lower(), first_name=name, last_name="Test")
-        )
-    for key, office in (("hal", OfficerTerm.Office.VICE_PRESIDENT), ("ida", OfficerTerm.Office.PRESIDENT)):
-        person = season.memberships.get(person__key=key).person
-        person.user = UserFactory(username=key)
-        person.save(update_fields=["user"])
-        OfficerTermFactory(person=person, office=office, start=dt.date(2026, 6, 1), end=dt.date(2027, 5, 31))
-    event = season.events.get(number=3)
-    attendance_prepare(event=event)
-    seats = {a.membership.person.key: a for a in event.attendances.select_related("membership__person")}
-    with time_machine.travel(dt.datetime(2026, 10, 24, 23, 0, tzinfo=dt.UTC), tick=False):
-        treasurer_seat = event.attendances.get(membership__person__user=treasurer)
-        treasurer_seat.status = treasurer_seat.Status.ABSENT
-        treasurer_seat.save(update_fields=["status"])
-        for name in reversed(NAMES[1:]):  # Jo out first … Bob out last: Ann wins
-            _bust(event, seats[name.lower()])
-        event.refresh_from_db()
-        results_finish(event=event, version=event.results_version, actor=treasurer)
-        event_payout_post(event=event, actor=treasurer)
-    with time_machine.travel(DEC_5, tick=False):
-        for month in (8, 9, 10):
-            month_close(day=dt.date(2026, month, 1), actor=treasurer)
-        yield event, seats
+def october(everyone_eligible, season, treasurer, today):  # noqa: F811
+    """The October club of ``tests.finance.conftest`` (event 3: Ann 1st, Bob 2nd, Cy 3rd, paid in cash; August
+    to October closed; the clock at Dec 5), with Hal (Vice President) and Ida (President) officers, both on the
+    roster, from Jun 1, 2026 to May 31, 2027."""
+    hal_and_ida = (("hal", OfficerTerm.Office.VICE_PRESIDENT), ("ida", OfficerTerm.Office.PRESIDENT))
+    with october_played(season=season, treasurer=treasurer, officers=hal_and_ida) as played:
+        yield played
 
 
 def officers(*keys: str):
@@ -92,26 +59,6 @@ def corrected(event, treasurer):
     for officer in officers("hal", "ida"):
         proposal = payout_correction_approve(proposal=proposal, actor=officer)
     return proposal.transaction
-
-
-def _bust(event, seat):
-    event.refresh_from_db()
-    return bust_record(event=event, attendance_ids=[seat.pk], version=event.results_version, actor=None)
-
-
-def _bob_won(event, seats, treasurer):
-    """The correction: Ann's bust was missed; Bob won, Ann was 2nd."""
-    event.refresh_from_db()
-    results_reopen(
-        event=event, version=event.results_version, actor=treasurer, reason="Ann busted before Bob"
-    )
-    event.refresh_from_db()
-    last = event.eliminations.get(attendance=seats["bob"]).hand
-    bust_undo(event=event, hand=last, version=event.results_version, actor=treasurer)
-    _bust(event, seats["ann"])
-    event.refresh_from_db()
-    results_finish(event=event, version=event.results_version, actor=treasurer)
-    event.refresh_from_db()
 
 
 def test_the_difference_is_posted_today_and_the_ledger_holds_the_corrected_prizes(october, treasurer):
