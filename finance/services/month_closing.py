@@ -39,7 +39,8 @@ def month_close(*, day: dt.date, actor: Actor) -> ClosedMonth:
         raise LedgerError(f"{first:%B %Y} is not over yet; it can be closed once it is.")
     # First, alone: the commands that asked ``closed_month_refusal`` and have not committed are waited for
     # (their writes are then in the report), and those asking from now on wait for this close and see it.
-    # Before the account rows and the postings' hold, so that nothing this waits for waits for them.
+    # Before the account rows and the postings' hold: while this waits, it holds nothing a command holding the
+    # lock shared could wait for (no deadlock), since those ask before they post or lock an account.
     closing_hold()
     # The bank accounts' rows, locked as the reconciliation's commands lock them (so a match cannot change
     # the month while it closes), and before the postings' hold: a check's posting locks its account first.
