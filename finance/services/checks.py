@@ -455,17 +455,6 @@ def void_notice_mails(
     )
 
 
-def void_notices_text(*, asked: str) -> str:
-    """What the void's page says of its e-mails (``void_notice_mails`` under ``asked``): "2 officers were
-    e-mailed that it was voided.", or nothing when none was."""
-    told = MailDelivery.objects.filter(
-        kind=MailDelivery.Kind.CHECK_APPROVAL, reference=f"{asked}:void"
-    ).count()
-    if not told:
-        return ""
-    return f"{told} officer{'s were' if told != 1 else ' was'} e-mailed that it was voided."
-
-
 def check_void_notice(*, check: Disbursement) -> list[MailDelivery]:
     """Tell the officers asked to approve ``check`` (and its writer) that it was voided, with the reason
     (``void_notice_mails``): what the check was, and a link to the checks list, which shows it voided."""

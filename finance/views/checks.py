@@ -20,7 +20,6 @@ from finance.services.checks import (
     disbursement_approve,
     disbursement_create,
     disbursement_void,
-    void_notices_text,
 )
 from finance.views.access import officer_required
 from members.selectors import officer_holders
@@ -154,10 +153,8 @@ def check_void(request, pk):
             if booked.replayed:
                 messages.info(request, f"Already voided: {check_void_text(check=booked.record)}")
             else:
-                told = void_notices_text(asked=f"check:{check.pk}")
                 messages.success(
-                    request,
-                    f"{check_void_text(check=booked.record)} It waits for no approvals. {told}".strip(),
+                    request, f"{check_void_text(check=booked.record)} It waits for no approvals."
                 )
             return redirect(_check_row(booked.record))
     return render(

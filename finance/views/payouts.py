@@ -14,7 +14,7 @@ from finance.models import (
     WsopResult,
 )
 from finance.selectors.payouts import event_payout_lines, payout_member_names
-from finance.services.checks import approvals_left_text, approvals_needed, void_notices_text
+from finance.services.checks import approvals_left_text, approvals_needed
 from finance.services.escrow import (
     escrow_key,
     season_wsop_allocation,
@@ -194,8 +194,7 @@ def payout_correction_void_view(request, pk):
         if booked.replayed:
             messages.info(request, f"Already voided: {text}")
         else:
-            told = void_notices_text(asked=f"payout-correction:{proposal.pk}")
-            messages.success(request, f"{text} It waits for no approvals; nothing is posted. {told}".strip())
+            messages.success(request, f"{text} It waits for no approvals; nothing is posted.")
     return redirect(_correction_row(proposal))
 
 
