@@ -6,13 +6,25 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import cached_property
+from typing import NamedTuple
 
-from django.db.models import Count, F, Q, Subquery, Sum
+from django.db.models import (
+    CharField,
+    Count,
+    DateField,
+    DecimalField,
+    F,
+    IntegerField,
+    Q,
+    Subquery,
+    Sum,
+    Value,
+)
 
+from events import selectors as events_selectors
 from events.models import Event, Season
 from events.rules import SeasonRules
-from events.selectors import season_for_date, season_rules
+from events.selectors import season_events, season_for_date, season_rules
 from events.services.event_fund import WsopAllocation, WsopTableMissing, wsop_allocation
 from finance.models import Account, ClosedMonth, Entry, OpeningBalance, Transaction
 from finance.selectors.dues import DuesAccount, season_dues_accounts
@@ -174,9 +186,11 @@ class MonthlyReport:
     # What opening balances corrected after the books' first month added to the accounts (SPEC §16.6): money
     # in or out that is neither income nor an expense.
     corrections: Decimal = ZERO
-    # The payouts and ledger tables, kept when the month closed (SPEC §17.1: finance/selectors/report_record.py);
-    # None: read from the events and the ledger when a file shows them.
-    payouts: list[PayoutRow] | None = None
+    # The event payouts table (``payout_table``): computed with the report (``event_payout_rows`` and
+    # ``payout_correction_rows``, from what the report reads anyway), or as the closing kept it (SPEC §17.1:
+    # finance/selectors/report_record.py).
+    payouts: list[PayoutRow] = field(default_factory=list)
+    # The ledger table, kept when the month closed; None: read from the ledger when a file shows it.
     ledger: list[LedgerRow] | None = None
 
     @property
@@ -222,11 +236,21 @@ class MonthlyReport:
             expenses_label="money out",
         )
 
-    @cached_property
+    @property
     def payout_table(self) -> list[PayoutRow]:
-        """The event payouts table: a closed month's as its closing kept it (SPEC §17.1), an open month's read
-        now (``payout_rows``): the places paid at its events, then the corrections posted in it."""
-        return self.payouts if self.payouts is not None else payout_rows(self)
+        """The event payouts table: the places paid at the month's final events, then the corrections posted
+        in it; a closed month's as its closing kept it (SPEC §17.1). The page and every file show this."""
+        return self.payouts
+
+    @property
+    def payout_places(self) -> int:
+        """How many places the payouts table pays (its correction rows apart)."""
+        return sum(1 for r in self.payouts if isinstance(r.place, int))
+
+    @property
+    def payout_corrections(self) -> int:
+        """How many of the payouts table's rows are corrections posted in the month (or their reversals)."""
+        return len(self.payouts) - self.payout_places
 
     @property
     def payout_total(self) -> Decimal:
@@ -385,19 +409,40 @@ class _AccountSums:
 _NO_SUMS = _AccountSums()
 
 
+class _MonthEntry(NamedTuple):
+    """An entry dated in the month, with what the report needs of its transaction: the accounts' month (which
+    transactions are transfers, which take back what they reverse) and the payouts table's correction rows
+    (``payout_correction_rows``: the key, the seat, the memos)."""
+
+    account_id: int
+    transaction_id: int
+    amount: Decimal
+    day: dt.date
+    kind: str
+    reversed_kind: str | None
+    reverses_id: int | None
+    key: str | None
+    reversed_key: str | None
+    membership_id: int | None
+    memo: str
+    transaction_memo: str
+    pk: int
+
+
 @dataclass(frozen=True)
 class _LedgerMonth:
-    """What the monthly report reads of the ledger: every account (by id) with its sums, and three facts of the
-    report that are not an account's, read with the accounts (None when no account exists yet): the month's
-    closing if it was closed (``closed_pk``), the date of the live transaction posted under the season's escrow
-    key (``escrow_moved_on``, as ``posted_under_key``), and the day the books start (``books_start_on``, the
-    first opening balance, as ``ledger.books_start_day``)."""
+    """What the monthly report reads of the ledger: every account (by id) with its sums, the month's entries,
+    and three facts of the report that are not an account's, read with the accounts (None when no account
+    exists yet): the month's closing if it was closed (``closed_pk``), the date of the live transaction posted
+    under the season's escrow key (``escrow_moved_on``, as ``posted_under_key``), and the day the books start
+    (``books_start_on``, the first opening balance, as ``ledger.books_start_day``)."""
 
     accounts: Sequence[Account]
     sums: dict[int, _AccountSums]
     closed_pk: int | None
     escrow_moved_on: dt.date | None
     books_start_on: dt.date | None
+    entries: Sequence[_MonthEntry] = ()
 
     def of(self, account: Account) -> _AccountSums:
         return self.sums.get(account.pk, _NO_SUMS) if account.pk is not None else _NO_SUMS
@@ -407,12 +452,13 @@ def _month_sums(*, start: dt.date, end: dt.date, season_start: dt.date, escrow_p
     """Every account with its sums for the month ``start``–``end`` of the season that started on
     ``season_start``, and the report's three facts (``_LedgerMonth``).
 
-    Three queries: the accounts (with the three facts), the entries summed by account (before the month, the
-    season to date), and the month's entries themselves. A transaction's entries share its date, so the
-    month's entries hold every entry of each of the month's transactions, and which of them are transfers (all
-    their entries in asset accounts: money moved between the club's own accounts, a reversed transfer too) is
-    seen from the rows rather than asked of the database entry by entry, as a filtered sum per figure did (most
-    of the report's time went to building those sums' SQL)."""
+    Two queries: the accounts (with the three facts), and the month's entries themselves with the other
+    entries summed by account (before the month, the season before the month, how many; one UNION ALL,
+    ``_ledger_read``). A transaction's entries share its date, so the month's entries hold every entry of each
+    of the month's transactions, and which of them are transfers (all their entries in asset accounts: money
+    moved between the club's own accounts, a reversed transfer too) is seen from the rows rather than asked of
+    the database entry by entry, as a filtered sum per figure did (most of the report's time went to building
+    those sums' SQL). The payouts table's correction rows are read from the same rows."""
     closing = ClosedMonth.objects.filter(month=start).order_by("pk").values("pk")[:1]
     escrow_move = (
         Transaction.objects.filter(key__startswith=escrow_prefix, reversed_by__isnull=True)
@@ -426,12 +472,18 @@ def _month_sums(*, start: dt.date, end: dt.date, season_start: dt.date, escrow_p
             books_start_on=Subquery(OpeningBalance.objects.order_by("date", "pk").values("date")[:1]),
         ).order_by("pk")
     )
-    before = _sums_before(start=start, end=end, season_start=season_start)
-    month = _month_figures(
-        start=start, end=end, assets={a.pk for a in accounts if a.kind == Account.Kind.ASSET}
-    )
+    before, entries = _ledger_read(start=start, end=end, season_start=season_start)
+    month = _month_figures(entries, assets={a.pk for a in accounts if a.kind == Account.Kind.ASSET})
+    # The season to date and the count of entries: the other entries' (``before``), then the month's own.
+    in_season: dict[int, Decimal] = {}
+    counted: dict[int, int] = {}
+    for e in entries:
+        counted[e.account_id] = counted.get(e.account_id, 0) + 1
+        if e.day >= season_start:
+            in_season[e.account_id] = in_season.get(e.account_id, ZERO) + e.amount
     sums = {}
-    for account_id, (opening, season_sum, count) in before.items():
+    for account_id in before.keys() | counted.keys():
+        opening, season_before, count = before.get(account_id, (ZERO, ZERO, 0))
         receipts, payments, moved_in, moved_out = month.get(account_id, (ZERO, ZERO, ZERO, ZERO))
         sums[account_id] = _AccountSums(
             opening=opening,
@@ -440,8 +492,8 @@ def _month_sums(*, start: dt.date, end: dt.date, season_start: dt.date, escrow_p
             transfers_in=moved_in,
             transfers_out=moved_out,
             month_sum=receipts + payments + moved_in + moved_out,
-            season_sum=season_sum,
-            entry_count=count,
+            season_sum=season_before + in_season.get(account_id, ZERO),
+            entry_count=count + counted.get(account_id, 0),
         )
     first = accounts[0] if accounts else None
     return _LedgerMonth(
@@ -450,50 +502,115 @@ def _month_sums(*, start: dt.date, end: dt.date, season_start: dt.date, escrow_p
         closed_pk=first.closed_pk if first is not None else None,
         escrow_moved_on=first.escrow_moved_on if first is not None else None,
         books_start_on=first.books_start_on if first is not None else None,
+        entries=entries,
     )
 
 
-def _sums_before(
+# The columns of ``_ledger_read``'s two parts, in order: a month's entry (its transaction, amount, …), or an
+# account's other entries summed (``transaction`` None; ``amount`` their sum before the month, ``season`` their
+# sum in the season before the month, ``count`` how many).
+_LEDGER_COLUMNS = (
+    "l_account",
+    "l_transaction",
+    "l_amount",
+    "l_season",
+    "l_count",
+    "l_day",
+    "l_kind",
+    "l_reversed_kind",
+    "l_reverses",
+    "l_key",
+    "l_reversed_key",
+    "l_member",
+    "l_memo",
+    "l_transaction_memo",
+    "l_entry",
+)
+
+
+def _ledger_read(
     *, start: dt.date, end: dt.date, season_start: dt.date
-) -> dict[int, tuple[Decimal, Decimal, int]]:
-    """Account id → (its sum before the month, its sum for the season to the month's end, its number of
-    entries in all), for every account with entries: one grouped read."""
-    return {
-        account_id: (quantize(opening), quantize(season_sum), count)
-        for account_id, opening, season_sum, count in Entry.objects.alias(day=F("transaction__date"))
-        .values("account_id")
-        .annotate(
-            opening=Sum("amount", filter=Q(day__lt=start)),
-            season_sum=Sum("amount", filter=Q(day__gte=season_start, day__lte=end)),
-            entry_count=Count("pk"),
-        )
+) -> tuple[dict[int, tuple[Decimal, Decimal, int]], list[_MonthEntry]]:
+    """The month's entries, and account id → (its entries' sum before the month, their sum in the season
+    before the month, how many entries it has outside the month) for every account with entries outside the
+    month: one UNION ALL. The entries part comes first, its columns typed (PostgreSQL takes a UNION's column
+    types from the part that has them; Django converts every row as the first part's columns)."""
+    money: DecimalField = DecimalField(max_digits=12, decimal_places=2)
+    month = (
+        Entry.objects.filter(transaction__date__gte=start, transaction__date__lte=end)
         .order_by()
-        .values_list("account_id", "opening", "season_sum", "entry_count")
-    }
+        .annotate(
+            l_account=F("account_id"),
+            l_transaction=F("transaction_id"),
+            l_amount=F("amount"),
+            l_season=Value(None, output_field=money),
+            l_count=Value(None, output_field=IntegerField()),
+            l_day=F("transaction__date"),
+            l_kind=F("transaction__kind"),
+            l_reversed_kind=F("transaction__reverses__kind"),
+            l_reverses=F("transaction__reverses_id"),
+            l_key=F("transaction__key"),
+            l_reversed_key=F("transaction__reverses__key"),
+            l_member=F("membership_id"),
+            l_memo=F("memo"),
+            l_transaction_memo=F("transaction__memo"),
+            l_entry=F("pk"),
+        )
+        .values_list(*_LEDGER_COLUMNS)
+    )
+    text: CharField = CharField()
+    whole: IntegerField = IntegerField()
+    others = (
+        Entry.objects.alias(day=F("transaction__date"))
+        .filter(Q(day__lt=start) | Q(day__gt=end))
+        .order_by()
+        .values(l_account=F("account_id"))
+        .annotate(
+            l_transaction=Value(None, output_field=whole),
+            l_amount=Sum("amount", filter=Q(day__lt=start)),
+            l_season=Sum("amount", filter=Q(day__gte=season_start, day__lt=start)),
+            l_count=Count("pk"),
+            l_day=Value(None, output_field=DateField()),
+            l_kind=Value(None, output_field=text),
+            l_reversed_kind=Value(None, output_field=text),
+            l_reverses=Value(None, output_field=whole),
+            l_key=Value(None, output_field=text),
+            l_reversed_key=Value(None, output_field=text),
+            l_member=Value(None, output_field=whole),
+            l_memo=Value(None, output_field=text),
+            l_transaction_memo=Value(None, output_field=text),
+            l_entry=Value(None, output_field=whole),
+        )
+        .values_list(*_LEDGER_COLUMNS)
+    )
+    before: dict[int, tuple[Decimal, Decimal, int]] = {}
+    entries: list[_MonthEntry] = []
+    for account_id, transaction_id, amount, season_sum, count, *rest in month.union(others, all=True):
+        if transaction_id is None:
+            before[account_id] = (quantize(amount), quantize(season_sum), count)
+        else:
+            entries.append(_MonthEntry(account_id, transaction_id, amount, *rest))
+    return before, entries
 
 
-def _month_figures(*, start: dt.date, end: dt.date, assets: set[int]) -> dict[int, list[Decimal]]:
-    """Account id → the month's [receipts, payments, transfers in, transfers out], from the month's entries
-    (one read): a transaction all of whose entries are in ``assets`` (the asset accounts' ids) is a transfer.
+def _month_figures(entries: Sequence[_MonthEntry], *, assets: set[int]) -> dict[int, list[Decimal]]:
+    """Account id → the month's [receipts, payments, transfers in, transfers out], from the month's entries:
+    a transaction all of whose entries are in ``assets`` (the asset accounts' ids) is a transfer.
 
     A reversal takes back what it reverses from the same column (a reversed payment is less money in, a
     reversed check less money out), as the income and expenses of the check line under the table count it; a
     reversed opening balance stays money out (the check line's opening balances term)."""
     transactions: dict[int, list[tuple[int, Decimal]]] = {}
     takes_back: set[int] = set()
-    for account_id, transaction_id, amount, kind, reversed_kind in Entry.objects.filter(
-        transaction__date__gte=start, transaction__date__lte=end
-    ).values_list(
-        "account_id", "transaction_id", "amount", "transaction__kind", "transaction__reverses__kind"
-    ):
-        transactions.setdefault(transaction_id, []).append((account_id, amount))
-        if kind == Transaction.Kind.REVERSAL and reversed_kind not in (None, Transaction.Kind.OPENING):
-            takes_back.add(transaction_id)
+    for e in entries:
+        transactions.setdefault(e.transaction_id, []).append((e.account_id, e.amount))
+        if e.kind == Transaction.Kind.REVERSAL and e.reversed_kind not in (None, Transaction.Kind.OPENING):
+            takes_back.add(e.transaction_id)
     month: dict[int, list[Decimal]] = {}
-    for transaction_id, entries in transactions.items():
-        transfer = all(account_id in assets for account_id, _amount in entries)
+    for transaction_id, lines in transactions.items():
+        transfer = all(account_id in assets for account_id, _amount in lines)
         back = transaction_id in takes_back
-        for account_id, amount in entries:
+        for account_id, amount in lines:
             figures = month.setdefault(account_id, [ZERO, ZERO, ZERO, ZERO])
             figures[(2 if transfer else 0) + ((amount > 0) if back else (amount < 0))] += amount
     return month
@@ -555,6 +672,12 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     )
     members = dues.members
     escrow = next(r for r in rows if r.account.code == Account.ESCROW)
+    payouts_account = accounts[Account.PAYOUTS].pk
+    corrections = payout_correction_rows(
+        [e for e in ledger.entries if e.account_id == payouts_account],
+        names=dues.names,
+        numbers=dues.numbers,
+    )
     closed, moved_on = _closing_and_escrow_move(ledger, year=year, month=month, prefix=prefix)
     return MonthlyReport(
         year=year,
@@ -577,6 +700,7 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
         expenses=dues.expenses,
         season_start=season.start if season is not None else None,
         corrections=_corrections(ledger, opened=opened),
+        payouts=dues.payouts + corrections,
     )
 
 
@@ -610,12 +734,17 @@ def _corrections(ledger: _LedgerMonth, *, opened: dict[int, tuple[Decimal, Decim
 @dataclass(frozen=True)
 class _SeasonDues:
     """The part of the report that a season covers: members' dues, the season's WSOP allocation (None when
-    the WSOP table has no row), income and expenses by category. Empty for a month no season covers."""
+    the WSOP table has no row), income and expenses by category, the places paid at the month's events; and
+    for the payouts table's corrections, the season's members' names (membership id → name) and its events'
+    numbers (event id → number). Empty for a month no season covers."""
 
     members: list[MemberDuesRow] = field(default_factory=list)
     allocation: WsopAllocation | None = None
     income: list[CategoryRow] = field(default_factory=list)
     expenses: list[CategoryRow] = field(default_factory=list)
+    payouts: list[PayoutRow] = field(default_factory=list)
+    names: dict[int, str] = field(default_factory=dict)
+    numbers: dict[int, int] = field(default_factory=dict)
 
 
 def _season_dues(
@@ -629,7 +758,8 @@ def _season_dues(
 ) -> _SeasonDues:
     rules = season_rules(season)
     memberships = season_memberships(season=season)
-    dues_accounts = season_dues_accounts(season=season, rules=rules, memberships=memberships)
+    events = season_events(season=season)
+    dues_accounts = season_dues_accounts(season=season, rules=rules, events=events, memberships=memberships)
     members = [
         _member_dues_row(dues, as_of=as_of)
         for dues in dues_accounts
@@ -656,7 +786,21 @@ def _season_dues(
         standard=standard,
         posted=posted,
     )
-    return _SeasonDues(members=members, allocation=allocation, income=income, expenses=expenses)
+    names = payout_member_names(season=season, memberships=memberships)
+    return _SeasonDues(
+        members=members,
+        allocation=allocation,
+        income=income,
+        expenses=expenses,
+        payouts=event_payout_rows(
+            events=[e for e in events if start <= e.date <= end],
+            rules=rules,
+            memberships=memberships,
+            names=names,
+        ),
+        names=names,
+        numbers={e.pk: e.number for e in events},
+    )
 
 
 def _member_dues_row(dues: DuesAccount, *, as_of: dt.date) -> MemberDuesRow:
@@ -694,69 +838,78 @@ def _closing_and_escrow_move(
     return closed, ledger.escrow_moved_on
 
 
-def payout_rows(report: MonthlyReport) -> list[PayoutRow]:
-    """The month's event payouts as the report prints them: each final event of the month, each place paid,
-    and who took it; then the corrections of earlier events posted in the month (``payout_correction_rows``)."""
+def event_payout_rows(
+    *, events: Sequence[Event], rules: SeasonRules, memberships: Sequence[Membership], names: dict[int, str]
+) -> list[PayoutRow]:
+    """The payouts table's places: each final event of ``events`` (the month's, with the season's ``rules``
+    and ``memberships`` as the report read them), each place paid and who took it, by date. The events'
+    places are read in one query (none when no event is final); an event whose payout table has no row for
+    its member count pays nothing here, as in the files."""
+    finals = sorted((e for e in events if e.status == Event.Status.FINAL), key=lambda e: (e.date, e.number))
+    placings = events_selectors.season_placings(events=finals)
     rows: list[PayoutRow] = []
-    if report.season is None:
-        return payout_correction_rows(report)
-    names = payout_member_names(season=report.season)
-    events = Event.objects.filter(
-        season=report.season, date__gte=report.start, date__lte=report.end, status=Event.Status.FINAL
-    ).order_by("date", "number")
-    for event in events:
-        event.season = report.season
+    for event in finals:
         try:
-            lines = event_payout_lines(event=event)
+            lines = event_payout_lines(
+                event=event, placings=placings.get(event.pk, []), rules=rules, memberships=memberships
+            )
         except NcpcError:
             lines = []
         rows += [
             PayoutRow(event.number, event.date, line.place, payout_paid_to(line, names=names), line.amount)
             for line in lines
         ]
-    return rows + payout_correction_rows(report)
+    return rows
 
 
 # The key prefix of every event's payout corrections (``finance.selectors.payouts.payout_correction_prefix``).
 CORRECTION_KEYS = "payout-correction:event:"
 
 
-def payout_correction_rows(report: MonthlyReport) -> list[PayoutRow]:
+def payout_correction_rows(
+    entries: Sequence[_MonthEntry], *, names: dict[int, str], numbers: dict[int, int]
+) -> list[PayoutRow]:
     """The corrections of earlier events' payouts posted in the month (SPEC §17.2: dated the day they were
     posted, in the open month), and the reversals of such corrections dated in it: one row per member the
     posting pays or takes back, the amount as the posting holds it. A correction posted and later reversed
-    stays in its own month's table, as it moved the payouts account then."""
-    entries = list(
-        Entry.objects.filter(
-            Q(transaction__key__startswith=CORRECTION_KEYS)
-            | Q(transaction__reverses__key__startswith=CORRECTION_KEYS),
-            transaction__date__gte=report.start,
-            transaction__date__lte=report.end,
-            account__code=Account.PAYOUTS,
-        )
-        .select_related("transaction__reverses", "membership__person")
-        .order_by("transaction__date", "transaction_id", "pk")
+    stays in its own month's table, as it moved the payouts account then.
+
+    ``entries``: the payouts account's entries of the month (as the report read them); ``names`` and
+    ``numbers``: the season's members' names and events' numbers. A member or event of another season (a
+    correction of last season's event) is read here, one query each, only then."""
+    rows = sorted(
+        (e for e in entries if any((k or "").startswith(CORRECTION_KEYS) for k in (e.key, e.reversed_key))),
+        key=lambda e: (e.day, e.transaction_id, e.pk),
     )
-    if not entries:
+    if not rows:
         return []
-    event_ids = {_corrected_event_id(e) for e in entries}
-    numbers = dict(Event.objects.filter(pk__in=event_ids).values_list("pk", "number"))
+    missing = {e.membership_id for e in rows if e.membership_id is not None} - names.keys()
+    if missing:
+        people = Membership.objects.filter(pk__in=missing).select_related("person")
+        names = {**names, **{m.pk: m.person.full_name for m in people}}
+    event_ids = {_corrected_event_id(e) for e in rows}
+    if event_ids - numbers.keys():
+        other = Event.objects.filter(pk__in=event_ids - numbers.keys()).values_list("pk", "number")
+        numbers = {**numbers, **dict(other)}
     return [
         PayoutRow(
             numbers.get(_corrected_event_id(e), 0),
-            e.transaction.date,
-            CORRECTION if e.transaction.reverses_id is None else CORRECTION_REVERSED,
-            e.membership.person.full_name if e.membership is not None else (e.memo or e.transaction.memo),
+            e.day,
+            CORRECTION if e.reverses_id is None else CORRECTION_REVERSED,
+            names.get(e.membership_id, "") if e.membership_id is not None else (e.memo or e.transaction_memo),
             e.amount,
         )
-        for e in entries
+        for e in rows
     ]
 
 
-def _corrected_event_id(entry: Entry) -> int:
+def _corrected_key(entry: _MonthEntry) -> str:
+    """The key of the correction an entry posts (or that its reversal undoes)."""
+    return (entry.reversed_key if entry.reverses_id is not None else entry.key) or ""
+
+
+def _corrected_event_id(entry: _MonthEntry) -> int:
     """The event a correction (or the correction a reversal undoes) corrects, from its key
     ``payout-correction:event:<pk>:<n>``."""
-    txn = entry.transaction
-    key = (txn.reverses.key if txn.reverses is not None else txn.key) or ""
-    event_pk = key.removeprefix(CORRECTION_KEYS).split(":", 1)[0]
+    event_pk = _corrected_key(entry).removeprefix(CORRECTION_KEYS).split(":", 1)[0]
     return int(event_pk) if event_pk.isdigit() else 0

@@ -1,5 +1,6 @@
 """An event's cash prizes, and whom they pay; what the ledger holds as paid for an event."""
 
+from collections.abc import Sequence
 from decimal import Decimal
 
 from django.db.models import Q
@@ -12,30 +13,42 @@ from events.selectors import season_rules
 from finance.models import Account, Entry, Transaction
 from finance.services.payouts import PayoutLine, payout_lines
 from members import selectors as members_selectors
+from members.models import Membership
 from members.selectors import season_memberships
 from ncpc.core.money import ZERO
 
 
 def event_payout_lines(
-    *, event: Event, placings: list[Placing] | None = None, rules: SeasonRules | None = None
+    *,
+    event: Event,
+    placings: list[Placing] | None = None,
+    rules: SeasonRules | None = None,
+    memberships: Sequence[Membership] | None = None,
 ) -> list[PayoutLine]:
     """The cash prizes of an event, as ``finance.services.payouts.PayoutLine`` values, best place first.
 
     Empty until the event has placings; raises ``PayoutTableMissing`` when the season's payout table has no
-    row for the number of members on the event's date. ``placings`` and the season's ``rules``: when the
-    caller has them already.
+    row for the number of members on the event's date. ``placings``, the season's ``rules`` and its
+    ``memberships``: when the caller has them already.
     """
     if placings is None:
         placings = events_selectors.event_placings(event=event)
     if not placings:
         return []
-    count = len(members_selectors.roster_for_event(season=event.season, event_number=event.number))
+    count = len(
+        members_selectors.roster_for_event(
+            season=event.season, event_number=event.number, memberships=memberships
+        )
+    )
     return payout_lines(rules=rules or season_rules(event.season), member_count=count, placings=placings)
 
 
-def payout_member_names(*, season: Season) -> dict[int, str]:
-    """Membership id → the member's full name, for naming who a payout line pays (never a login name)."""
-    return {m.pk: m.person.full_name for m in season_memberships(season=season)}
+def payout_member_names(*, season: Season, memberships: Sequence[Membership] | None = None) -> dict[int, str]:
+    """Membership id → the member's full name, for naming who a payout line pays (never a login name).
+    ``memberships``: the season's (with their people), when the caller has read them."""
+    if memberships is None:
+        memberships = season_memberships(season=season)
+    return {m.pk: m.person.full_name for m in memberships}
 
 
 def payout_paid_to(line: PayoutLine, *, names: dict[int, str]) -> str:

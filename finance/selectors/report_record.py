@@ -24,7 +24,6 @@ from finance.selectors.monthly_report import (
     MonthlyReport,
     PayoutRow,
     monthly_report,
-    payout_rows,
 )
 from members.models import Membership, Person
 
@@ -52,9 +51,10 @@ def ledger_rows(report: MonthlyReport) -> list[LedgerRow]:
 
 
 def month_report_complete(*, year: int, month: int, today: dt.date) -> MonthlyReport:
-    """The month's report computed now, its payouts and ledger tables read too: what closing records."""
+    """The month's report computed now (its payouts table with it), its ledger table read too: what closing
+    records."""
     report = monthly_report(year=year, month=month, today=today)
-    return replace(report, payouts=payout_rows(report), ledger=ledger_rows(report))
+    return replace(report, ledger=ledger_rows(report))
 
 
 def _day(value: dt.date | None) -> str | None:
@@ -67,7 +67,7 @@ def _day_read(value: str | None) -> dt.date | None:
 
 def report_record(report: MonthlyReport) -> dict[str, Any]:
     """The report as JSON data (its closing left out: the ClosedMonth row holds it). ``report`` must carry
-    its payouts and ledger tables (``month_report_complete``)."""
+    its ledger table (``month_report_complete``)."""
     season = report.season
     return {
         "format": RECORD_FORMAT,
@@ -92,9 +92,7 @@ def report_record(report: MonthlyReport) -> dict[str, Any]:
         "expenses": [[r.label, str(r.month), str(r.season)] for r in report.expenses],
         "season_start": _day(report.season_start),
         "corrections": str(report.corrections),
-        "payouts": [
-            [r.event, _day(r.date), r.place, r.paid_to, str(r.amount)] for r in (report.payouts or [])
-        ],
+        "payouts": [[r.event, _day(r.date), r.place, r.paid_to, str(r.amount)] for r in report.payouts],
         "ledger": [
             [r.date.isoformat(), r.transaction, r.kind, r.account, str(r.amount), r.memo]
             for r in (report.ledger or [])
