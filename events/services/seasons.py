@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 
 from django.db import IntegrityError, transaction
 
+from events import hooks
 from events.bylaws import BYLAWS_RULES
 from events.models import BlindLevel, DuesInstallment, Event, PayoutRow, Season, WsopRow
 from events.rules import SeasonRules
@@ -28,6 +29,63 @@ def season_bounds(start_year: int) -> tuple[dt.date, dt.date]:
     return dt.date(start_year, 8, 1), dt.date(start_year + 1, 7, 31)
 
 
+def _month_after(day: dt.date) -> dt.date:
+    return (day.replace(day=1) + dt.timedelta(days=32)).replace(day=1)
+
+
+@dataclass(frozen=True)
+class SeasonOpening:
+    """The day a new season's seats take effect (SPEC §17.2): its first day, ``start``, unless that day is in
+    or before a closed month; then the first day of the first open month. ``closed_until``: the first day of
+    the last month closed then, None when ``start`` is open. ``seats_on`` is None when every month of the
+    season is closed or before a closed one."""
+
+    name: str
+    start: dt.date
+    seats_on: dt.date | None
+    closed_until: dt.date | None
+
+    @property
+    def moved(self) -> bool:
+        """Do the seats take effect later than the season's first day?"""
+        return self.seats_on != self.start
+
+    @property
+    def notice(self) -> str:
+        """What opening the season does about the closed months, in words for the new-season form; "" when its
+        first day is open."""
+        if not self.moved:
+            return ""
+        if self.seats_on is None:
+            return (
+                f"Every month of {self.name} is closed (the books are closed up to {self.closed_until:%B %Y}): "
+                "it cannot be opened."
+            )
+        return (
+            f"Season {self.name}: the seats carry over on {self.seats_on:%b %-d, %Y}, not {self.start:%b %-d}, "
+            f"since the months up to {self.closed_until:%B %Y} are closed (each continuing member owes the "
+            f"season's dues as always). Its first event must be in {self.seats_on:%B %Y} or later."
+        )
+
+
+def season_opening(*, start_year: int) -> SeasonOpening:
+    """When the season beginning 1 Aug ``start_year`` takes effect (``SeasonOpening``). Asks finance about
+    each month from the season's first on, until one is open (``events.hooks.closed_month_refusal``: the
+    first month after the last closed one); inside a command's transaction the answer holds until it commits,
+    so that a month closing meanwhile waits for the command (``finance.services.ledger``)."""
+    start, end = season_bounds(start_year)
+    day = start
+    while day <= end and hooks.closed_month_refusal(day=day) is not None:
+        day = _month_after(day)
+    closed_until = (day - dt.timedelta(days=1)).replace(day=1) if day != start else None
+    return SeasonOpening(
+        name=season_name_for(start),
+        start=start,
+        seats_on=day if day <= end else None,
+        closed_until=closed_until,
+    )
+
+
 @transaction.atomic
 def season_create(
     *,
@@ -41,7 +99,9 @@ def season_create(
     """Create the season beginning 1 Aug ``start_year``, with rules copied from the previous season.
 
     The club's first season gets the bylaws' values; adopted rule changes waiting for this season are applied.
-    Given explicit ``rules`` (an import), those are used as they are. Events come from the schedule rule,
+    Given explicit ``rules`` (an import), those are used as they are. No event may fall in or before a closed
+    month (SPEC §17.2, ``_events_closed_month_check``), unless ``rules`` are given: a season file restores
+    history of record, which a closed month takes. Events come from the schedule rule,
     which the officer may choose here (``season_schedule_chosen``): the month of the first event, the day
     of the week, and one event a month on its ``nth`` such day. The fiscal year stays 1 Aug – 31 Jul (§1.2).
     """
@@ -54,6 +114,8 @@ def season_create(
         previous = Season.objects.filter(start__lt=start).order_by("-start").first()
         rules = season_rules(previous) if previous else BYLAWS_RULES
     rules = season_schedule_chosen(rules=rules, first_month=first_month, weekday=weekday, nth=nth)
+    if copied:  # the officers' new season; a season file (``rules`` given) restores history of record
+        _events_closed_month_check(name=name, start=start, rules=rules)
     scalars = {f: getattr(rules, f) for f in SeasonRules.SCALAR_FIELDS}
     scalars["schedule"] = [list(pair) for pair in rules.schedule]
     scalars["points_table"] = list(rules.points_table)
@@ -93,6 +155,28 @@ def season_schedule_chosen(
     if weekday is not None:
         rules = replace(rules, schedule_weekday=weekday)
     return rules
+
+
+def _events_closed_month_check(*, name: str, start: dt.date, rules: SeasonRules) -> None:
+    """SPEC §17.2: an event's date counts in its month's report (its late fees, its payouts), so none of the
+    new season's events may fall in or before a closed month. Refused, before anything is written, on the
+    form's first month, naming the closed month and the first open one. A schedule that cannot be applied is
+    left to ``events_generate``, which says why."""
+    try:
+        dates = schedule_dates(season_start=start, schedule=rules.schedule, weekday=rules.schedule_weekday)
+    except ValueError:
+        return
+    if not dates:
+        return
+    first = min(dates)
+    refusal = hooks.closed_month_refusal(day=first)
+    if refusal is None:
+        return
+    raise NcpcError(
+        f"Nothing was created: the first event of {name} would be on {first:%b %-d, %Y}. {refusal} Choose the "
+        "month of its first event (and the day the events fall on) so that every event is in an open month.",
+        field="first_month",
+    )
 
 
 # The model that holds each of the season's rule tables.

@@ -17,6 +17,7 @@ from events.models import Season
 from events.selectors import season_rules
 from members.models import Membership, Person
 from members.services.logins import login_email_problem, person_login_email_sync
+from members.services.roster import seats_carry_over_day
 from ncpc.core.audit import Actor, audit_record, audit_record_many
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
@@ -44,7 +45,10 @@ def roster_import(
 ) -> list[Membership]:
     """A seat in ``season`` for each line; the person is created when the key is new, otherwise the blanks of
     the existing person (e-mail, date of birth, last name) are filled in, as a season file import does. A
-    line's sponsor is recorded on the seat (SPEC §16.10)."""
+    line's sponsor is recorded on the seat (SPEC §16.10).
+
+    The seats take effect on the season's first day, or, when that day is in or before a closed month, on the
+    first day of the first open month (SPEC §17.2), as when seats carry over (``seats_carry_over_day``)."""
     keys = [line.key for line in lines]
     if len(set(keys)) != len(keys):
         raise NcpcError("A member key is listed twice; nothing was imported.")
@@ -62,6 +66,7 @@ def roster_import(
         raise NcpcError(
             f"Already holding a seat in {season}: {', '.join(sorted(seated))}; nothing was imported."
         )
+    joined_on = seats_carry_over_day(season=season)  # before anything is written
     existing = {p.key: p for p in Person.objects.filter(key__in=keys)}
     _blanks_fill(people=existing, lines=lines, actor=actor)
     created = _people_create(lines=[line for line in lines if line.key not in existing])
@@ -79,7 +84,7 @@ def roster_import(
                 person=people[line.key],
                 season=season,
                 first_event=line.first_event,
-                joined_on=season.start,
+                joined_on=joined_on,
                 declared_not_professional=True,
                 sponsor=sponsors[line.sponsor] if line.sponsor else None,
             )

@@ -368,9 +368,17 @@ def season_new(request):
     # A season with none before it (the club's first) starts from the bylaws' rules, as season_create gives it.
     first = not any(other.start < season.start for other in seasons_all())
     rules_from = "the bylaws' rules" if first else "the rules of the season before"
+    # SPEC §17.2: seats carried into a season whose first months are closed take effect in the first open one.
+    moved = next((m.joined_on for m in carried if m.joined_on != season.start), None)
     messages.success(
         request,
         f"Created season {season} with its {season.events_per_season} events and {rules_from}; "
-        f"{len(carried)} members keep their seats (each signs the new rules document before playing).",
+        f"{len(carried)} members keep their seats (each signs the new rules document before playing)"
+        + (
+            f", from {moved:%b %-d, %Y} in the books since the months before it are closed (their dues are the "
+            "season's, as always)."
+            if moved is not None
+            else "."
+        ),
     )
     return redirect("events:rules", season=season.name)

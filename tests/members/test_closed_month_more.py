@@ -1,6 +1,6 @@
-"""SPEC §17.2 for the members' other dated commands. A new season's seats carry over on its first day, which
-counts in that month's fees, standing and the season's WSOP money: refused when that day is in or before a
-closed month, by the service and on the new-season form. Turning professional, a rules signature (recorded or
+"""SPEC §17.2 for the members' other dated commands. A new season's seats carry over on its first day, or on the
+first day of the first open month when that day is in or before a closed month (a closed month's report lists
+the seats held by then), and its events must fall in open months: by the service and on the new-season form. Turning professional, a rules signature (recorded or
 withdrawn) and an officer's term change nothing a month's report or the books show: a date in a closed month
 is taken, and the closed months' reports are still what their data make.
 
@@ -36,16 +36,21 @@ from tests.members.test_closed_month_members import (  # noqa: F401  (fixtures)
     december,
     kept,
 )
+from tests.members.test_season_open_closed import MONEY_AND_MEMBERS
 
 pytestmark = pytest.mark.django_db
-JUL, AUG, SEP_6 = dt.date(2027, 7, 1), dt.date(2027, 8, 1), dt.date(2027, 9, 6)
+JUL, AUG, SEP_1, SEP_6 = dt.date(2027, 7, 1), dt.date(2027, 8, 1), dt.date(2027, 9, 1), dt.date(2027, 9, 6)
 AUGUST_CLOSED = (
-    "A new season's seats carry over on its first day, Aug 1, 2027. August 2027 is closed (its report was "
-    "presented): nothing can be dated in it any more. Date it in the first open month, September 2027, or later."
+    "Nothing was created: the first event of 2027-28 would be on Aug 28, 2027. August 2027 is closed (its report "
+    "was presented): nothing can be dated in it any more. Date it in the first open month, September 2027, or "
+    "later. Choose the month of its first event (and the day the events fall on) so that every event is in an "
+    "open month."
 )
+# One event a month on the 4th Saturday from September: Sep 25, 2027 first.
+SEPTEMBER_ON = {"first_month": 9, "nth": 4}
 
 
-# --- a new season's roster: refused in a closed month ---------------------------------------------------------
+# --- a new season's roster: its seats take effect in the first open month --------------------------------------
 
 
 @pytest.fixture
@@ -68,35 +73,47 @@ def august_closed(season, treasurer, vice_president, today):
 
 
 def assert_july_and_august_unchanged(before: dict[dt.date, dict]) -> None:
-    """The kept reports are as they were, and the data they were made of still makes them (on Sep 6, 2027)."""
+    """The kept reports are as they were, and the data they were made of still makes their accounts, members'
+    fees, escrow, payouts and ledger (on Sep 6, 2027). (Made again, they also name the season opened since,
+    ``tests/members/test_season_open_closed.py``.)"""
     assert kept() == before
     for month, record in before.items():
         now = report_record(month_report_complete(year=month.year, month=month.month, today=SEP_6))
-        assert now == {k: v for k, v in record.items() if k != "closed_by"}, month
+        assert {k: now[k] for k in MONEY_AND_MEMBERS} == {k: record[k] for k in MONEY_AND_MEMBERS}, month
 
 
-def test_a_season_starting_in_a_closed_month_is_not_opened_and_nothing_is_written(august_closed, treasurer):
+def test_a_season_whose_first_event_would_be_in_a_closed_month_is_not_opened(august_closed, treasurer):
     before = kept()
     with pytest.raises(NcpcError) as refused:
         season_open(start_year=2027, actor=treasurer)
     assert str(refused.value) == AUGUST_CLOSED
-    assert refused.value.field == "start_year"
+    assert refused.value.field == "first_month"
     assert not Season.objects.filter(name="2027-28").exists()
     assert Membership.objects.filter(season__name="2027-28").count() == 0
+    assert kept() == before
+
+
+def test_a_season_starting_in_a_closed_month_opens_with_its_seats_on_the_first_open_day(
+    august_closed, treasurer
+):
+    before = kept()
+    season, carried = season_open(start_year=2027, actor=treasurer, **SEPTEMBER_ON)
+    assert season.start == AUG
+    assert season.events.order_by("number").values_list("date", flat=True)[0] == dt.date(2027, 9, 25)
+    assert sorted(m.person.first_name for m in carried) == sorted(
+        Membership.objects.filter(season=august_closed["season"]).values_list("person__first_name", flat=True)
+    )
+    assert {(m.joined_on, m.first_event) for m in carried} == {(SEP_1, 1)}
     assert_july_and_august_unchanged(before)
 
 
-def test_seats_are_not_carried_into_a_season_that_starts_in_a_closed_month(august_closed, treasurer):
-    """The season made some other way (``season_create`` alone): the carry-over refuses on its own."""
+def test_seats_carried_into_a_season_made_alone_take_effect_on_the_first_open_day(august_closed, treasurer):
+    """The season made some other way (``season_create`` alone): the carry-over finds the day on its own."""
     before = kept()
-    new = season_create(start_year=2027)
-    with pytest.raises(NcpcError) as refused:
-        roster_carry_over(season=new, actor=treasurer)
-    assert str(refused.value) == AUGUST_CLOSED
-    assert not Membership.objects.filter(season=new).exists()
-    # (The season itself, made by ``season_create`` alone, already shows in August's report made again: the
-    # kept report is what August's page shows.)
-    assert kept() == before
+    new = season_create(start_year=2027, **SEPTEMBER_ON)
+    carried = roster_carry_over(season=new, actor=treasurer)
+    assert {m.joined_on for m in carried} == {SEP_1}
+    assert_july_and_august_unchanged(before)
 
 
 def test_the_new_season_form_says_why_it_opened_nothing(client, august_closed, vice_president):
@@ -105,6 +122,17 @@ def test_the_new_season_form_says_why_it_opened_nothing(client, august_closed, v
     assert response.status_code == 200
     assert [str(m) for m in response.context["messages"]] == [AUGUST_CLOSED]
     assert not Season.objects.filter(name="2027-28").exists()
+
+
+def test_the_new_season_form_opens_the_season_from_september(client, august_closed, vice_president):
+    client.force_login(vice_president)
+    response = client.post(reverse("season_new"), {"start_year": 2027, **SEPTEMBER_ON}, follow=True)
+    assert response.status_code == 200
+    assert [str(m) for m in response.context["messages"]] == [
+        "Created season 2027-28 with its 10 events and the rules of the season before; 3 members keep their "
+        "seats (each signs the new rules document before playing), from Sep 1, 2027 in the books since the "
+        "months before it are closed (their dues are the season's, as always)."
+    ]
 
 
 def test_a_season_starting_after_the_closed_months_carries_its_seats_over(august_closed, treasurer):
