@@ -49,7 +49,8 @@ def _door_pay_form(request, event, *, here):
         return redirect(here)
     data = form.cleaned_data
     back = here
-    if data["next"] and url_has_allowed_host_and_scheme(
+    # Only a path on this site: redirect() would take any other word for the name of a URL (a 500).
+    if data["next"].startswith("/") and url_has_allowed_host_and_scheme(
         data["next"], allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         back = data["next"]
