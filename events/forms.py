@@ -8,6 +8,7 @@ from events.models import BlindLevel, DuesInstallment, PayoutRow, Season, Venue,
 from events.rules import BlindLevelData, PayoutRowData, SeasonRules, WsopRowData
 from ncpc.core.forms import ClubReferencesForm, MoneyField, form_field
 from ncpc.core.identity import club_identity
+from ncpc.core.text import PlainTextForm
 
 # The season's rules that are amounts of money: typed like every amount in the app (``ncpc.core.forms.MoneyField``).
 MONEY_RULES = (
@@ -257,7 +258,7 @@ class SeasonCreateForm(forms.Form):
 # Venues, events, attendance and results (issue 4)
 
 
-class VenueForm(forms.Form):
+class VenueForm(PlainTextForm, forms.Form):
     name = forms.CharField(max_length=100)
     address = forms.CharField(max_length=200, required=False)
     active = forms.BooleanField(required=False, initial=True, label="In use")
@@ -296,7 +297,7 @@ class EventAnnounceForm(ClubReferencesForm, forms.Form):
         form_field(self, "venue", forms.ModelChoiceField).queryset = Venue.objects.filter(active=True)
 
 
-class SubstituteForm(ClubReferencesForm, forms.Form):
+class SubstituteForm(PlainTextForm, ClubReferencesForm, forms.Form):
     name = forms.CharField(max_length=120, required=False, label="Substitute's name")
     not_professional = forms.BooleanField(required=False, label="Not a professional gambler (§5.3.1)")
     prize_to = forms.ChoiceField(

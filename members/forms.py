@@ -2,6 +2,7 @@ from django import forms
 
 from members.models import Membership, Person, Removal
 from ncpc.core.forms import form_field
+from ncpc.core.text import PlainTextForm
 
 
 class DateInput(forms.DateInput):
@@ -17,7 +18,7 @@ class MembershipChoiceField(forms.ModelChoiceField):
         return _member_label(obj)
 
 
-class PersonForm(forms.ModelForm):
+class PersonForm(PlainTextForm, forms.ModelForm):
     class Meta:
         model = Person
         fields = (
@@ -34,7 +35,7 @@ class PersonForm(forms.ModelForm):
         labels = {"key": "Key (short handle, e.g. 'ann')", "is_professional": "Professional gambler"}
 
 
-class PersonEditForm(forms.Form):
+class PersonEditForm(PlainTextForm, forms.Form):
     """A person's details as officers correct them (the service checks the key and the date of birth)."""
 
     first_name = forms.CharField(max_length=60)
@@ -111,7 +112,7 @@ class AdmissionForm(VoteFields):
         )
 
 
-class WaitingListAddForm(forms.Form):
+class WaitingListAddForm(PlainTextForm, forms.Form):
     person = forms.ModelChoiceField(queryset=Person.objects.none())
     sponsor = forms.ModelChoiceField(queryset=Person.objects.none(), required=False)
     notes = forms.CharField(required=False, max_length=300)

@@ -7,10 +7,17 @@ from members.models import OfficerTerm, Person, Vote
 from members.services.disputes import OFFICE_ORDER
 from members.services.rule_changes import rule_choices
 from ncpc.core.forms import BooksOnceForm, form_field
+from ncpc.core.text import PlainTextForm
 
 
 class DateInput(forms.DateInput):
     input_type = "date"
+
+
+# Words a member or an officer writes that every member may read: long enough for any real one, short enough
+# that a page listing them stays a page.
+SUGGESTION_MAX = 2000
+RULING_MAX = 4000
 
 
 def _season_people(season):
@@ -31,7 +38,7 @@ class NominationForm(forms.Form):
         form_field(self, "nominated_by", forms.ModelChoiceField).queryset = _season_people(season)
 
 
-class TieForm(forms.Form):
+class TieForm(PlainTextForm, forms.Form):
     winner = forms.ModelChoiceField(queryset=Person.objects.none(), label="Winner, as the club decided")
     note = forms.CharField(label="Note: how the club decided (e.g. a second vote)", max_length=300)
 
@@ -42,15 +49,16 @@ class TieForm(forms.Form):
         )
 
 
-class SuggestionForm(forms.Form):
+class SuggestionForm(PlainTextForm, forms.Form):
     suggestion = forms.CharField(
+        max_length=SUGGESTION_MAX,
         widget=forms.Textarea(attrs={"rows": 3}),
         label="Your suggestion",
         help_text="Which rule, what it should say, and why.",
     )
 
 
-class AcceptForm(forms.Form):
+class AcceptForm(PlainTextForm, forms.Form):
     title = forms.CharField(max_length=200, label="Wording on the ballot")
     rule_field = forms.ChoiceField(required=False, label="Rule number it changes")
     new_value = forms.CharField(
@@ -77,7 +85,7 @@ class AcceptForm(forms.Form):
         return data
 
 
-class DeclineForm(forms.Form):
+class DeclineForm(PlainTextForm, forms.Form):
     reason = forms.CharField(max_length=300)
 
 
@@ -112,12 +120,12 @@ class WhoRulesForm(forms.Form):
     )
 
 
-class RulingForm(WhoRulesForm):
+class RulingForm(PlainTextForm, WhoRulesForm):
     event = forms.ModelChoiceField(queryset=Event.objects.none())
     hand = forms.CharField(max_length=120, help_text="Level, table and what was happening.")
     parties = forms.CharField(max_length=200, label="Players in the dispute")
-    dispute = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
-    ruling = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+    dispute = forms.CharField(max_length=RULING_MAX, widget=forms.Textarea(attrs={"rows": 2}))
+    ruling = forms.CharField(max_length=RULING_MAX, widget=forms.Textarea(attrs={"rows": 2}))
     independent_player = forms.CharField(
         max_length=120, required=False, help_text="Only when no officer present was free to rule."
     )

@@ -18,9 +18,10 @@ from ncpc.core.clock import club_today
 from ncpc.core.feedback import command_run
 from ncpc.core.forms import ClubReferencesForm
 from ncpc.core.permissions import Action, require, user_can, user_person
+from ncpc.core.text import PlainTextForm
 
 
-class RsvpForm(ClubReferencesForm, forms.Form):
+class RsvpForm(PlainTextForm, ClubReferencesForm, forms.Form):
     answer = forms.ChoiceField(choices=Rsvp.Answer.choices)
     substitute_name = forms.CharField(max_length=120, required=False, label="Substitute's name")
     prize_to = forms.ChoiceField(
@@ -52,7 +53,7 @@ def rsvp_answer(request, event):
         return _back(event, back)
     form = RsvpForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose an answer: coming, not coming, late or sending a substitute.")
+        messages.error(request, _refusal(form))
         return _back(event, back)
     data = form.cleaned_data
     rsvp = command_run(
@@ -94,7 +95,7 @@ def rsvp_record(request, event):
                 request, "Enter the time of the call as HH:MM (for example 18:45), or leave it empty."
             )
         else:
-            messages.error(request, "Choose an answer: coming, not coming, late or sending a substitute.")
+            messages.error(request, _refusal(form))
         return _back(event, "event")
     data = form.cleaned_data
     membership = rsvp_services.roster_member(event=event, membership_id=data["membership"])
@@ -120,6 +121,13 @@ def rsvp_record(request, event):
             f"Recorded for {membership.person.full_name} (phone call): {rsvp_services.answer_describe(rsvp)}.",
         )
     return _back(event, "event")
+
+
+def _refusal(form: RsvpForm) -> str:
+    """What the member is told when the answer form is refused (the page shows no form errors)."""
+    if "substitute_name" in form.errors:
+        return f"Substitute's name: {form.errors['substitute_name'][0]}"
+    return "Choose an answer: coming, not coming, late or sending a substitute."
 
 
 def _call_time(at: dt.time | None) -> dt.datetime | None:

@@ -48,9 +48,16 @@ def _locked(ballot: Ballot) -> Ballot:
 def rule_change_submit(
     *, season: Season, person: Person, suggestion: str, on: dt.date, actor: Actor = None
 ) -> RuleChange:
-    """Any member may suggest a rule change during the year (§3.4.1)."""
+    """Any member may suggest a rule change during the year (§3.4.1). The same suggestion sent again by the
+    same member while it waits for review (a double click, a resent form) is the one already recorded."""
     if not suggestion.strip():
         raise NcpcError("Write the change you suggest.", field="suggestion")
+    Person.objects.select_for_update().filter(pk=person.pk).first()  # one suggestion of theirs at a time
+    same = RuleChange.objects.filter(
+        season=season, submitted_by=person, status=RuleChange.Status.SUBMITTED, suggestion=suggestion.strip()
+    ).first()
+    if same is not None:
+        return same
     change = RuleChange.objects.create(
         season=season, submitted_by=person, submitted_on=on, suggestion=suggestion.strip()
     )

@@ -97,18 +97,26 @@ def ruling_record(
         ruled_by = ", ".join(
             f"{labels[o]} {holders[o].full_name}" if o in holders else labels[o] for o in answer.deciders
         )
+    values = {
+        "hand": hand,
+        "parties": parties,
+        "dispute": dispute,
+        "ruling": ruling,
+        "officers_present": [o for o in OFFICE_ORDER if o in set(present)],
+        "officers_involved": [o for o in OFFICE_ORDER if o in set(involved)],
+        "independent_player": independent_player,
+    }
+    # The same ruling logged again (a double click, a resent form) is the one already logged.
+    Event.objects.select_for_update().filter(pk=event.pk).first()
+    for logged in Ruling.objects.filter(event=event, hand=hand, parties=parties):
+        if all(getattr(logged, name) == value for name, value in values.items()):
+            return logged
     entry = Ruling.objects.create(
         event=event,
-        hand=hand,
-        parties=parties,
-        dispute=dispute,
-        ruling=ruling,
-        officers_present=[o for o in OFFICE_ORDER if o in set(present)],
-        officers_involved=[o for o in OFFICE_ORDER if o in set(involved)],
         ruled_by_offices=list(answer.deciders),
         ruled_by=ruled_by[:200],
-        independent_player=independent_player,
         recorded_by=actor_user(actor),
+        **values,
     )
     audit_record(actor=actor, action="ruling.record", target=entry, summary=f"{entry} — ruled by {ruled_by}")
     return entry

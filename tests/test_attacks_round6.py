@@ -1,0 +1,191 @@
+"""The events and members pages that are not money, attacked as a hurried officer or a hostile member would: the
+form sent twice, words that turn the page round or run off a phone's screen, text with no end. Each attack ends
+in a refusal or a page that says what happened, never a 500 nor a record made twice.
+
+The clock stands at Nov 29, 2026 (the ``today`` fixture)."""
+
+import pytest
+from django.urls import reverse
+
+from events.models import Event, Rsvp
+from members.models import Person, RuleChange, Ruling
+from ncpc.core.models import AuditEntry
+from ncpc.core.text import text_problem
+from tests.factories import PersonFactory, VenueFactory
+
+pytestmark = pytest.mark.django_db
+
+RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: everything after it reads backwards until the paragraph ends
+LONG_WORD = "W" * 100  # a venue's name of the longest the form takes, without a space to wrap at
+
+
+def _messages(response) -> list[str]:
+    return [str(m) for m in response.context["messages"]] if response.context else []
+
+
+# --- the same form sent twice ------------------------------------------------------------------------------
+
+
+def _ruling(**changes):
+    return {
+        "event": "3",
+        "hand": "Level 4, table 2",
+        "parties": "Ann and Bob",
+        "dispute": "Who won the side pot",
+        "present": ["president", "vice_president", "treasurer"],
+        "ruling": "Split it",
+        "independent_player": "",
+    } | changes
+
+
+def test_a_ruling_sent_twice_is_logged_once(officer_client, season, today):
+    url = reverse("members:ruling_new")
+    first = officer_client.post(url, _ruling())
+    again = officer_client.post(url, _ruling())
+    assert (first.status_code, again.status_code) == (302, 302)
+    assert Ruling.objects.count() == 1
+    assert AuditEntry.objects.filter(action="ruling.record").count() == 1
+    # Another ruling on the same hand (a second dispute at it) is logged.
+    officer_client.post(url, _ruling(dispute="Who posts the big blind", ruling="The player to the left"))
+    assert Ruling.objects.count() == 2
+    assert AuditEntry.objects.filter(action="ruling.record").count() == 2
+
+
+def test_a_rule_change_suggestion_sent_twice_is_recorded_once(member_client, member, season, today):
+    url = reverse("members:rule_changes")
+    for _ in range(2):
+        response = member_client.post(url, {"suggestion": "Raise the late fee to $30"})
+        assert response.status_code == 302
+    assert RuleChange.objects.count() == 1
+    assert AuditEntry.objects.filter(action="rules.suggest").count() == 1
+    # A different suggestion by the same member is a second one.
+    member_client.post(url, {"suggestion": "Start at 7:30 PM"})
+    assert list(RuleChange.objects.order_by("pk").values_list("suggestion", flat=True)) == [
+        "Raise the late fee to $30",
+        "Start at 7:30 PM",
+    ]
+
+
+def test_a_rule_change_suggestion_longer_than_2000_characters_is_refused(member_client, season, today):
+    response = member_client.post(reverse("members:rule_changes"), {"suggestion": "x" * 2001})
+    assert response.status_code == 200
+    assert response.context["form"].errors["suggestion"] == [
+        "Ensure this value has at most 2000 characters (it has 2001)."
+    ]
+    assert not RuleChange.objects.exists()
+
+
+# --- words that turn the page round ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "lines", "refused"),
+    [
+        ("Ann Lee", False, False),
+        ("\u05e9\u05e8\u05d4 \u05dc\u05d5\u05d9", False, False),  # a Hebrew name: right to left by itself
+        ("Ann\u200f Lee", False, False),  # a right-to-left mark opens nothing
+        (f"Ann{RLO} Lee", False, True),
+        ("Ann\u2067Lee", False, True),  # RIGHT-TO-LEFT ISOLATE left open
+        ("Ann\u202aLee", False, True),  # LEFT-TO-RIGHT EMBEDDING
+        ("Ann\x07Lee", False, True),  # a bell
+        ("line one\nline two", True, False),  # a text area keeps its lines
+        ("line one\nline two", False, True),
+    ],
+)
+def test_direction_controls_and_control_characters_are_named(value, lines, refused):
+    assert bool(text_problem(value, lines=lines)) is refused
+
+
+def test_a_substitutes_name_with_a_right_to_left_override_is_refused_and_nothing_recorded(
+    member_client, season, today
+):
+    event = Event.objects.get(season=season, number=5)
+    response = member_client.post(
+        reverse("events:rsvp", kwargs={"season": season.name, "number": 5}),
+        {"answer": "substitute", "substitute_name": f"Sam{RLO} Sub", "not_professional": "on"},
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert any(
+        m.startswith("Substitute's name: This holds a direction control (code U+202E)")
+        for m in _messages(response)
+    )
+    assert not Rsvp.objects.filter(event=event).exists()
+
+
+def test_a_persons_name_with_a_right_to_left_override_is_a_form_error_and_the_name_stays(
+    officer_client, season, today
+):
+    person = PersonFactory(key="zoe", first_name="Zoe", last_name="Hart", email="zoe@example.org")
+    response = officer_client.post(
+        reverse("members:person_edit", kwargs={"key": "zoe"}),
+        {"first_name": f"Zoe{RLO}", "last_name": "Hart", "key": "zoe", "email": "zoe@example.org"},
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["first_name"][0].startswith("This holds a direction control")
+    person.refresh_from_db()
+    assert person.first_name == "Zoe"
+    new = officer_client.post(
+        reverse("members:person_new"),
+        {"first_name": "Max", "last_name": f"Power{RLO}", "key": "max", "email": "max@example.org"},
+    )
+    assert new.status_code == 200 and "last_name" in new.context["form"].errors
+    assert not Person.objects.filter(key="max").exists()
+
+
+def test_a_ruling_or_a_suggestion_with_a_direction_control_is_refused(
+    officer_client, vice_president, season, today
+):
+    response = officer_client.post(reverse("members:ruling_new"), _ruling(parties=f"Ann{RLO} and Bob"))
+    assert response.status_code == 200 and "parties" in response.context["form"].errors
+    assert not Ruling.objects.exists()
+    suggested = officer_client.post(reverse("members:rule_changes"), {"suggestion": "Dues \u2066$60"})
+    assert suggested.status_code == 200 and "suggestion" in suggested.context["form"].errors
+    assert not RuleChange.objects.exists()
+
+
+def test_a_venue_with_a_control_character_is_refused(officer_client, season, today):
+    response = officer_client.post(
+        reverse("events:venues"), {"name": "The\x07Hall", "address": "", "active": "on"}
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["name"][0].startswith("This holds a control character (code 0x07)")
+
+
+# --- words with no end on a phone's screen -----------------------------------------------------------------
+# Where an officer's or a member's words stand in a row or a heading, the page lets them break anywhere
+# (Bootstrap's text-break) rather than run 2,000 px off a 390 px screen.
+
+
+def test_a_venue_name_with_no_space_breaks_on_its_page_and_on_the_event_page(officer_client, season, today):
+    venue = VenueFactory(name=LONG_WORD, address="A" * 200)
+    Event.objects.filter(season=season, number=5).update(venue=venue, announced_on=today)
+    page = officer_client.get(reverse("events:venue_edit", kwargs={"pk": venue.pk})).content.decode()
+    assert f'<h1 class="h3 text-break">{LONG_WORD}</h1>' in page
+    event = officer_client.get(reverse("events:event", kwargs={"season": season.name, "number": 5}))
+    assert (
+        f'<span class="text-break"><strong>{LONG_WORD}</strong> · {"A" * 200}</span>'
+        in event.content.decode()
+    )
+
+
+def test_a_suggestion_with_no_space_breaks_in_the_list_and_on_the_review_page(
+    client, member_client, member, president, season, today
+):
+    word = "S" * 1500
+    member_client.post(reverse("members:rule_changes"), {"suggestion": word})
+    change = RuleChange.objects.get()
+    listing = member_client.get(reverse("members:rule_changes")).content.decode()
+    assert f'<div class="text-break">\n        <div class="fw-semibold">{"S" * 139}…</div>' in listing
+    client.force_login(president)
+    review = client.get(reverse("members:rule_change_accept", kwargs={"pk": change.pk})).content.decode()
+    assert f'<blockquote class="border-start ps-3 mb-3 text-break">{word}<footer' in review
+
+
+def test_a_name_with_no_space_breaks_in_the_heading_of_the_members_pages(officer_client, season, today):
+    PersonFactory(key="long", first_name="F" * 60, last_name="L" * 60)
+    name = f"{'F' * 60} {'L' * 60}"
+    profile = officer_client.get(reverse("members:profile", kwargs={"key": "long"})).content.decode()
+    assert f'<h1 class="h3 mb-0 me-auto text-break">{name}</h1>' in profile
+    edit = officer_client.get(reverse("members:person_edit", kwargs={"key": "long"})).content.decode()
+    assert f'<h1 class="h3 mb-0 me-auto text-break">Edit {name}</h1>' in edit
