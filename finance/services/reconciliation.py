@@ -20,7 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
@@ -51,6 +51,8 @@ BANK_ACCOUNT_CODES = (Account.CHECKING, Account.ESCROW)
 MATCH_DAYS = 5
 # The largest bank file read (a month of a club's account is a few kilobytes).
 FILE_MAX_BYTES = 2 * 1024 * 1024
+# The largest amount a money column holds (numeric(12, 2)): a bank line or balance beyond it is a broken file.
+BANK_AMOUNT_MAX = Decimal("9999999999.99")
 # Postings that are the bank's own balance (the opening balance read from a statement): never outstanding.
 _NEVER_OUTSTANDING = (Transaction.Kind.OPENING,)
 
@@ -112,6 +114,18 @@ def _text(value: object, limit: int) -> str:
     return " ".join(str(value or "").split())[:limit]
 
 
+def _bank_amount(value: object, *, where: str) -> Decimal:
+    """An amount of the bank's file to the cent, or a BankFileError naming the line when it is none the books
+    could hold (NaN, Infinity, 1E+30, more than ten digits of dollars)."""
+    try:
+        amount = quantize(Decimal(str(value)))
+    except (InvalidOperation, ValueError):
+        amount = None
+    if amount is None or not amount.is_finite() or abs(amount) > BANK_AMOUNT_MAX:
+        raise BankFileError(f"{where}: {str(value)[:40]!r} is not an amount of money.", field="file")
+    return amount
+
+
 def ofx_read(*, data: bytes) -> BankFile:
     """The lines of an OFX or QFX file (``ofxtools``): date posted, amount, check number, payee and memo, and
     the bank's id of each line (FITID); the ledger balance when the file gives one. One account per file."""
@@ -133,25 +147,40 @@ def ofx_read(*, data: bytes) -> BankFile:
             f"The file holds {len(statements)} account statements; download one account's transactions at a time."
         )
     statement = statements[0]
-    rows = []
+    rows: list[BankRow] = []
+    by_id: dict[str, BankRow] = {}
     for trn in statement.transactions:
         if trn.trnamt is None or trn.dtposted is None:
             continue
-        amount = quantize(trn.trnamt)
+        amount = _bank_amount(trn.trnamt, where=f"The line {str(trn.fitid)[:40]!r}")
         if amount == 0:
             continue
         words = [w for w in (trn.name, trn.memo) if w]
-        rows.append(
-            BankRow(
-                date=trn.dtposted.date(),
-                amount=amount,
-                check_number=check_number_from(str(trn.checknum or "")),
-                description=_text(" · ".join(dict.fromkeys(str(w) for w in words)), 200),
-                bank_id=_text(f"ofx:{trn.fitid}", 255),
-            )
+        row = BankRow(
+            date=trn.dtposted.date(),
+            amount=amount,
+            check_number=check_number_from(str(trn.checknum or "")),
+            description=_text(" · ".join(dict.fromkeys(str(w) for w in words)), 200),
+            bank_id=_text(f"ofx:{trn.fitid}", 255),
         )
+        # The bank's id names one line: the same line twice is kept once, two different lines under one id
+        # cannot both be kept (nor one chosen).
+        seen = by_id.setdefault(row.bank_id, row)
+        if seen is not row:
+            if seen != row:
+                raise BankFileError(
+                    f"The file gives two different lines the same bank id {str(trn.fitid)[:40]!r}; download "
+                    "the month's transactions from the bank again.",
+                    field="file",
+                )
+            continue
+        rows.append(row)
     ledger = getattr(statement, "ledgerbal", None)
-    closing = quantize(ledger.balamt) if ledger is not None and ledger.balamt is not None else None
+    closing = (
+        _bank_amount(ledger.balamt, where="The closing balance")
+        if ledger is not None and ledger.balamt is not None
+        else None
+    )
     closing_date = ledger.dtasof.date() if ledger is not None and ledger.dtasof is not None else None
     return BankFile(rows=tuple(rows), closing_balance=closing, closing_date=closing_date)
 
@@ -159,7 +188,10 @@ def ofx_read(*, data: bytes) -> BankFile:
 def csv_headers(*, data: bytes) -> list[str]:
     """The column names of a CSV file (its first row), for the mapping form."""
     reader = csv.reader(io.StringIO(_csv_text(data)))
-    return [h.strip() for h in next(reader, [])]
+    try:
+        return [h.strip() for h in next(reader, [])]
+    except csv.Error as exc:
+        raise BankFileError(f"This is not a CSV file the app can read ({exc}).", field="file") from None
 
 
 def _csv_text(data: bytes) -> str:
@@ -182,7 +214,13 @@ def _csv_amount(text: str) -> Decimal:
 def csv_read(*, data: bytes, columns: CsvColumns) -> BankFile:
     """The lines of a bank's CSV file with its columns mapped: the date (in ``columns.date_format``), the signed
     amount, and optionally a description and a check number. Two equal rows stay two lines."""
-    text = _csv_text(data)
+    try:
+        return _csv_rows(text=_csv_text(data), columns=columns)
+    except csv.Error as exc:  # a field over the csv module's limit, a NUL in a quoted field, …
+        raise BankFileError(f"This is not a CSV file the app can read ({exc}).", field="file") from None
+
+
+def _csv_rows(*, text: str, columns: CsvColumns) -> BankFile:
     reader = csv.DictReader(io.StringIO(text))
     headers = [h.strip() for h in reader.fieldnames or []]
     reader.fieldnames = headers
@@ -211,6 +249,7 @@ def csv_read(*, data: bytes, columns: CsvColumns) -> BankFile:
             amount = _csv_amount(amount_text)
         except ValueError:
             raise BankFileError(f"Line {number}: {amount_text!r} is not an amount.") from None
+        amount = _bank_amount(amount, where=f"Line {number}")
         if amount == 0:
             continue
         description = _text(record.get(columns.description), 200) if columns.description else ""

@@ -8,11 +8,13 @@ The clock stands at Nov 29, 2026 (the ``today`` fixture); event 5 is on Dec 12, 
 from decimal import Decimal
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from finance.models import Payment
+from finance.models import BankImport, BankLine, BankReconciliation, Payment
+from finance.services.reconciliation import ofx_read
 from tests.factories import once
-from tests.finance import test_payment_entry
+from tests.finance import test_payment_entry, test_reconciliation
 
 pytestmark = pytest.mark.django_db
 club = test_payment_entry.club  # the fixture: ann owes $100 to play on Dec 12, cal $510
@@ -48,3 +50,91 @@ def test_a_door_tap_may_still_go_back_to_a_page_of_this_site(client, club, seaso
         {"membership": club["cal"].pk, "amount": "510.00", "once": once(), "next": "https://evil.example/"},
     )
     assert away.status_code == 302 and away.url == url
+
+
+# --- the bank's file (SPEC §17.4) ---------------------------------------------------------------------------------
+
+OFX_NOVEMBER = test_reconciliation.OFX_NOVEMBER
+november, december = test_reconciliation.november, test_reconciliation.december  # the fixtures: Dec 5, 2026
+
+
+def bank_file_sent(client, treasurer, data: bytes, name: str = "november.ofx"):
+    """The Treasurer sends the file on November's reconciliation page; the messages it left, as shown."""
+    client.force_login(treasurer)
+    url = reverse("finance:reconcile_import", args=["checking", 2026, 11])
+    upload = SimpleUploadedFile(name, data, content_type="application/octet-stream")
+    columns = {"date_column": "Posted", "amount_column": "Amount", "date_format": "%m/%d/%Y"}
+    answer = client.post(url, {"file": upload, "once": once(), **columns}, follow=True)
+    assert answer.redirect_chain == [("/finance/bank/checking/2026/11/", 302)]
+    return [str(m) for m in answer.context["messages"]]
+
+
+@pytest.mark.parametrize(
+    ("amount", "shown"),
+    [
+        (b"1E30", "1E+30"),
+        (b"NaN", "NaN"),
+        (b"Infinity", "Infinity"),
+        (b"99999999999999999999.00", "99999999999999999999.00"),
+        (b"-10000000000.00", "-10000000000.00"),
+    ],
+)
+def test_an_ofx_line_no_amount_of_money_can_be_is_refused_and_nothing_is_imported(
+    client, november, amount, shown
+):
+    data = OFX_NOVEMBER.replace(b"<TRNAMT>410.00", b"<TRNAMT>" + amount)
+    shown_messages = bank_file_sent(client, november, data)
+    assert shown_messages == [f"The line '20261105-1': '{shown}' is not an amount of money."]
+    assert not BankImport.objects.exists() and not BankLine.objects.exists()
+
+
+def test_an_ofx_closing_balance_beyond_what_the_books_hold_is_refused_and_nothing_is_kept(client, november):
+    data = OFX_NOVEMBER.replace(b"<BALAMT>1290.00", b"<BALAMT>99999999999999999999.00")
+    shown = bank_file_sent(client, november, data)
+    assert shown == ["The closing balance: '99999999999999999999.00' is not an amount of money."]
+    assert not BankReconciliation.objects.exists() and not BankLine.objects.exists()
+    # The page still opens, with no statement balance entered.
+    assert client.get("/finance/bank/checking/2026/11/").status_code == 200
+
+
+def test_the_largest_amount_the_books_hold_is_still_read_from_the_bank_file():
+    data = OFX_NOVEMBER.replace(b"<TRNAMT>410.00", b"<TRNAMT>-9999999999.99")
+    assert ofx_read(data=data).rows[0].amount == Decimal("-9999999999.99")
+
+
+def test_two_different_ofx_lines_under_one_bank_id_are_refused_the_same_line_twice_is_kept_once(
+    client, november
+):
+    different = OFX_NOVEMBER.replace(b"<FITID>20261120-1", b"<FITID>20261105-1")
+    assert bank_file_sent(client, november, different) == [
+        "The file gives two different lines the same bank id '20261105-1'; download the month's transactions "
+        "from the bank again."
+    ]
+    assert not BankLine.objects.exists()
+    line = b"<STMTTRN><TRNTYPE>DEP<DTPOSTED>20261105<TRNAMT>410.00<FITID>20261105-1<NAME>DEPOSIT</STMTTRN>\n"
+    twice = OFX_NOVEMBER.replace(line, line + line)
+    assert twice.count(line) == 2
+    assert bank_file_sent(client, november, twice) == ["Imported november.ofx: 2 new lines, 2 matched."]
+    assert sorted(BankLine.objects.values_list("amount", flat=True)) == [
+        Decimal("-120.00"),
+        Decimal("410.00"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        (
+            '11/05/2026,"' + "x" * 200_000 + '",410.00\n',
+            "This is not a CSV file the app can read (field larger than field limit (131072)).",
+        ),
+        (
+            "11/05/2026,x,99999999999999999999.00\n",
+            "Line 2: '99999999999999999999.00' is not an amount of money.",
+        ),
+    ],
+)
+def test_a_hostile_csv_bank_file_is_refused_with_a_sentence(client, november, row, message):
+    data = ("Posted,Description,Amount\n" + row).encode()
+    assert bank_file_sent(client, november, data, name="november.csv") == [message]
+    assert not BankLine.objects.exists()
