@@ -6,7 +6,7 @@ from django import forms
 
 from finance.services.bank_statements import REASON_MAX
 from finance.services.ledger import STANDARD_ACCOUNTS
-from finance.services.reconciliation import BANK_ACCOUNT_CODES, CsvColumns
+from finance.services.reconciliation import BANK_ACCOUNT_CODES, BANK_AMOUNT_MAX, CsvColumns
 from ncpc.core.forms import BooksOnceForm, MoneyField
 
 ACCOUNT_CHOICES = [
@@ -82,7 +82,10 @@ class BankFileForm(BooksOnceForm):
 
 
 class StatementBalanceForm(forms.Form):
-    balance = MoneyField(minimum=Decimal("0.00"), label="Closing balance on the statement")
+    # What the bank says the account held: not one amount the club moves, so not the season's money limit.
+    balance = MoneyField(
+        minimum=Decimal("0.00"), limit=BANK_AMOUNT_MAX, label="Closing balance on the statement"
+    )
 
 
 class MatchForm(forms.Form):

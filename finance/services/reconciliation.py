@@ -869,7 +869,12 @@ def statement_balance_record(
     first = month_first(month)
     account = _bank_account(code)
     _month_open(first)
-    if not isinstance(balance, Decimal) or not balance.is_finite() or quantize(balance) != balance:
+    if (
+        not isinstance(balance, Decimal)
+        or not balance.is_finite()
+        or abs(balance) > BANK_AMOUNT_MAX
+        or quantize(balance) != balance
+    ):
         raise ReconciliationError("Write the balance in dollars and cents.", field="balance")
     record = _record_for(account=account, first=first, statement_balance=balance)
     audit_record(

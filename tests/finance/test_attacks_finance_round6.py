@@ -138,3 +138,19 @@ def test_a_hostile_csv_bank_file_is_refused_with_a_sentence(client, november, ro
     data = ("Posted,Description,Amount\n" + row).encode()
     assert bank_file_sent(client, november, data, name="november.csv") == [message]
     assert not BankLine.objects.exists()
+
+
+def test_a_statement_balance_above_the_seasons_money_limit_is_what_the_bank_says_and_is_kept(
+    client, november
+):
+    """The money limit ($10,000 by default) guards one amount the club moves; a statement's closing balance
+    is what the account holds (twenty members' dues are $10,000 alone)."""
+    client.force_login(november)
+    url = reverse("finance:reconcile_balance", args=["checking", 2026, 11])
+    answer = client.post(url, {"balance": "$12,345.67"}, follow=True)
+    assert [str(m) for m in answer.context["messages"]] == ["The statement's closing balance is $12,345.67."]
+    assert BankReconciliation.objects.get().statement_balance == Decimal("12345.67")
+    beyond = client.post(url, {"balance": "10000000000.00"}, follow=True)
+    (refused,) = [str(m) for m in beyond.context["messages"]]
+    assert refused.startswith("Closing balance on the statement: $10,000,000,000.00 is more than")
+    assert BankReconciliation.objects.get().statement_balance == Decimal("12345.67")
