@@ -11,6 +11,7 @@ from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 
 from finance.models import Account, BankStatement
+from finance.services.opening import EARLIEST
 from finance.services.reconciliation import BANK_ACCOUNT_CODES, month_first
 from ncpc.core.audit import Actor, actor_signed_in, audit_record
 from ncpc.core.clock import club_today
@@ -113,6 +114,11 @@ def _upload_checked(*, code: str, month: dt.date, data: bytes, reason: str) -> t
     if first >= month_first(club_today()):
         raise BankStatementError(
             f"{first:%B %Y} is not over yet: its statement comes once it is.", field="month"
+        )
+    if first < EARLIEST:
+        # The month's page and its reconciliation start there too: a statement before would have no page.
+        raise BankStatementError(
+            f"Statements are kept from {EARLIEST:%B %Y} on (the reports start there).", field="month"
         )
     problem = statement_problem(data=data)
     if problem:

@@ -11,10 +11,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from finance.models import BankImport, BankLine, BankReconciliation, Payment
+from finance.models import BankImport, BankLine, BankReconciliation, BankStatement, Payment
 from finance.services.reconciliation import ofx_read
 from tests.factories import once
 from tests.finance import test_payment_entry, test_reconciliation
+from tests.finance.factories import opening_balance
 
 pytestmark = pytest.mark.django_db
 club = test_payment_entry.club  # the fixture: ann owes $100 to play on Dec 12, cal $510
@@ -154,3 +155,27 @@ def test_a_statement_balance_above_the_seasons_money_limit_is_what_the_bank_says
     (refused,) = [str(m) for m in beyond.context["messages"]]
     assert refused.startswith("Closing balance on the statement: $10,000,000,000.00 is more than")
     assert BankReconciliation.objects.get().statement_balance == Decimal("12345.67")
+
+
+# --- the bank statements (SPEC §17.3) -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("month", ["0001-01", "1999-12"])
+def test_a_statement_of_a_month_before_the_reports_start_is_refused_on_its_month(
+    client, settings, tmp_path, december, treasurer, month
+):
+    """The month pages and reconciliations start in January 2000: a statement kept before it had a link to a page
+    that does not exist (404), from the statements list and the page the form went back to."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    opening_balance(amount="1000.00", day="2026-11-01")
+    client.force_login(treasurer)
+    upload = SimpleUploadedFile("old.pdf", b"%PDF-1.4\n%%EOF\n", content_type="application/pdf")
+    answer = client.post(
+        reverse("finance:bank_statements"),
+        {"account": "checking", "month": month, "file": upload, "reason": "", "once": once()},
+    )
+    assert answer.status_code == 200
+    assert answer.context["form"].errors == {
+        "month": ["Statements are kept from January 2000 on (the reports start there)."]
+    }
+    assert not BankStatement.objects.exists()
