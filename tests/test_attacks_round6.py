@@ -11,6 +11,7 @@ from events.models import Event, Rsvp
 from members.models import Person, RuleChange, Ruling
 from ncpc.core.models import AuditEntry
 from ncpc.core.text import text_problem
+from tests.events.factories import night_make
 from tests.factories import PersonFactory, VenueFactory
 
 pytestmark = pytest.mark.django_db
@@ -189,3 +190,22 @@ def test_a_name_with_no_space_breaks_in_the_heading_of_the_members_pages(officer
     assert f'<h1 class="h3 mb-0 me-auto text-break">{name}</h1>' in profile
     edit = officer_client.get(reverse("members:person_edit", kwargs={"key": "long"})).content.decode()
     assert f'<h1 class="h3 mb-0 me-auto text-break">Edit {name}</h1>' in edit
+
+
+def test_a_long_surname_breaks_on_the_attendance_page_and_the_seat_cards(
+    officer_client, season, today, monkeypatch
+):
+    # Every member in good standing and signed, as the events tests have them (tests/events/conftest.py).
+    monkeypatch.setattr("events.hooks.good_standing.answer", lambda *, membership, on: True)
+    monkeypatch.setattr("events.hooks.rules_signed.answer", lambda *, membership: True)
+    night_make(season=season, number=4, players=12)
+    Person.objects.filter(key="a").update(
+        first_name="Maximiliano-Alejandro", last_name="Wolfeschlegelsteinhausenbergerdorff"
+    )
+    name = "Maximiliano-Alejandro Wolfeschlegelsteinhausenbergerdorff"
+    base = f"/events/{season.name}/4/"
+    attendance = officer_client.get(base + "attendance/").content.decode()
+    assert f'<div class="me-auto text-break">\n        <strong>{name}</strong>' in attendance
+    officer_client.post(base + "night/draw/", {"version": 0})
+    printed = officer_client.get(base + "night/seats/").content.decode()
+    assert f'<div class="text-break">{name}</div>' in printed
