@@ -5,13 +5,15 @@ happened, never a 500, a payment booked twice or a wrong amount.
 The clock stands at Nov 29, 2026 (the ``today`` fixture); event 5 is on Dec 12, where ann owes $100 to play
 (``club`` of test_payment_entry)."""
 
+import datetime as dt
 from decimal import Decimal
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from finance.models import BankImport, BankLine, BankReconciliation, BankStatement, Payment
+from finance.models import Account, BankImport, BankLine, BankReconciliation, BankStatement, Payment
+from finance.services.checks import disbursement_create, disbursement_void
 from finance.services.reconciliation import ofx_read
 from tests.factories import once
 from tests.finance import test_payment_entry, test_reconciliation
@@ -179,3 +181,33 @@ def test_a_statement_of_a_month_before_the_reports_start_is_refused_on_its_month
         "month": ["Statements are kept from January 2000 on (the reports start there)."]
     }
     assert not BankStatement.objects.exists()
+
+
+# --- the checks list ----------------------------------------------------------------------------------------------
+
+
+def test_a_long_unbroken_payee_purpose_or_void_reason_wraps_in_its_cell_of_the_checks_list(
+    client, season, treasurer, president
+):
+    """A payee of 120 letters with no space (the form allows it), its purpose and a void reason of 500 pushed the
+    checks table to 4,579 px on a 1,280 px screen: the amounts, approvals and buttons were off the page. Each of
+    those cells may break a word (Bootstrap's ``text-break``); measured in Chromium, the page is 1,280 px again."""
+    opening_balance(amount="1000.00", day="2026-11-01")
+    check = disbursement_create(
+        date=dt.date(2026, 11, 29),
+        payee="P" * 120,
+        amount=Decimal("999.99"),
+        memo="M" * 200,
+        from_code=Account.CHECKING,
+        to_code=Account.SUPPLIES,
+        check_number="7" * 20,
+        signers=(treasurer.person, president.person),
+        actor=treasurer,
+        on=dt.date(2026, 11, 29),
+    ).record
+    disbursement_void(disbursement=check, reason="V" * 500, actor=treasurer)
+    client.force_login(treasurer)
+    page = client.get(reverse("finance:checks")).content.decode()
+    assert f'<td class="text-break" data-label="Payee"><span>{"P" * 120} ' in page
+    assert f'<td class="small text-break" data-label="Purpose"><div>{"M" * 200}<div' in page
+    assert f'<div class="small text-break" data-void-reason>2026-11-29 by treas: {"V" * 500}</div>' in page
