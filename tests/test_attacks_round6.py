@@ -5,6 +5,7 @@ in a refusal or a page that says what happened, never a 500 nor a record made tw
 The clock stands at Nov 29, 2026 (the ``today`` fixture)."""
 
 import pytest
+from django.db import connection  # noqa: F401 - read by the PostgreSQL-only marks
 from django.urls import reverse
 
 from events.models import Event, Rsvp
@@ -16,6 +17,9 @@ from tests.factories import PersonFactory, VenueFactory
 
 pytestmark = pytest.mark.django_db
 
+postgres_only = pytest.mark.skipif(
+    "connection.vendor != 'postgresql'", reason="parallel transactions need PostgreSQL"
+)
 RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: everything after it reads backwards until the paragraph ends
 LONG_WORD = "W" * 100  # a venue's name of the longest the form takes, without a space to wrap at
 
@@ -209,3 +213,66 @@ def test_a_long_surname_breaks_on_the_attendance_page_and_the_seat_cards(
     officer_client.post(base + "night/draw/", {"version": 0})
     printed = officer_client.get(base + "night/seats/").content.decode()
     assert f'<div class="text-break">{name}</div>' in printed
+
+
+# --- a double click without the page's script: the two requests at once (PostgreSQL) ------------------------
+
+
+def _twice_at_once(command):
+    from tests.test_attacks_round5 import _at_once
+
+    return _at_once(command, command)
+
+
+@pytest.mark.django_db(transaction=True)
+@postgres_only
+def test_a_venue_added_twice_at_once_is_added_once_and_the_second_is_refused():
+    from events.models import Venue
+    from events.services.event_edit import venue_save
+    from ncpc.core.errors import NcpcError
+
+    outcomes = _twice_at_once(
+        lambda: venue_save(venue=None, name="The Back Room", address="", active=True, actor=None)
+    )
+    refused = [o for o in outcomes if isinstance(o, Exception)]
+    assert len(refused) == 1 and isinstance(refused[0], NcpcError), outcomes
+    assert str(refused[0]) == "A venue named The Back Room exists already."
+    assert Venue.objects.filter(name="The Back Room").count() == 1
+    assert AuditEntry.objects.filter(action="venue.create").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@postgres_only
+def test_a_ruling_and_a_suggestion_sent_twice_at_once_are_recorded_once():
+    import datetime as dt
+
+    import time_machine
+
+    from members.services.ballots import rule_change_submit
+    from members.services.disputes import ruling_record
+    from tests.factories import season_make
+
+    with time_machine.travel(dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC), tick=False):
+        season = season_make(2026)
+        event = season.events.get(number=3)
+        person = PersonFactory(key="ann")
+        outcomes = _twice_at_once(
+            lambda: ruling_record(
+                event=event,
+                hand="Level 4",
+                parties="Ann and Bob",
+                dispute="Side pot",
+                ruling="Split",
+                present=["president", "vice_president", "treasurer"],
+                involved=[],
+            )
+        )
+        assert outcomes[0] == outcomes[1] and isinstance(outcomes[0], Ruling), outcomes
+        suggested = _twice_at_once(
+            lambda: rule_change_submit(
+                season=season, person=person, suggestion="Dues $60", on=dt.date(2026, 11, 29)
+            )
+        )
+        assert suggested[0] == suggested[1] and isinstance(suggested[0], RuleChange), suggested
+    assert Ruling.objects.count() == 1 and RuleChange.objects.count() == 1
+    assert AuditEntry.objects.filter(action__in=("ruling.record", "rules.suggest")).count() == 2

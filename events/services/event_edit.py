@@ -2,7 +2,7 @@
 
 import datetime as dt
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from events import hooks
 from events.errors import AnnouncementLate
@@ -27,7 +27,11 @@ def venue_save(*, venue: Venue | None, name: str, address: str, active: bool, ac
     created = venue is None
     venue = venue or Venue()
     venue.name, venue.address, venue.active = name, address.strip(), active
-    venue.save()
+    try:
+        with transaction.atomic():  # the same name saved at once by a double click: the database keeps one
+            venue.save()
+    except IntegrityError:
+        raise NcpcError(f"A venue named {name} exists already.", field="name") from None
     audit_record(
         actor=actor,
         action="venue.create" if created else "venue.update",
