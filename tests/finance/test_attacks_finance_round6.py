@@ -17,7 +17,7 @@ from finance.services.checks import disbursement_create, disbursement_void
 from finance.services.reconciliation import ofx_read
 from tests.factories import once
 from tests.finance import test_payment_entry, test_reconciliation
-from tests.finance.factories import opening_balance
+from tests.finance.factories import opening_balance, pay
 
 pytestmark = pytest.mark.django_db
 club = test_payment_entry.club  # the fixture: ann owes $100 to play on Dec 12, cal $510
@@ -211,3 +211,21 @@ def test_a_long_unbroken_payee_purpose_or_void_reason_wraps_in_its_cell_of_the_c
     assert f'<td class="text-break" data-label="Payee"><span>{"P" * 120} ' in page
     assert f'<td class="small text-break" data-label="Purpose"><div>{"M" * 200}<div' in page
     assert f'<div class="small text-break" data-void-reason>2026-11-29 by treas: {"V" * 500}</div>' in page
+
+
+def test_a_long_unbroken_payment_reference_wraps_in_the_payments_list_and_the_members_statement(
+    client, club, treasurer
+):
+    """A reference of 80 characters with no space (the form allows it) took the payments list to 1,614 px and
+    the statement to 1,409 px on a 1,280 px screen; those cells may break a word now."""
+    reference = "R" * 80
+    pay(membership=club["ann"], day="2026-11-29", amount="100.00", method="check", reference=reference)
+    client.force_login(treasurer)
+    listed = client.get(reverse("finance:payments")).content.decode()
+    assert (
+        f'<td class="text-break" data-label="Method"><span>Check <small class="text-muted">{reference}</small>'
+        in listed
+    )
+    statement = client.get(reverse("finance:statement", args=[club["ann"].pk])).content.decode()
+    (cell,) = [line for line in statement.splitlines() if reference in line]
+    assert '<td class="text-break">' in cell
