@@ -15,9 +15,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from events.models import Attendance, Event, Season
-from members.models import Membership, Person
+from finance.services.month_closing import month_close
+from members.models import Membership, OfficerTerm, Person
 from ncpc.club.services.season_import import season_import
-from tests.factories import UserFactory, season_make
+from tests.factories import OfficerTermFactory, UserFactory, season_make
 from tests.ncpc.season_files import member_keys, season_file
 
 pytestmark = pytest.mark.django_db
@@ -45,11 +46,13 @@ PAGES = [
     # (the first correction's audit row, none here) = 9.
     ("/events/2026-27/4/", 9),
     # monthly report: 4 + the month's closing with its kept report (SPEC §17.1: a closed month's page is built
-    # from it and reads nothing more; November is open here), season, the accounts (with whether the month is closed, the escrow move, the day the
-    # books start), their entries' sums (before the month and the season to date; one grouped query), the
-    # month's entries (which transactions are transfers shows in them), rules, memberships, events (their
-    # dates, for the dues), the season's payments, waivers and suspensions (one query), the month's bank
-    # statements, the bank accounts with something kept for the month (one UNION; nothing more when none) = 15.
+    # from it and reads nothing more; November is open here) and the earlier months' closings, season, the
+    # accounts (with whether the month is closed, the escrow move, the day the
+    # books start, the ledger's first transaction), the month's entries with the other entries' sums by
+    # account (one UNION ALL; which transactions are transfers shows in the entries), rules, memberships,
+    # events (their dates, for the dues), the season's payments, waivers and suspensions (one query), the
+    # places of the month's final event (Nov 14, for the payouts table), the month's bank statements, the bank
+    # accounts with something kept for the month (one UNION; nothing more when none) = 15.
     ("/finance/reports/2026/11/", 15),
     # JSON report: 4 + season, rules, events, memberships, placings (with people and prizes, for the
     # payouts; the standings take their places from them), tie-breaks with declines, the season's money (one
@@ -108,6 +111,51 @@ def test_every_page_needs_the_same_few_queries_for_a_small_and_a_large_season(im
         if len(queries) != most:
             made[url] = [query["sql"] for query in queries.captured_queries]
     assert counted == dict(PAGES), "\n\n".join(f"{url}:\n" + "\n".join(sql) for url, sql in made.items())
+
+
+# The Treasurer's page of a past month still open that can be closed (October 2026: its event of Oct 24 is
+# final; August and September are closed, so the page offers "Close the month"): the monthly report's 15 above,
+# the month's closing read with the earlier months' closings (not their kept reports) in its one query, the
+# books' first month with the accounts (their ledger's first transaction), the places of the month's final
+# event = 15. Whether an earlier month is still open (SPEC §16.1: the page then lists it instead of the button)
+# is worked out from those two, with no query of its own.
+CLOSABLE_MONTH = ("/finance/reports/2026/10/", 15)
+
+
+@pytest.fixture(
+    params=[(10, 1), (20, 1), (10, 15), (20, 15)],
+    ids=["10 members, 1 season", "20 members, 1 season", "10 members, 15 seasons", "20 members, 15 seasons"],
+)
+def imported_treasurer_client(request, client, today):
+    """The imported club of ``imported_member_client``, m01 its Treasurer, August and September 2026 closed."""
+    members, seasons = request.param
+    season_import(data=season_file(members))
+    history_make(seasons=seasons - 1, keys=member_keys(members))
+    user = UserFactory(username="m01")
+    person = Person.objects.get(key="m01")
+    person.user = user
+    person.save(update_fields=["user"])
+    OfficerTermFactory(
+        person=person,
+        office=OfficerTerm.Office.TREASURER,
+        start=dt.date(2026, 6, 1),
+        end=dt.date(2027, 5, 31),
+    )
+    for month in (dt.date(2026, 8, 1), dt.date(2026, 9, 1)):
+        month_close(day=month, actor=user)
+    client.force_login(user)
+    return client
+
+
+def test_the_treasurers_page_of_a_month_to_close_needs_no_more_queries(imported_treasurer_client):
+    url, most = CLOSABLE_MONTH
+    imported_treasurer_client.get(url)  # the counted visit is the second
+    with CaptureQueriesContext(connection) as queries:
+        response = imported_treasurer_client.get(url)
+    assert response.status_code == 200
+    assert b"/finance/reports/2026/10/close/" in response.content
+    assert b"Months close in order" not in response.content
+    assert len(queries) == most, "\n".join(query["sql"] for query in queries.captured_queries)
 
 
 def finished_season_file(*, wsop_results: list[str]) -> dict:

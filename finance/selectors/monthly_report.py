@@ -40,7 +40,7 @@ from finance.services.categories import (
 )
 from finance.services.dues import ADMIN_FEE, DUES, LATE_FEE
 from finance.services.escrow import escrow_key, season_member_count
-from finance.services.ledger import ASSET_CODES, accounts_standard, posted_under_key
+from finance.services.ledger import ASSET_CODES, accounts_standard, books_start, month_first, posted_under_key
 from members.models import Membership
 from members.selectors import season_memberships
 from ncpc.core.errors import NcpcError
@@ -192,6 +192,10 @@ class MonthlyReport:
     payouts: list[PayoutRow] = field(default_factory=list)
     # The ledger table, kept when the month closed; None: read from the ledger when a file shows it.
     ledger: list[LedgerRow] | None = None
+    # The first day of the month the books start (``ledger.books_start``), read with the accounts: for the
+    # page's months still open before this one (SPEC §16.1). Not part of the report: never kept (None in a
+    # closed month's), never compared.
+    books_month: dt.date | None = field(default=None, compare=False)
 
     @property
     def to_date(self) -> bool:
@@ -432,10 +436,11 @@ class _MonthEntry(NamedTuple):
 @dataclass(frozen=True)
 class _LedgerMonth:
     """What the monthly report reads of the ledger: every account (by id) with its sums, the month's entries,
-    and three facts of the report that are not an account's, read with the accounts (None when no account
+    and four facts of the report that are not an account's, read with the accounts (None when no account
     exists yet): the month's closing if it was closed (``closed_pk``), the date of the live transaction posted
-    under the season's escrow key (``escrow_moved_on``, as ``posted_under_key``), and the day the books start
-    (``books_start_on``, the first opening balance, as ``ledger.books_start_day``)."""
+    under the season's escrow key (``escrow_moved_on``, as ``posted_under_key``), the day the books start
+    (``books_start_on``, the first opening balance, as ``ledger.books_start_day``), and the date of the
+    ledger's first transaction (``first_posted_on``: its month is ``ledger.books_start``)."""
 
     accounts: Sequence[Account]
     sums: dict[int, _AccountSums]
@@ -443,6 +448,7 @@ class _LedgerMonth:
     escrow_moved_on: dt.date | None
     books_start_on: dt.date | None
     entries: Sequence[_MonthEntry] = ()
+    first_posted_on: dt.date | None = None
 
     def of(self, account: Account) -> _AccountSums:
         return self.sums.get(account.pk, _NO_SUMS) if account.pk is not None else _NO_SUMS
@@ -450,9 +456,9 @@ class _LedgerMonth:
 
 def _month_sums(*, start: dt.date, end: dt.date, season_start: dt.date, escrow_prefix: str) -> _LedgerMonth:
     """Every account with its sums for the month ``start``–``end`` of the season that started on
-    ``season_start``, and the report's three facts (``_LedgerMonth``).
+    ``season_start``, and the report's four facts (``_LedgerMonth``).
 
-    Two queries: the accounts (with the three facts), and the month's entries themselves with the other
+    Two queries: the accounts (with the four facts), and the month's entries themselves with the other
     entries summed by account (before the month, the season before the month, how many; one UNION ALL,
     ``_ledger_read``). A transaction's entries share its date, so the month's entries hold every entry of each
     of the month's transactions, and which of them are transfers (all their entries in asset accounts: money
@@ -470,6 +476,7 @@ def _month_sums(*, start: dt.date, end: dt.date, season_start: dt.date, escrow_p
             closed_pk=Subquery(closing),
             escrow_moved_on=Subquery(escrow_move),
             books_start_on=Subquery(OpeningBalance.objects.order_by("date", "pk").values("date")[:1]),
+            first_posted_on=Subquery(Transaction.objects.order_by("date").values("date")[:1]),
         ).order_by("pk")
     )
     before, entries = _ledger_read(start=start, end=end, season_start=season_start)
@@ -503,6 +510,7 @@ def _month_sums(*, start: dt.date, end: dt.date, season_start: dt.date, escrow_p
         escrow_moved_on=first.escrow_moved_on if first is not None else None,
         books_start_on=first.books_start_on if first is not None else None,
         entries=entries,
+        first_posted_on=first.first_posted_on if first is not None else None,
     )
 
 
@@ -701,7 +709,16 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
         season_start=season.start if season is not None else None,
         corrections=_corrections(ledger, opened=opened),
         payouts=dues.payouts + corrections,
+        books_month=_books_month(ledger),
     )
+
+
+def _books_month(ledger: _LedgerMonth) -> dt.date | None:
+    """The first day of the month the books start (``ledger.books_start``), from the ledger's first transaction
+    read with the accounts; read on its own when no account exists yet."""
+    if not ledger.accounts:
+        return books_start()
+    return month_first(ledger.first_posted_on) if ledger.first_posted_on is not None else None
 
 
 def _asset_months(

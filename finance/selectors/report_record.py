@@ -9,9 +9,10 @@ the record's shape can still read the records written before it."""
 import datetime as dt
 from dataclasses import replace
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
+from django.db.models import Case, F, JSONField, When
 
 from events.models import Season
 from events.services.event_fund import WsopAllocation
@@ -286,10 +287,37 @@ def _closed_as_kept(closed: ClosedMonth, record: dict[str, Any]) -> ClosedMonth:
     return closed
 
 
+class ReportRead(NamedTuple):
+    """A month's report as the page shows it (``monthly_report_for``), and the first days of the months closed
+    before it (the page lists those still open: SPEC §16.1, ``ledger.months_open_between``)."""
+
+    report: MonthlyReport
+    closed_before: frozenset[dt.date]
+
+
+def monthly_report_read(*, year: int, month: int, today: dt.date) -> ReportRead:
+    """``monthly_report_for``, with the months closed before the month: the month's closing and the earlier
+    ones are read in one query, the kept report only of the month's own (an earlier month's is never read)."""
+    if not 1 <= month <= 12:
+        return ReportRead(monthly_report(year=year, month=month, today=today), frozenset())
+    first = dt.date(year, month, 1)
+    closings = list(
+        ClosedMonth.objects.filter(month__lte=first)
+        .defer("report")
+        .annotate(kept=Case(When(month=first, then=F("report")), output_field=JSONField()))
+        .order_by("month")
+    )
+    earlier = frozenset(c.month for c in closings if c.month < first)
+    closed = next((c for c in closings if c.month == first), None)
+    if closed is not None and closed.kept is not None:
+        closed.report = closed.kept
+        return ReportRead(
+            report_from_record(closed.report, closed=_closed_as_kept(closed, closed.report)), earlier
+        )
+    return ReportRead(monthly_report(year=year, month=month, today=today), earlier)
+
+
 def monthly_report_for(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     """The month's report as every page and file shows it: a closed month's from the record its closing kept
     (SPEC §17.1), never recomputed; an open month's (or one closed before records were kept) computed."""
-    closed = ClosedMonth.objects.filter(month=dt.date(year, month, 1)).first() if 1 <= month <= 12 else None
-    if closed is not None and closed.report is not None:
-        return report_from_record(closed.report, closed=_closed_as_kept(closed, closed.report))
-    return monthly_report(year=year, month=month, today=today)
+    return monthly_report_read(year=year, month=month, today=today).report

@@ -241,13 +241,19 @@ def months_open_before(*, day: dt.date) -> list[dt.date]:
     start, first = books_start(), month_first(day)
     if start is None or start >= first:
         return []
-    closed = set(
-        ClosedMonth.objects.filter(month__gte=start, month__lt=first).values_list("month", flat=True)
-    )
+    closed = ClosedMonth.objects.filter(month__gte=start, month__lt=first).values_list("month", flat=True)
+    return months_open_between(start=start, day=first, closed=closed)
+
+
+def months_open_between(*, start: dt.date | None, day: dt.date, closed: Iterable[dt.date]) -> list[dt.date]:
+    """Pure ``months_open_before``, for a caller that read the books' first month (``start``, as
+    ``books_start``) and the months closed (``closed``: their first days, any others among them ignored): the
+    months from ``start`` up to before ``day``'s month not in ``closed``, oldest first."""
+    first, shut = month_first(day), set(closed)
     months: list[dt.date] = []
     month = start
-    while month < first:
-        if month not in closed:
+    while month is not None and month < first:
+        if month not in shut:
             months.append(month)
         month = (month + dt.timedelta(days=31)).replace(day=1)
     return months

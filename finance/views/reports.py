@@ -9,8 +9,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from finance import report_files
-from finance.selectors.report_record import monthly_report_for
-from finance.services.ledger import months_open_before
+from finance.selectors.report_record import monthly_report_read
+from finance.services.ledger import months_open_between
 from finance.services.month_closing import month_close
 from ncpc.core.clock import club_today
 from ncpc.core.feedback import command_run
@@ -49,7 +49,7 @@ def report(request, year, month):
     if not (1 <= month <= 12 and 2000 <= year <= 2200):
         raise Http404("No such month.")
     # A closed month's report is the one its closing kept (SPEC §17.1); an open month's is computed.
-    data = monthly_report_for(year=year, month=month, today=club_today())
+    data, closed_before = monthly_report_read(year=year, month=month, today=club_today())
     full = user_can(request.user, Action.TREASURER_REPORT)
     own = []
     if not full:
@@ -67,8 +67,13 @@ def report(request, year, month):
         return report_files.report_pdf(data, full=full, own=own, printed=timezone.localtime())
     nxt = _months_beside(year, month)[1]
     may_close = user_can(request.user, Action.MANAGE_LEDGER) and nxt <= club_today()
-    # Months close in order (SPEC §16.1): the earlier months still open, listed instead of the button.
-    open_before = months_open_before(day=data.start) if may_close and data.closed is None else []
+    # Months close in order (SPEC §16.1): the earlier months still open, listed instead of the button; from the
+    # books' first month the report read with its accounts and the closings read with the report (no query).
+    open_before = (
+        months_open_between(start=data.books_month, day=data.start, closed=closed_before)
+        if may_close and data.closed is None
+        else []
+    )
     return render(
         request,
         "finance/report.html",
