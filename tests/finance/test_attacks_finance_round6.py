@@ -6,16 +6,23 @@ The clock stands at Nov 29, 2026 (the ``today`` fixture); event 5 is on Dec 12, 
 (``club`` of test_payment_entry)."""
 
 import datetime as dt
+import threading
+import time
 from decimal import Decimal
 
 import pytest
+import time_machine
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection, connections, transaction  # noqa: F401 - connection: the PostgreSQL-only marks
 from django.urls import reverse
 
+from events.models import Event
 from finance.models import Account, BankImport, BankLine, BankReconciliation, BankStatement, Payment
 from finance.services.checks import disbursement_create, disbursement_void
+from finance.services.door import door_payment_record
 from finance.services.reconciliation import ofx_read
-from tests.factories import once
+from ncpc.core.errors import NcpcError
+from tests.factories import MembershipFactory, PersonFactory, once
 from tests.finance import test_payment_entry, test_reconciliation
 from tests.finance.factories import opening_balance, pay
 
@@ -229,3 +236,62 @@ def test_a_long_unbroken_payment_reference_wraps_in_the_payments_list_and_the_me
     statement = client.get(reverse("finance:statement", args=[club["ann"].pk])).content.decode()
     (cell,) = [line for line in statement.splitlines() if reference in line]
     assert '<td class="text-break">' in cell
+
+
+# --- two officers at once (PostgreSQL) --------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="parallel transactions need PostgreSQL")
+def test_two_phones_tapping_the_same_member_at_the_door_book_the_hundred_dollars_once(season, treasurer):
+    """Two officers' phones, each with its own list (two one-time keys), tap Dan's $100 at the same moment:
+    the second waits for the first's row lock, then finds nothing more to pay. One payment of exactly $100."""
+    seat = MembershipFactory(
+        season=season, person=PersonFactory(key="dan", first_name="Dan", last_name="Door")
+    )
+    pay(membership=seat, day="2026-08-22", amount="410.00", actor=treasurer)
+    event = Event.objects.get(season=season, number=5)
+    holds, may_commit = threading.Event(), threading.Event()
+    outcomes: dict[str, str] = {}
+
+    def tap(name: str, *, first: bool) -> None:
+        try:
+            with time_machine.travel(dt.datetime(2026, 12, 12, 20, 0, tzinfo=dt.UTC), tick=False):
+                if not first:
+                    holds.wait(10)
+                with transaction.atomic():
+                    booked = door_payment_record(
+                        event=event,
+                        membership=seat,
+                        expected=Decimal("100.00"),
+                        on=dt.date(2026, 12, 12),
+                        actor=treasurer,
+                        once=once(),
+                    )
+                    if first:
+                        holds.set()
+                        may_commit.wait(10)
+                outcomes[name] = f"paid {booked.record.amount}"
+        except NcpcError as exc:
+            outcomes[name] = str(exc)
+        finally:
+            connections.close_all()
+
+    threads = [
+        threading.Thread(target=tap, args=("first",), kwargs={"first": True}),
+        threading.Thread(target=tap, args=("second",), kwargs={"first": False}),
+    ]
+    for t in threads:
+        t.start()
+    holds.wait(10)
+    time.sleep(0.5)
+    assert "second" not in outcomes  # it waits on the member's row
+    may_commit.set()
+    for t in threads:
+        t.join(20)
+    assert outcomes == {
+        "first": "paid 100.00",
+        "second": "Dan Door has nothing more to pay to play on Dec 12.",
+    }
+    tonight = Payment.objects.filter(membership=seat, date=dt.date(2026, 12, 12))
+    assert list(tonight.values_list("amount", flat=True)) == [Decimal("100.00")]
