@@ -46,8 +46,8 @@ PAGES = [
     # (the first correction's audit row, none here) = 9.
     ("/events/2026-27/4/", 9),
     # monthly report: 4 + the month's closing with its kept report (SPEC §17.1: a closed month's page is built
-    # from it and reads nothing more; November is open here) and the earlier months' closings, season, the
-    # accounts (with whether the month is closed, the escrow move, the day the
+    # from it and reads nothing more; November is open here) and the earlier months' closings, season (with the
+    # day its seats took effect), the accounts (with whether the month is closed, the escrow move, the day the
     # books start, the ledger's first transaction), the month's entries with the other entries' sums by
     # account (one UNION ALL; which transactions are transfers shows in the entries), rules, memberships,
     # events (their dates, for the dues), the season's payments, waivers and suspensions (one query), the

@@ -15,16 +15,18 @@ from django.db.models import (
     DecimalField,
     F,
     IntegerField,
+    Min,
     Q,
     Subquery,
     Sum,
     Value,
 )
+from django.db.models.functions import Coalesce
 
 from events import selectors as events_selectors
 from events.models import Event, Season
 from events.rules import SeasonRules
-from events.selectors import season_events, season_for_date, season_rules
+from events.selectors import season_events, season_rules
 from events.services.event_fund import WsopAllocation, WsopTableMissing, wsop_allocation
 from finance.models import Account, ClosedMonth, Entry, OpeningBalance, Transaction
 from finance.selectors.dues import DuesAccount, season_dues_accounts
@@ -664,7 +666,7 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
     start = dt.date(year, month, 1)
     end = dt.date(year, month, calendar.monthrange(year, month)[1])
     as_of = min(end, today)
-    season = season_for_date(as_of) or season_for_date(start)
+    season = _report_season(start=start, end=end, as_of=as_of)
     # One grouped read of every account (the standard ones among them): the asset accounts' month, and every
     # account's month and season to date (income and expenses by category).
     season_start = season.start if season is not None else start
@@ -711,6 +713,24 @@ def monthly_report(*, year: int, month: int, today: dt.date) -> MonthlyReport:
         payouts=dues.payouts + corrections,
         books_month=_books_month(ledger),
     )
+
+
+def _report_season(*, start: dt.date, end: dt.date, as_of: dt.date) -> Season | None:
+    """The season the report of the month ``start``–``end`` covers: the one holding the report's date (or the
+    month's first day), if its seats took effect by the month's end. A season's seats take effect on the
+    earliest ``joined_on`` of its memberships (its first day for a seat without one, or while it has none): its
+    first day as a rule, but the first open month's first day when the season was opened after the months at
+    its start were closed (``members.services.roster.seats_carry_over_day``). A month before that belongs to
+    no season in the report, as it belonged to none when it was closed: its report made again is the one its
+    closing kept (SPEC §17.1), no season's dues, allocation or categories in it. One query."""
+    seasons = list(
+        Season.objects.filter(start__lte=end, end__gte=start).annotate(
+            seats_from=Min(Coalesce("memberships__joined_on", "start"))
+        )
+    )
+    held = (next((s for s in seasons if s.start <= day <= s.end), None) for day in (as_of, start))
+    season = next((s for s in held if s is not None), None)
+    return season if season is not None and season.seats_from <= end else None
 
 
 def _books_month(ledger: _LedgerMonth) -> dt.date | None:

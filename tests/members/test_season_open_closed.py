@@ -85,7 +85,8 @@ def recomputed(month: dt.date) -> dict:
     return report_record(month_report_complete(year=month.year, month=month.month, today=OCT_6))
 
 
-# What a month's report says about money and members (the season it names aside: see the xfail below).
+# What a month's report says about money and members (the whole record, the season it names with it:
+# test_the_closed_reports_made_again_are_exactly_the_kept_ones).
 MONEY_AND_MEMBERS = (
     "accounts",
     "members",
@@ -224,11 +225,6 @@ def test_octobers_report_lists_the_carried_seats_with_their_first_installment(se
     assert rows == {m.pk: (Decimal("110.00"), Decimal("0.00"), Decimal("0.00")) for m in carried}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="finance/selectors/monthly_report.py: a month's report made again names the season that covers it "
-    "(and that season's WSOP allocation) even when the season was opened after the month closed",
-)
 def test_the_closed_reports_made_again_are_exactly_the_kept_ones(september_closed, treasurer):
     before = kept()
     season_open(start_year=2027, actor=treasurer, **OCTOBER_ON)
