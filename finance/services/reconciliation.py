@@ -130,6 +130,7 @@ def ofx_read(*, data: bytes) -> BankFile:
     """The lines of an OFX or QFX file (``ofxtools``): date posted, amount, check number, payee and memo, and
     the bank's id of each line (FITID); the ledger balance when the file gives one. One account per file."""
     # Imported here, not at the top: the parser loads its whole OFX schema, which only this command needs.
+    from ofxtools.models import CCSTMTRS, STMTRS
     from ofxtools.Parser import OFXTree
 
     tree = OFXTree()
@@ -147,9 +148,16 @@ def ofx_read(*, data: bytes) -> BankFile:
             f"The file holds {len(statements)} account statements; download one account's transactions at a time."
         )
     statement = statements[0]
+    if not isinstance(statement, (STMTRS, CCSTMTRS)):
+        raise BankFileError(
+            "The file is an investment account's statement, not a bank account's: download the bank account's "
+            "transactions as OFX, QFX or CSV.",
+            field="file",
+        )
     rows: list[BankRow] = []
     by_id: dict[str, BankRow] = {}
-    for trn in statement.transactions:
+    # A month with no line has no transaction list at all: only its balance.
+    for trn in statement.transactions or ():
         if trn.trnamt is None or trn.dtposted is None:
             continue
         amount = _bank_amount(trn.trnamt, where=f"The line {str(trn.fitid)[:40]!r}")

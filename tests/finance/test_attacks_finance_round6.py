@@ -295,3 +295,30 @@ def test_two_phones_tapping_the_same_member_at_the_door_book_the_hundred_dollars
     }
     tonight = Payment.objects.filter(membership=seat, date=dt.date(2026, 12, 12))
     assert list(tonight.values_list("amount", flat=True)) == [Decimal("100.00")]
+
+
+def test_an_ofx_file_of_a_month_with_no_line_keeps_its_closing_balance(client, november):
+    """A bank's file for a quiet month has no transaction list at all, only its balance (it was a server error)."""
+    start = OFX_NOVEMBER.index(b"<BANKTRANLIST>")
+    end = OFX_NOVEMBER.index(b"</BANKTRANLIST>") + len(b"</BANKTRANLIST>")
+    quiet = OFX_NOVEMBER[:start] + OFX_NOVEMBER[end:]
+    assert bank_file_sent(client, november, quiet) == ["Imported november.ofx: 0 new lines, 0 matched."]
+    assert not BankLine.objects.exists()
+    assert BankReconciliation.objects.get().statement_balance == Decimal("1290.00")
+
+
+def test_an_investment_accounts_ofx_file_is_refused_with_a_sentence(client, november):
+    investments = (
+        OFX_NOVEMBER.split(b"<BANKMSGSRSV1>")[0]
+        + b"<INVSTMTMSGSRSV1><INVSTMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS><INVSTMTRS>"
+        b"<DTASOF>20261130<CURDEF>USD<INVACCTFROM><BROKERID>b<ACCTID>1</INVACCTFROM><INVTRANLIST>"
+        b"<DTSTART>20261101<DTEND>20261130<BUYSTOCK><INVBUY><INVTRAN><FITID>y<DTTRADE>20261105</INVTRAN>"
+        b"<SECID><UNIQUEID>123456789<UNIQUEIDTYPE>CUSIP</SECID><UNITS>1<UNITPRICE>1<TOTAL>-1<SUBACCTSEC>CASH"
+        b"<SUBACCTFUND>CASH</INVBUY><BUYTYPE>BUY</BUYSTOCK></INVTRANLIST></INVSTMTRS></INVSTMTTRNRS>"
+        b"</INVSTMTMSGSRSV1></OFX>\n"
+    )
+    assert bank_file_sent(client, november, investments) == [
+        "The file is an investment account's statement, not a bank account's: download the bank account's "
+        "transactions as OFX, QFX or CSV."
+    ]
+    assert not BankImport.objects.exists()
