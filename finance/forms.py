@@ -14,6 +14,7 @@ from members.models import Membership, Person
 from ncpc.core.clock import club_today
 from ncpc.core.forms import BooksOnceForm, ClubReferencesForm, MoneyField, form_field
 from ncpc.core.money import money_str
+from ncpc.core.text import PlainTextForm
 
 DATE = forms.DateInput(attrs={"type": "date"})
 ACCOUNT_NAMES = {code: name for code, name, _kind, _pos in STANDARD_ACCOUNTS}
@@ -48,7 +49,7 @@ class MemberNameField(forms.ModelChoiceField):
         return str(obj.person)
 
 
-class PaymentForm(BooksOnceForm):
+class PaymentForm(PlainTextForm, BooksOnceForm):
     membership = PayerField(queryset=Membership.objects.none(), label="Member")
     date = forms.DateField(widget=DATE, initial=club_today)
     amount = MoneyField()
@@ -105,7 +106,7 @@ class DoorPaymentForm(BooksOnceForm):
     next = forms.CharField(required=False, max_length=300, widget=forms.HiddenInput)
 
 
-class ReverseForm(forms.Form):
+class ReverseForm(PlainTextForm, forms.Form):
     """A reversal is dated today (SPEC §15.6): it shows in the month it happens. ``overdraws``: what the page
     warns of, when the reversal would take an account below zero (``reversal_overdraws``): the officer ticks
     that it is to be booked all the same."""
@@ -124,7 +125,7 @@ class ReverseForm(forms.Form):
             )
 
 
-class CheckVoidForm(forms.Form):
+class CheckVoidForm(PlainTextForm, forms.Form):
     """Voiding a check not yet issued: the reason is kept with it and shown on the checks list."""
 
     reason = forms.CharField(
@@ -134,7 +135,7 @@ class CheckVoidForm(forms.Form):
     )
 
 
-class WaiverForm(forms.Form):
+class WaiverForm(PlainTextForm, forms.Form):
     fee_date = forms.TypedChoiceField(coerce=dt.date.fromisoformat, label="Late fee of")
     reason = forms.CharField(max_length=500)
 
@@ -145,7 +146,7 @@ class WaiverForm(forms.Form):
         ]
 
 
-class TransferForm(BooksOnceForm):
+class TransferForm(PlainTextForm, BooksOnceForm):
     """The Treasurer's own movements: between the cash box and club checking only (SPEC §15.6)."""
 
     date = forms.DateField(widget=DATE, initial=club_today)
@@ -164,7 +165,7 @@ class TransferForm(BooksOnceForm):
         return not_after_today(self.cleaned_data["date"])
 
 
-class CheckForm(ClubReferencesForm, BooksOnceForm):
+class CheckForm(PlainTextForm, ClubReferencesForm, BooksOnceForm):
     date = forms.DateField(widget=DATE, initial=club_today)
     check_number = forms.CharField(max_length=20)
     payee = forms.CharField(max_length=120)
@@ -216,7 +217,7 @@ class WsopResultForm(ClubReferencesForm, BooksOnceForm):
             )
 
 
-class OpeningBalanceForm(BooksOnceForm):
+class OpeningBalanceForm(PlainTextForm, BooksOnceForm):
     """What one asset account held when the club's books start (SPEC §16.6); built with the account's code as
     its prefix (one form per account on the page). ``confirm``: the second step, after the officer saw it."""
 

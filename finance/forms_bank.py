@@ -8,6 +8,7 @@ from finance.services.bank_statements import REASON_MAX
 from finance.services.ledger import STANDARD_ACCOUNTS
 from finance.services.reconciliation import BANK_ACCOUNT_CODES, BANK_AMOUNT_MAX, CsvColumns
 from ncpc.core.forms import BooksOnceForm, MoneyField
+from ncpc.core.text import PlainTextForm
 
 ACCOUNT_CHOICES = [
     (code, name) for code, name, _kind, _pos in STANDARD_ACCOUNTS if code in BANK_ACCOUNT_CODES
@@ -26,7 +27,7 @@ class MonthField(forms.DateField):
         return day.replace(day=1) if day is not None else None
 
 
-class StatementUploadForm(BooksOnceForm):
+class StatementUploadForm(PlainTextForm, BooksOnceForm):
     account = forms.ChoiceField(choices=ACCOUNT_CHOICES)
     month = MonthField(help_text="The month the statement covers.")
     file = forms.FileField(
@@ -92,7 +93,7 @@ class MatchForm(forms.Form):
     entry = forms.IntegerField(min_value=1, label="Posting")
 
 
-class DifferenceForm(forms.Form):
+class DifferenceForm(PlainTextForm, forms.Form):
     reason = forms.CharField(
         max_length=500, widget=forms.Textarea(attrs={"rows": 2}), label="Why they differ"
     )

@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from django.http import HttpResponse
 from openpyxl import Workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.properties import PageSetupProperties
@@ -110,7 +111,15 @@ def xlsx_bytes(tables: Iterable[Table], *, title: Sequence[str] = ()) -> bytes:
             if any(isinstance(r[cell.column - 1], Decimal) for r in table.rows if len(r) >= cell.column):
                 cell.alignment = Alignment(horizontal="right")
         for row in table.rows:
-            sheet.append([v if isinstance(v, (int, Decimal, dt.date)) or v is None else str(v) for v in row])
+            # A control character a workbook cannot hold (a bank's or an import's text) is left out, not a 500.
+            sheet.append(
+                [
+                    v
+                    if isinstance(v, (int, Decimal, dt.date)) or v is None
+                    else ILLEGAL_CHARACTERS_RE.sub("", str(v))
+                    for v in row
+                ]
+            )
         for offset, cells in enumerate(sheet.iter_rows(min_row=1)):
             for cell in cells:
                 if isinstance(cell.value, str):

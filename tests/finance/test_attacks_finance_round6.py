@@ -6,10 +6,12 @@ The clock stands at Nov 29, 2026 (the ``today`` fixture); event 5 is on Dec 12, 
 (``club`` of test_payment_entry)."""
 
 import datetime as dt
+import io
 import threading
 import time
 from decimal import Decimal
 
+import openpyxl
 import pytest
 import time_machine
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -17,9 +19,19 @@ from django.db import connection, connections, transaction  # noqa: F401 - conne
 from django.urls import reverse
 
 from events.models import Event
-from finance.models import Account, BankImport, BankLine, BankReconciliation, BankStatement, Payment
+from finance.models import (
+    Account,
+    BankImport,
+    BankLine,
+    BankReconciliation,
+    BankStatement,
+    Disbursement,
+    Payment,
+    Transaction,
+)
 from finance.services.checks import disbursement_create, disbursement_void
 from finance.services.door import door_payment_record
+from finance.services.ledger import EntryLine, transaction_post
 from finance.services.reconciliation import ofx_read
 from ncpc.core.errors import NcpcError
 from tests.factories import MembershipFactory, PersonFactory, once
@@ -322,3 +334,89 @@ def test_an_investment_accounts_ofx_file_is_refused_with_a_sentence(client, nove
         "transactions as OFX, QFX or CSV."
     ]
     assert not BankImport.objects.exists()
+
+
+# --- control characters and direction controls in the money forms' words ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url_name", "field", "value"),
+    [
+        ("finance:transfer", "memo", "Deposit\x07"),
+        ("finance:checks", "payee", "\u202eCard shop"),
+        ("finance:checks", "memo", "Cards\x1b[2J"),
+        ("finance:payments", "reference", "Chk\x0b1043"),
+    ],
+)
+def test_a_money_forms_words_with_a_control_character_or_direction_control_are_refused_on_their_field(
+    client, club, season, treasurer, president, url_name, field, value
+):
+    """A control character in a memo made the month's workbook a server error for every reader (openpyxl
+    refuses it), the closed month's kept report included; a right-to-left override turned round every line of the
+    ledger shown after it. Each is refused on its field, with the reason, and nothing is booked."""
+    opening_balance(amount="1000.00", day="2026-11-01")
+    opening_balance(code=Account.CASH, amount="100.00", day="2026-11-01")
+    client.force_login(treasurer)
+    data = {
+        "finance:transfer": {
+            "date": "2026-11-29",
+            "from_account": "cash_box",
+            "to_account": "checking",
+            "amount": "10.00",
+            "memo": "Deposit",
+        },
+        "finance:checks": {
+            "date": "2026-11-29",
+            "check_number": "1043",
+            "payee": "Card shop",
+            "amount": "20.00",
+            "memo": "Cards",
+            "from_account": "checking",
+            "to_account": "supplies",
+            "signer_1": treasurer.person.pk,
+            "signer_2": president.person.pk,
+        },
+        "finance:payments": {
+            "membership": club["cal"].pk,
+            "date": "2026-11-29",
+            "amount": "100.00",
+            "method": "check",
+            "reference": "1043",
+        },
+    }[url_name]
+    transactions, checks, payments = (
+        Transaction.objects.count(),
+        Disbursement.objects.count(),
+        Payment.objects.count(),
+    )
+    answer = client.post(reverse(url_name), {**data, field: value, "once": once()})
+    assert answer.status_code == 200
+    (problem,) = answer.context["form"].errors[field]
+    assert problem.startswith(
+        ("This holds a control character (code ", "This holds a direction control (code U+202E)")
+    )
+    assert (Transaction.objects.count(), Disbursement.objects.count(), Payment.objects.count()) == (
+        transactions,
+        checks,
+        payments,
+    )
+
+
+def test_the_months_workbook_leaves_out_a_control_character_kept_in_a_memo(client, season, treasurer):
+    """A memo kept before the forms refused them (or from an import) no longer makes the workbook a 500."""
+    opening_balance(amount="1000.00", day="2026-11-01")
+    transaction_post(
+        date=dt.date(2026, 11, 20),
+        kind=Transaction.Kind.TRANSFER,
+        memo="=Deposit\x07 bell",
+        lines=[EntryLine(Account.CASH, Decimal("5.00")), EntryLine(Account.CHECKING, Decimal("-5.00"))],
+        actor=treasurer,
+    )
+    client.force_login(treasurer)
+    answer = client.get(reverse("finance:report", args=[2026, 11]), {"format": "xlsx"})
+    assert answer.status_code == 200
+    ledger = openpyxl.load_workbook(io.BytesIO(answer.content))["Ledger"]
+    memos = [row[5] for row in ledger.iter_rows(values_only=True) if row[5] and "bell" in str(row[5])]
+    assert memos == ["=Deposit bell", "=Deposit bell"]  # text, not a formula: its cells are strings
+    cells = [row[5] for row in ledger.iter_rows() if row[5].value and "bell" in str(row[5].value)]
+    assert {c.data_type for c in cells} == {"s"}
