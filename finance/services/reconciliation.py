@@ -17,6 +17,7 @@ import hashlib
 import io
 import logging
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 from ncpc.core.money import ZERO, money_display, parse_money, quantize
 from ncpc.core.results import Booked
+from ncpc.core.text import DIRECTION_CONTROLS
 
 # ofxtools logs every element it converts at INFO: a line per tag of every file, in the server's log.
 logging.getLogger("ofxtools").setLevel(logging.WARNING)
@@ -111,7 +113,11 @@ def check_number_from(text: str) -> str:
 
 
 def _text(value: object, limit: int) -> str:
-    return " ".join(str(value or "").split())[:limit]
+    """The bank's words on one line, without the characters a page or the database cannot take as they are:
+    a control character (PostgreSQL refuses a NUL) or a direction control (it turns round the lines after it)."""
+    words = " ".join(str(value or "").split())
+    shown = "".join(c for c in words if c not in DIRECTION_CONTROLS and unicodedata.category(c) != "Cc")
+    return shown[:limit]
 
 
 def _bank_amount(value: object, *, where: str) -> Decimal:

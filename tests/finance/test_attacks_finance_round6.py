@@ -85,7 +85,12 @@ def bank_file_sent(client, treasurer, data: bytes, name: str = "november.ofx"):
     client.force_login(treasurer)
     url = reverse("finance:reconcile_import", args=["checking", 2026, 11])
     upload = SimpleUploadedFile(name, data, content_type="application/octet-stream")
-    columns = {"date_column": "Posted", "amount_column": "Amount", "date_format": "%m/%d/%Y"}
+    columns = {
+        "date_column": "Posted",
+        "amount_column": "Amount",
+        "description_column": "Description",
+        "date_format": "%m/%d/%Y",
+    }
     answer = client.post(url, {"file": upload, "once": once(), **columns}, follow=True)
     assert answer.redirect_chain == [("/finance/bank/checking/2026/11/", 302)]
     return [str(m) for m in answer.context["messages"]]
@@ -420,3 +425,16 @@ def test_the_months_workbook_leaves_out_a_control_character_kept_in_a_memo(clien
     assert memos == ["=Deposit bell", "=Deposit bell"]  # text, not a formula: its cells are strings
     cells = [row[5] for row in ledger.iter_rows() if row[5].value and "bell" in str(row[5].value)]
     assert {c.data_type for c in cells} == {"s"}
+
+
+def test_a_bank_files_words_keep_no_nul_control_character_or_direction_control(client, november):
+    """PostgreSQL refuses a NUL in a text column (the import was a server error there); a right-to-left override
+    in the bank's words turned round the lines of the reconciliation after it."""
+    data = OFX_NOVEMBER.replace(b"<NAME>DEPOSIT", b"<NAME>DEP\x00OS\x07IT")
+    assert bank_file_sent(client, november, data) == ["Imported november.ofx: 2 new lines, 2 matched."]
+    assert sorted(BankLine.objects.values_list("description", flat=True)) == ["CHECK 1043", "DEPOSIT"]
+    csv_file = "Posted,Description,Amount\n11/21/2026,\u202eSERVICE FEE,-3.00\n".encode()
+    assert bank_file_sent(client, november, csv_file, name="fees.csv") == [
+        "Imported fees.csv: 1 new lines, 0 matched."
+    ]
+    assert BankLine.objects.get(amount=Decimal("-3.00")).description == "SERVICE FEE"
