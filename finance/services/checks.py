@@ -42,6 +42,7 @@ from ncpc.core.models import MailDelivery
 from ncpc.core.money import money_display
 from ncpc.core.permissions import Action, user_can, user_person
 from ncpc.core.results import Booked
+from ncpc.core.text import text_problem
 
 FROM_ACCOUNTS = (Account.CHECKING, Account.ESCROW)
 # Supplies and WSOP expenses; cash for the club's cash box; checking, for money taken out of the escrow.
@@ -378,6 +379,9 @@ def void_reason_checked(reason: str | None, *, what: str, error: type[NcpcError]
         raise error(f"Say why the {what} is voided.", field="reason")
     if len(reason) > VOID_REASON_MAX:
         raise error(f"The reason is longer than {VOID_REASON_MAX} characters.", field="reason")
+    # Shown to the officers and e-mailed to them: a control or direction character would garble both.
+    if problem := text_problem(reason, lines=True):
+        raise error(problem, field="reason")
     return reason
 
 

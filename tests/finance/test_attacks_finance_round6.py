@@ -27,6 +27,7 @@ from finance.models import (
     BankStatement,
     Disbursement,
     Payment,
+    PayoutCorrectionProposal,
     Transaction,
 )
 from finance.services.checks import disbursement_create, disbursement_void
@@ -35,7 +36,7 @@ from finance.services.ledger import EntryLine, transaction_post
 from finance.services.reconciliation import ofx_read
 from ncpc.core.errors import NcpcError
 from tests.factories import MembershipFactory, PersonFactory, once
-from tests.finance import test_payment_entry, test_reconciliation
+from tests.finance import test_correction_approval, test_payment_entry, test_reconciliation
 from tests.finance.factories import opening_balance, pay
 
 pytestmark = pytest.mark.django_db
@@ -438,3 +439,23 @@ def test_a_bank_files_words_keep_no_nul_control_character_or_direction_control(c
         "Imported fees.csv: 1 new lines, 0 matched."
     ]
     assert BankLine.objects.get(amount=Decimal("-3.00")).description == "SERVICE FEE"
+
+
+proposed = test_correction_approval.proposed  # the fixture: event 3's payout correction, proposed on Dec 5
+
+
+def test_a_payout_corrections_void_reason_with_a_direction_control_is_refused_and_it_stays_pending(
+    proposed, treasurer, client
+):
+    """The void of a payout correction takes its reason from the request as typed (no form): the command
+    refuses what the money forms refuse, and the reason is e-mailed to the officers."""
+    _, _, proposal = proposed
+    client.force_login(treasurer)
+    url = reverse("finance:payout_correction_void", args=(proposal.pk,))
+    page = client.post(url, {"reason": "Paid \u202eby check"}, follow=True)
+    assert [str(m) for m in page.context["messages"]] == [
+        "This holds a direction control (code U+202E) that would turn round the text shown after it: write it "
+        "without."
+    ]
+    proposal.refresh_from_db()
+    assert proposal.status == PayoutCorrectionProposal.Status.PENDING
