@@ -28,7 +28,11 @@ def floor_cents(value: Decimal) -> Decimal:
 
 # What people write for an amount: an optional sign and dollar sign, digits (thousands may be grouped with
 # commas), at most two decimals. No exponent (``1E+2``), no NaN or Infinity: Decimal would take those.
-_MONEY_TEXT = re.compile(r"^(?P<sign>-?)\$?(?P<whole>\d+|\d{1,3}(?:,\d{3})+)?(?:\.(?P<cents>\d+))?$")
+# ASCII digits only (as every number from the browser: ``re.ASCII``, so "١٢٣" is not $123); "5." is $5.00 as ".5" is
+# $0.50.
+_MONEY_TEXT = re.compile(
+    r"^(?P<sign>-?)\$?(?P<whole>\d+|\d{1,3}(?:,\d{3})+)?(?:\.(?P<cents>\d*))?$", re.ASCII
+)
 
 
 def parse_money(text: str) -> Decimal:
@@ -36,7 +40,7 @@ def parse_money(text: str) -> Decimal:
     anything else (an exponent, NaN, more than two decimals, a stray character)."""
     cleaned = str(text).strip().replace(" ", "")
     match = _MONEY_TEXT.match(cleaned)
-    if match is None or (match["whole"] is None and match["cents"] is None):
+    if match is None or (match["whole"] is None and not match["cents"]):
         raise ValueError(f"{text!r} is not an amount of money")
     if match["cents"] is not None and len(match["cents"]) > 2:
         raise ValueError(f"{text!r} is not an amount with at most two decimals")
