@@ -276,3 +276,25 @@ def test_a_ruling_and_a_suggestion_sent_twice_at_once_are_recorded_once():
         assert suggested[0] == suggested[1] and isinstance(suggested[0], RuleChange), suggested
     assert Ruling.objects.count() == 1 and RuleChange.objects.count() == 1
     assert AuditEntry.objects.filter(action__in=("ruling.record", "rules.suggest")).count() == 2
+
+
+def test_a_venue_saved_twice_unchanged_and_an_event_announced_twice_record_once(
+    officer_client, season, today
+):
+    venue = VenueFactory(name="The Back Room", address="1 Main St")
+    url = reverse("events:venue_edit", kwargs={"pk": venue.pk})
+    data = {"name": "The Back Room", "address": "1 Main St", "active": "on"}
+    officer_client.post(url, data | {"address": "2 Main St"})
+    again = officer_client.post(url, data | {"address": "2 Main St"}, follow=True)
+    assert "Nothing changed: The Back Room is as it was." in _messages(again)
+    assert AuditEntry.objects.filter(action="venue.update").count() == 1
+    venue.refresh_from_db()
+    assert venue.address == "2 Main St"
+
+    announce = reverse("events:event_announce", kwargs={"season": season.name, "number": 6})
+    for _ in range(2):
+        response = officer_client.post(announce, {"venue": venue.pk})
+        assert response.status_code == 302
+    event = Event.objects.get(season=season, number=6)
+    assert (event.venue, event.announced_on, event.announced_late) == (venue, today, False)
+    assert AuditEntry.objects.filter(action="event.announce").count() == 1

@@ -25,6 +25,8 @@ def venue_save(*, venue: Venue | None, name: str, address: str, active: bool, ac
     if clash.exists():
         raise NcpcError(f"A venue named {name} exists already.", field="name")
     created = venue is None
+    if venue is not None and (venue.name, venue.address, venue.active) == (name, address.strip(), active):
+        return venue  # saved as it was (sent twice): nothing to record
     venue = venue or Venue()
     venue.name, venue.address, venue.active = name, address.strip(), active
     try:
@@ -130,6 +132,8 @@ def event_announce(
             f"{club_identity().rule_book} want {days} days' notice (§4.6). Tick the confirmation to announce it late anyway.",
             field="confirm_late",
         )
+    if (locked.venue_id, locked.announced_on, locked.announced_late) == (venue.pk, day, late):
+        return locked  # announced so already today (sent twice): nothing to record
     locked.venue = venue
     locked.announced_on = day
     locked.announced_late = late

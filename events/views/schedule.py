@@ -269,7 +269,12 @@ def venue_edit(request, pk):
     initial = {"name": venue.name, "address": venue.address, "active": venue.active}
     form = VenueForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        if command_run(request, venue_save, form=form, venue=venue, **form.cleaned_data) is not None:
-            messages.success(request, f"Saved {venue}.")
+        before = (venue.name, venue.address, venue.active)
+        saved = command_run(request, venue_save, form=form, venue=venue, **form.cleaned_data)
+        if saved is not None:
+            if (saved.name, saved.address, saved.active) == before:
+                messages.info(request, f"Nothing changed: {venue} is as it was.")
+            else:
+                messages.success(request, f"Saved {venue}.")
             return redirect("events:venues")
     return render(request, "events/venue_form.html", {"venue": venue, "form": form})
