@@ -298,3 +298,27 @@ def test_a_venue_saved_twice_unchanged_and_an_event_announced_twice_record_once(
     event = Event.objects.get(season=season, number=6)
     assert (event.venue, event.announced_on, event.announced_late) == (venue, today, False)
     assert AuditEntry.objects.filter(action="event.announce").count() == 1
+
+
+def test_a_waiting_list_move_sent_twice_moves_the_entry_one_place(officer_client, season, today):
+    from members.selectors import waiting_list
+    from members.services.waiting_list import waiting_list_add
+
+    ann, bob, cat = (
+        waiting_list_add(person=PersonFactory(key=key, first_name=key.title(), last_name="Wait"), on=today)
+        for key in ("ann", "bob", "cat")
+    )
+    page = officer_client.get(reverse("members:waiting_list")).content.decode()
+    assert '<input type="hidden" name="at" value="1">' in page
+    url = reverse("members:waiting_list_move", kwargs={"pk": ann.pk})
+    officer_client.post(url, {"direction": "down", "at": "1"})
+    again = officer_client.post(url, {"direction": "down", "at": "1"}, follow=True)
+    assert [e.person.key for e in waiting_list()] == ["bob", "ann", "cat"]
+    assert _messages(again) == [
+        "Ann Wait is at place 2 of the waiting list now, not 1 as the page showed (moved already, or the list "
+        "changed): nothing more was moved. Check the order below."
+    ]
+    assert AuditEntry.objects.filter(action="member.waiting_list.move").count() == 1
+    # Moved from the place it holds now, it moves again.
+    officer_client.post(url, {"direction": "down", "at": "2"})
+    assert [e.person.key for e in waiting_list()] == ["bob", "cat", "ann"]

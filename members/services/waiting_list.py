@@ -44,13 +44,22 @@ def waiting_list_add(
 
 
 @transaction.atomic
-def waiting_list_move(*, entry: WaitingListEntry, up: bool, actor: Actor = None) -> None:
-    """Swap the entry with its neighbour above (``up``) or below."""
+def waiting_list_move(
+    *, entry: WaitingListEntry, up: bool, at: int | None = None, actor: Actor = None
+) -> None:
+    """Swap the entry with its neighbour above (``up``) or below. ``at``: the entry's place (1 = first) on the
+    page the officer moved it from; when it has another place now (the move sent twice, or another officer's),
+    nothing moves."""
     entries = list(WaitingListEntry.objects.select_for_update().filter(status=WAITING))
     ids = [e.pk for e in entries]
     if entry.pk not in ids:
         raise ConcurrentChange("That entry is no longer on the waiting list; reload the page.")
     index = ids.index(entry.pk)
+    if at is not None and at != index + 1:
+        raise ConcurrentChange(
+            f"{entry.person} is at place {index + 1} of the waiting list now, not {at} as the page showed "
+            "(moved already, or the list changed): nothing more was moved. Check the order below."
+        )
     other_index = index - 1 if up else index + 1
     if not 0 <= other_index < len(entries):
         raise NcpcError(f"{entry.person} is already {'first' if up else 'last'} on the waiting list.")

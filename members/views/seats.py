@@ -130,7 +130,15 @@ def waiting_list_page(request):
 @require(Action.MANAGE_MEMBERS)
 def waiting_list_reorder(request, pk):
     entry = get_object_or_404(WaitingListEntry, pk=pk)
-    command_run(request, waiting_list_move, entry=entry, up=request.POST.get("direction") == "up")
+    at = request.POST.get("at", "")
+    command_run(
+        request,
+        waiting_list_move,
+        entry=entry,
+        up=request.POST.get("direction") == "up",
+        # The place the page showed; a form without it (an older page) moves as before.
+        at=int(at) if at.isascii() and at.isdigit() and len(at) <= 9 else None,
+    )
     return redirect("members:waiting_list")
 
 
