@@ -322,3 +322,20 @@ def test_a_waiting_list_move_sent_twice_moves_the_entry_one_place(officer_client
     # Moved from the place it holds now, it moves again.
     officer_client.post(url, {"direction": "down", "at": "2"})
     assert [e.person.key for e in waiting_list()] == ["bob", "cat", "ann"]
+
+
+def test_a_signature_withdrawal_sent_twice_withdraws_once_and_says_so(officer_client, member, season, today):
+    from members.models import RulesSignature
+
+    url = reverse("members:signatures")
+    seat = member.person.memberships.get(season=season)
+    RulesSignature.objects.filter(membership=seat).delete()
+    officer_client.post(url, {"membership": seat.pk, "signed_on": "2026-11-29"})
+    signature = RulesSignature.objects.get(membership=seat)
+    withdraw = reverse("members:signature_withdraw", args=[signature.pk])
+    officer_client.post(withdraw, {"reason": "wrong member ticked"})
+    again = officer_client.post(withdraw, {"reason": "wrong member ticked"}, follow=True)
+    assert again.status_code == 200  # the signatures page, not a 404
+    assert _messages(again)[-1] == "That signature is withdrawn already: nothing changed."
+    assert not RulesSignature.objects.filter(membership=seat).exists()
+    assert AuditEntry.objects.filter(action="member.rules_signature_withdrawn").count() == 1

@@ -1,7 +1,7 @@
 """The officers' checklist of signatures of the season's rules document (§2.4.3). Thin: form → service."""
 
 from django.contrib import messages
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from events.selectors import current_season
@@ -79,7 +79,10 @@ def _signatures_bulk(request, *, season):
 @require_POST
 @require(Action.MANAGE_MEMBERS)
 def signature_withdraw(request, pk):
-    signature = get_object_or_404(RulesSignature, pk=pk)
+    signature = RulesSignature.objects.filter(pk=pk).first()
+    if signature is None:  # withdrawn already: the form sent twice, or by two officers
+        messages.info(request, "That signature is withdrawn already: nothing changed.")
+        return redirect("members:signatures")
     reason = request.POST.get("reason", "")
     command_run(
         request,
