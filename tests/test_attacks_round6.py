@@ -339,3 +339,26 @@ def test_a_signature_withdrawal_sent_twice_withdraws_once_and_says_so(officer_cl
     assert _messages(again)[-1] == "That signature is withdrawn already: nothing changed."
     assert not RulesSignature.objects.filter(membership=seat).exists()
     assert AuditEntry.objects.filter(action="member.rules_signature_withdrawn").count() == 1
+
+
+def test_a_nomination_withdrawal_sent_twice_withdraws_once_and_says_so(client, president, season, today):
+    import datetime as dt
+
+    from members.models import Nomination
+    from members.services.elections import election_create, nomination_record
+    from tests.members.factories import seats_fill
+
+    nominee = seats_fill(season=season, count=1)[0].person
+    election = election_create(season=season, on=today)
+    nomination = nomination_record(
+        ballot=election, office="treasurer", person=nominee, on=dt.date(2027, 3, 27)
+    )
+    client.force_login(president)
+    url = reverse("members:nomination_withdraw", args=[nomination.pk])
+    first = client.post(url)
+    assert first["Location"] == reverse("members:ballot", args=[election.pk])
+    again = client.post(url, follow=True)
+    assert again.status_code == 200  # the votes page, not a 404
+    assert _messages(again)[-1] == "That nomination is withdrawn already: nothing changed."
+    assert not Nomination.objects.exists()
+    assert AuditEntry.objects.filter(action="election.withdraw").count() == 1

@@ -257,7 +257,10 @@ def nominate(request, pk):
 @require_POST
 @require(Action.MANAGE_ELECTIONS)
 def nomination_withdraw(request, pk):
-    nomination = get_object_or_404(Nomination.objects.select_related("question"), pk=pk)
+    nomination = Nomination.objects.select_related("question").filter(pk=pk).first()
+    if nomination is None:  # withdrawn already: the form sent twice, or by two officers
+        messages.info(request, "That nomination is withdrawn already: nothing changed.")
+        return redirect("members:governance")
     ballot_id = nomination.question.ballot_id
     command_run(
         request, election_services.nomination_withdraw, nomination=nomination, success="Nomination withdrawn."
