@@ -362,3 +362,13 @@ def test_a_nomination_withdrawal_sent_twice_withdraws_once_and_says_so(client, p
     assert _messages(again)[-1] == "That nomination is withdrawn already: nothing changed."
     assert not Nomination.objects.exists()
     assert AuditEntry.objects.filter(action="election.withdraw").count() == 1
+
+
+def test_a_substitutes_name_with_no_space_breaks_on_the_members_answer_card(member_client, season, today):
+    name = "S" * 120  # the longest the form takes
+    url = reverse("events:rsvp", kwargs={"season": season.name, "number": 5})
+    member_client.post(url, {"answer": "substitute", "substitute_name": name, "not_professional": "on"})
+    page = member_client.get(
+        reverse("events:event", kwargs={"season": season.name, "number": 5})
+    ).content.decode()
+    assert f'<span class="small text-muted d-block text-break">{name} plays your seat' in page
