@@ -38,7 +38,10 @@ def night_with_away(season, *, away: int):
     for key in "abcdefghijk"[:away]:
         Attendance.objects.filter(pk=seats[key].pk).update(status=Attendance.Status.ABSENT)
         Attendance.objects.create(
-            event=earlier, membership=seats[key].membership, status=Attendance.Status.CALLED_IN, called_in_at=T0
+            event=earlier,
+            membership=seats[key].membership,
+            status=Attendance.Status.CALLED_IN,
+            called_in_at=T0,
         )
     return event
 
@@ -61,7 +64,9 @@ def test_the_consoles_whole_state_reads_each_row_once(client, season, vice_presi
     assert event.attendances.count() == 13
     assert state["entrants"] == 13 - away and len(state["still_in"]) == 12 - away
     event.refresh_from_db()
-    assert state["version"] == f"{event.results_version}.{event.night.clock_version}.{event.night.seats_version}"
+    assert (
+        state["version"] == f"{event.results_version}.{event.night.clock_version}.{event.night.seats_version}"
+    )
 
 
 def test_the_console_says_finishing_mails_the_results_tonight_but_not_for_a_night_entered_days_later(
