@@ -32,8 +32,9 @@ def _messages(response) -> list[str]:
 
 
 def _ruling(**changes):
+    # The event by its key, as the form's choice sends it (not a number a database's sequence may not give).
     return {
-        "event": "3",
+        "event": str(Event.objects.order_by("date").values_list("pk", flat=True)[2]),
         "hand": "Level 4, table 2",
         "parties": "Ann and Bob",
         "dispute": "Who won the side pot",
