@@ -106,6 +106,31 @@ def test_a_csv_with_a_nul_byte_is_refused_naming_its_line(client, vice_president
     assert not Person.objects.filter(key__in=["ann", "bob"]).exists()
 
 
+@pytest.mark.parametrize("char", ["\u202e", "\u2067"])
+def test_a_name_with_a_direction_control_in_the_roster_file_is_refused_naming_its_line(
+    client, vice_president, season, char
+):
+    # A right-to-left override left open in Bob's name would turn round every name listed after his.
+    text = HEADER + f"ann,Ann,Lee,1970-01-01\nbob,{char}Bob,Ray,1971-02-02\n"
+    client.force_login(vice_president)
+    response = upload(client, text.encode(), "roster.csv")
+    assert response.status_code == 200
+    assert messages_of(response) == [
+        f"Line 3 of the file holds a direction control (code U+{ord(char):04X}), which would turn round the "
+        "names shown after it: remove it, or save the file again from the spreadsheet."
+    ]
+    assert not SheetImport.objects.exists()
+    assert not Person.objects.filter(key__in=["ann", "bob"]).exists()
+
+
+def test_a_right_to_left_name_with_its_plain_marks_imports():
+    # Hebrew or Arabic names may carry the plain direction marks (U+200F), which open nothing.
+    text = spreadsheet.upload_text(
+        name="a.csv", raw=(HEADER + "dov,\u05d3\u05d1\u200f,Lee,1970-01-01\n").encode()
+    )
+    assert "\u200f" in text
+
+
 @pytest.mark.parametrize("char", ["\x00", "\x07", "\x1b", "\x7f"])
 def test_a_control_character_in_a_cell_is_refused_and_tab_and_line_breaks_are_not(char):
     with pytest.raises(spreadsheet.NcpcError) as refused:

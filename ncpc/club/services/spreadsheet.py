@@ -72,6 +72,7 @@ from ncpc.core.errors import NcpcError
 from ncpc.core.mail import email_problem
 from ncpc.core.models import SheetImport
 from ncpc.core.money import parse_money
+from ncpc.core.text import DIRECTION_CONTROLS
 
 MAX_BYTES = 1_000_000
 # A workbook larger than this once unpacked is refused from its zip directory, before a cell is read (SPEC §17.7):
@@ -79,6 +80,8 @@ MAX_BYTES = 1_000_000
 MAX_XLSX_UNPACKED = 20_000_000
 # Control characters a cell may not hold (tab, line feed and carriage return are a CSV's own).
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# A direction control left open in a name turns round every name the pages list after it (``ncpc.core.text``).
+_DIRECTION = re.compile("[" + "".join(sorted(DIRECTION_CONTROLS)) + "]")
 # The largest amount a money column holds (max_digits with two places): 10 ** (12 - 2).
 PAYMENT_LIMIT = Decimal(10) ** (Payment._meta.get_field("amount").max_digits - 2)
 MEMBER_COLUMNS = (
@@ -198,13 +201,19 @@ def control_problem(text: str) -> None:
     """Refuse a file with a NUL or another control character in a cell (SPEC §17.7), naming its line: no
     name, date or amount holds one, and PostgreSQL refuses a NUL in any text."""
     found = _CONTROL.search(text)
-    if found is None:
-        return
-    line = text.count("\n", 0, found.start()) + 1
-    raise NcpcError(
-        f"Line {line} of the file holds a control character (code {ord(found.group()):#04x}), which no cell may "
-        "hold: remove it, or save the file again from the spreadsheet."
-    )
+    if found is not None:
+        line = text.count("\n", 0, found.start()) + 1
+        raise NcpcError(
+            f"Line {line} of the file holds a control character (code {ord(found.group()):#04x}), which no cell "
+            "may hold: remove it, or save the file again from the spreadsheet."
+        )
+    found = _DIRECTION.search(text)
+    if found is not None:
+        line = text.count("\n", 0, found.start()) + 1
+        raise NcpcError(
+            f"Line {line} of the file holds a direction control (code U+{ord(found.group()):04X}), which would "
+            "turn round the names shown after it: remove it, or save the file again from the spreadsheet."
+        )
 
 
 def _xlsx_unpacked_problem(raw: bytes) -> str:
