@@ -200,20 +200,21 @@ def upload_text(*, name: str, raw: bytes) -> str:
 def control_problem(text: str) -> None:
     """Refuse a file with a NUL or another control character in a cell (SPEC §17.7), naming its line: no
     name, date or amount holds one, and PostgreSQL refuses a NUL in any text."""
-    found = _CONTROL.search(text)
-    if found is not None:
-        line = text.count("\n", 0, found.start()) + 1
-        raise NcpcError(
-            f"Line {line} of the file holds a control character (code {ord(found.group()):#04x}), which no cell "
-            "may hold: remove it, or save the file again from the spreadsheet."
-        )
-    found = _DIRECTION.search(text)
-    if found is not None:
-        line = text.count("\n", 0, found.start()) + 1
-        raise NcpcError(
-            f"Line {line} of the file holds a direction control (code U+{ord(found.group()):04X}), which would "
-            "turn round the names shown after it: remove it, or save the file again from the spreadsheet."
-        )
+    for pattern, what, why in (
+        (_CONTROL, "a control character (code {:#04x})", "which no cell may hold"),
+        (
+            _DIRECTION,
+            "a direction control (code U+{:04X})",
+            "which would turn round the names shown after it",
+        ),
+    ):
+        found = pattern.search(text)
+        if found is not None:
+            line = text.count("\n", 0, found.start()) + 1
+            raise NcpcError(
+                f"Line {line} of the file holds {what.format(ord(found.group()))}, {why}: remove it, or save the "
+                "file again from the spreadsheet."
+            )
 
 
 def _xlsx_unpacked_problem(raw: bytes) -> str:
