@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from events.models import Season
+from events.models import Event, Season
 from events.selectors import season_rules
 from members.models import Membership, Person
 from members.services.logins import login_email_problem, person_login_email_sync
@@ -48,7 +48,10 @@ def roster_import(
     line's sponsor is recorded on the seat (SPEC §16.10).
 
     The seats take effect on the season's first day, or, when that day is in or before a closed month, on the
-    first day of the first open month (SPEC §17.2), as when seats carry over (``seats_carry_over_day``)."""
+    first day of the first open month (SPEC §17.2), as when seats carry over (``seats_carry_over_day``). A line
+    whose ``first_event`` is later (a member who joined during the season) takes effect on that event's date,
+    as a season file's seat does, or on that first open day when it is later: the months before the member
+    joined do not list the seat in their reports."""
     keys = [line.key for line in lines]
     if len(set(keys)) != len(keys):
         raise NcpcError("A member key is listed twice; nothing was imported.")
@@ -66,7 +69,8 @@ def roster_import(
         raise NcpcError(
             f"Already holding a seat in {season}: {', '.join(sorted(seated))}; nothing was imported."
         )
-    joined_on = seats_carry_over_day(season=season)  # before anything is written
+    seats_on = seats_carry_over_day(season=season)  # before anything is written
+    event_dates = dict(Event.objects.filter(season=season).values_list("number", "date"))
     existing = {p.key: p for p in Person.objects.filter(key__in=keys)}
     _blanks_fill(people=existing, lines=lines, actor=actor)
     created = _people_create(lines=[line for line in lines if line.key not in existing])
@@ -84,7 +88,7 @@ def roster_import(
                 person=people[line.key],
                 season=season,
                 first_event=line.first_event,
-                joined_on=joined_on,
+                joined_on=_seat_day(line=line, seats_on=seats_on, event_dates=event_dates),
                 declared_not_professional=True,
                 sponsor=sponsors[line.sponsor] if line.sponsor else None,
             )
@@ -127,6 +131,14 @@ def roster_import(
         data={"seats": len(memberships), "new_people": len(created), "age_declared": len(declared)},
     )
     return memberships
+
+
+def _seat_day(*, line: RosterLine, seats_on: dt.date, event_dates: dict[int, dt.date]) -> dt.date:
+    """The day a line's seat takes effect: its first event's date when that is not event 1 (the season's events
+    as scheduled; the seats' day when the event is not scheduled), never before the seats' day ``seats_on``."""
+    if line.first_event <= 1:
+        return seats_on
+    return max(seats_on, event_dates.get(line.first_event, seats_on))
 
 
 def _blanks_fill(*, people: dict[str, Person], lines: Sequence[RosterLine], actor: Actor) -> None:

@@ -260,6 +260,59 @@ def test_an_imported_members_spreadsheet_takes_effect_on_october_1(september_clo
     assert_closed_money_and_members_unchanged(before)
 
 
+def _line(key: str, first_event: int) -> RosterLine:
+    return RosterLine(
+        key=key,
+        first_name=key.title(),
+        last_name="Dunn",
+        date_of_birth=dt.date(1980, 5, 1),
+        first_event=first_event,
+    )
+
+
+def test_an_imported_member_who_joined_at_a_later_event_takes_effect_on_that_events_date(
+    september_closed, treasurer
+):
+    """Event 3 of the season scheduled from October is on Dec 25, 2027: the seat of a member who joined at it is
+    not in October's and November's reports; a member from event 1 takes effect on Oct 1, the first open day."""
+    new = season_create(start_year=2027, **OCTOBER_ON)
+    seats = roster_import(
+        season=new, lines=[_line("dan", 1), _line("eve", 3)], actor=treasurer, source="a members spreadsheet"
+    )
+    assert [(s.person.key, s.first_event, s.joined_on) for s in seats] == [
+        ("dan", 1, OCT_1),
+        ("eve", 3, dt.date(2027, 12, 25)),
+    ]
+    november = month_report_complete(year=2027, month=11, today=dt.date(2027, 12, 1))
+    assert sorted(r.membership.person.key for r in november.members if r.membership.season == new) == ["dan"]
+
+
+def test_an_imported_member_whose_first_event_fell_in_a_closed_month_takes_effect_on_the_first_open_day(
+    september_closed, treasurer
+):
+    """A season file's season keeps the bylaws' schedule: event 2 on Sep 25, 2027, in closed September; the seat
+    takes effect on Oct 1, the first open day, never inside the closed month."""
+    new = season_create(start_year=2027, rules=BYLAWS_RULES)
+    assert Event.objects.get(season=new, number=2).date == dt.date(2027, 9, 25)
+    seats = roster_import(
+        season=new, lines=[_line("eve", 2)], actor=treasurer, source="a members spreadsheet"
+    )
+    assert [(s.first_event, s.joined_on) for s in seats] == [(2, OCT_1)]
+
+
+def test_with_nothing_closed_an_imported_member_from_event_2_takes_effect_on_its_date(season, treasurer):
+    """The bylaws' schedule: one event a month on the 4th Saturday from August; event 2 of 2027-28 is on
+    Sep 25, 2027."""
+    new = season_create(start_year=2027)
+    seats = roster_import(
+        season=new, lines=[_line("dan", 1), _line("eve", 2)], actor=treasurer, source="a members spreadsheet"
+    )
+    assert [(s.first_event, s.joined_on) for s in seats] == [
+        (1, dt.date(2027, 8, 1)),
+        (2, dt.date(2027, 9, 25)),
+    ]
+
+
 def test_with_nothing_closed_the_seats_carry_over_on_august_1(season, member, treasurer):
     new, carried = season_open(start_year=2027, actor=treasurer)
     assert {m.joined_on for m in carried} == {dt.date(2027, 8, 1)}
