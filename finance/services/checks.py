@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 
 from events.models import Season
 from finance.models import Account, Disbursement, DisbursementApproval, PayoutCorrectionProposal, Transaction
@@ -441,12 +442,18 @@ def void_notice_mails(
     requests under the reference ``asked``), those who approved it (``approvers``: their person ids) and the
     officer who wrote (or proposed) it, but not the one who voided it, who knows: ``template`` with
     ``context``, the void's text (``void_text``), the person and the club. Sent as the approval requests are
-    (``approval_request_mails``), under the reference ``<asked>:void``; those without an address are skipped."""
-    addresses = MailDelivery.objects.filter(
-        kind=MailDelivery.Kind.CHECK_APPROVAL, reference=asked
-    ).values_list("to", flat=True)
+    (``approval_request_mails``), under the reference ``<asked>:void``; those without an address are skipped.
+
+    The officers asked are found as the requests chose them, by who they are, not by the addresses the requests
+    went to: those in office on the day ``voided`` was written (its ``created_at``, the club's date), when
+    requests were sent under ``asked``. Each is mailed at their address now, so one whose e-mail changed since
+    is still told."""
+    asked_ids: list[int] = []
+    if MailDelivery.objects.filter(kind=MailDelivery.Kind.CHECK_APPROVAL, reference=asked).exists():
+        requested_on = timezone.localtime(voided.created_at).date()
+        asked_ids = [person.pk for person in officer_holders(on=requested_on).values()]
     told = Person.objects.filter(
-        Q(pk__in=list(approvers)) | Q(email__in=list(addresses)) | Q(user_id=voided.created_by_id)
+        Q(pk__in=list(approvers)) | Q(pk__in=asked_ids) | Q(user_id=voided.created_by_id)
     ).exclude(email="")
     if voided.voided_by_id is not None:
         told = told.exclude(user_id=voided.voided_by_id)
