@@ -44,6 +44,7 @@ from openpyxl.utils.exceptions import InvalidFileException
 from events.models import Season
 from events.rules import SeasonRules
 from events.selectors import season_rules
+from events.services.seasons import season_opening
 from finance.models import Payment
 from finance.services.ledger import books_start_day
 from finance.services.payments_import import (
@@ -800,6 +801,7 @@ def members_sheet_read(*, text: str, season: Season, options: SheetOptions | Non
             )
     notices += _names_notices(untidy=untidy, tidy=options.tidy, made=len(made))
     notices += _age_notices(rows=rows, adult=options.adult, minimum_age=rules.minimum_age)
+    _opening_notice(season=season, notices=notices, problems=problems)
     total = len(record.seated) + sum(1 for r in rows if not r.errors)
     if total > rules.max_members:
         problems.append(f"{total} seats would be held in {season}; the club allows {rules.max_members}.")
@@ -811,6 +813,25 @@ def members_sheet_read(*, text: str, season: Season, options: SheetOptions | Non
         ignored=ignored,
         options=options,
         minimum_age=rules.minimum_age,
+    )
+
+
+def _opening_notice(*, season: Season, notices: list[str], problems: list[str]) -> None:
+    """When the seats take effect if the season's first day is in or before a closed month (SPEC §17.2,
+    ``season_opening``, as ``roster_import`` does): said in the notices; a season with every month closed
+    cannot take any seat, so the file is refused before it is confirmed."""
+    opening = season_opening(start_year=season.start.year)
+    if not opening.moved:
+        return
+    if opening.seats_on is None:
+        problems.append(
+            f"Every month of {season} is closed (the books are closed up to {opening.closed_until:%B %Y}): no "
+            "seat can take effect in it."
+        )
+        return
+    notices.append(
+        f"The seats take effect on {opening.seats_on:%b %-d, %Y}: the months up to {opening.closed_until:%B %Y} "
+        "are closed. A member whose first event is later takes effect on that event's date."
     )
 
 
