@@ -27,6 +27,7 @@ def limit_from(form: forms.Form, season) -> None:
     for field in form.fields.values():
         if isinstance(field, MoneyField):
             field.limit = season.money_limit
+            field.limit_source = "season"
 
 
 def not_after_today(day: dt.date) -> dt.date:
@@ -198,8 +199,10 @@ class CheckForm(PlainTextForm, ClubReferencesForm, BooksOnceForm):
 
 class WsopResultForm(ClubReferencesForm, BooksOnceForm):
     representative = MemberNameField(queryset=Membership.objects.none())
-    gross = MoneyField(minimum=Decimal("0.00"), limit=WINNINGS_LIMIT)
-    tips = MoneyField(minimum=Decimal("0.00"), limit=WINNINGS_LIMIT, initial=Decimal("0.00"))
+    gross = MoneyField(minimum=Decimal("0.00"), limit=WINNINGS_LIMIT, limit_name="winnings can be")
+    tips = MoneyField(
+        minimum=Decimal("0.00"), limit=WINNINGS_LIMIT, initial=Decimal("0.00"), limit_name="tips can be"
+    )
     declined = MemberNameField(
         queryset=Membership.objects.none(), required=False, label="Replaced the qualifier who declined (§8.4)"
     )

@@ -85,7 +85,10 @@ class BankFileForm(BooksOnceForm):
 class StatementBalanceForm(forms.Form):
     # What the bank says the account held: not one amount the club moves, so not the season's money limit.
     balance = MoneyField(
-        minimum=Decimal("0.00"), limit=BANK_AMOUNT_MAX, label="Closing balance on the statement"
+        minimum=Decimal("0.00"),
+        limit=BANK_AMOUNT_MAX,
+        limit_name="a bank statement's balance can be",
+        label="Closing balance on the statement",
     )
 
 

@@ -36,6 +36,7 @@ class MoneyField(forms.CharField):
         decimal_places: int | None = None,
         min_value: Decimal | None = None,
         max_value: Decimal | None = None,
+        limit_name: str | None = None,
         **kwargs: Any,
     ) -> None:
         kwargs.setdefault(
@@ -50,6 +51,16 @@ class MoneyField(forms.CharField):
             default_minimum, default_limit = Decimal("0.01"), DEFAULT_MONEY_LIMIT
         self.minimum = next(v for v in (minimum, min_value, default_minimum) if v is not None)
         self.limit = next(v for v in (limit, max_value, default_limit) if v is not None)
+        # Whose limit it is, as the refusal names it (``limit_message``): "season" once the form sets the
+        # season's rule (``Season.money_limit``), "club" for the club's usual limit of one amount, else what
+        # the field is ("a bank statement's balance can be"), or the column's largest amount.
+        if limit is not None or max_value is not None:
+            self.limit_source = "field"
+        elif max_digits is not None:
+            self.limit_source = "column"
+        else:
+            self.limit_source = "club"
+        self.limit_name = limit_name or "this field takes"
 
     def to_python(self, value: Any) -> Decimal | None:  # type: ignore[override]
         text = super().to_python(value)
@@ -73,11 +84,19 @@ class MoneyField(forms.CharField):
                 f"The amount cannot be less than {money_display(self.minimum)}.", code="min_value"
             )
         if value > self.limit:
-            raise ValidationError(
-                f"{money_display(value)} is more than the club's limit of {money_display(self.limit)} for one "
-                "amount (a rule of the season).",
-                code="max_value",
-            )
+            raise ValidationError(self.limit_message(value), code="max_value")
+
+    def limit_message(self, value: Decimal) -> str:
+        """Why ``value`` is refused as too large, naming the limit that applies: the season's rule, the club's
+        usual limit of one amount, the column's largest, or this field's own (``limit_name``)."""
+        amount, limit = money_display(value), money_display(self.limit)
+        if self.limit_source == "season":
+            return f"{amount} is more than the club's limit of {limit} for one amount (a rule of the season)."
+        if self.limit_source == "club":
+            return f"{amount} is more than the club's limit of {limit} for one amount."
+        if self.limit_source == "column":
+            return f"{amount} is more than {limit}, the largest amount this field holds."
+        return f"{amount} is more than {limit}, the largest amount {self.limit_name}."
 
     def prepare_value(self, value: Any) -> Any:
         return money_str(value) if isinstance(value, Decimal) else value

@@ -6,15 +6,24 @@ check #1001 to the Casino for $5,000.00; Pia Park (President, pres@…) and Val 
 asked to approve it (SPEC §15.6)."""
 
 import datetime as dt
+from decimal import Decimal as D
 
+import pytest
 from django.core import mail
+from django.core.exceptions import ValidationError
 
+from events.models import Season
+from finance.forms import PaymentForm, WsopResultForm
+from finance.forms_bank import StatementBalanceForm
 from finance.models import Account
 from finance.services.checks import disbursement_void
 from members.models import Person
+from ncpc.core.forms import MoneyField
 from ncpc.core.models import MailDelivery
+from tests.factories import once
 from tests.finance.factories import opening_balance
 from tests.finance.test_check_approvals import casino_check, named  # noqa: F401 (fixture)
+from tests.finance.test_trust import own_seat
 
 NOV_29 = dt.date(2026, 11, 29)
 
@@ -41,3 +50,68 @@ def test_an_officer_whose_address_changed_after_the_request_is_told_of_the_void_
     val = next(m for m in mail.outbox if m.to == ["val.new@example.org"])
     assert val.body.startswith("Hello Val,\n\nCheck #1001 to Casino for $5,000.00 was voided on Nov 29, 2026")
     assert not MailDelivery.objects.filter(reference=f"check:{check.pk}:void", to="vp@example.org").exists()
+
+
+# The money field's refusal names the limit that applies.
+
+
+def refusal(field, text: str) -> str:
+    with pytest.raises(ValidationError) as refused:
+        field.clean(text)
+    return refused.value.messages[0]
+
+
+def test_a_payment_over_the_seasons_limit_is_refused_naming_the_season_rule(season, member, today):
+    Season.objects.filter(pk=season.pk).update(money_limit=D("500.00"))
+    season.refresh_from_db()
+    form = PaymentForm(
+        {
+            "membership": own_seat(member).pk,
+            "date": "2026-11-29",
+            "method": "cash",
+            "once": once(),
+            "amount": "500.01",
+        },
+        season=season,
+    )
+    assert not form.is_valid()
+    assert form.errors["amount"] == [
+        "$500.01 is more than the club's limit of $500.00 for one amount (a rule of the season)."
+    ]
+
+
+def test_without_a_season_the_club_limit_is_named_but_not_as_a_rule_of_the_season():
+    assert (
+        refusal(MoneyField(), "10000.01")
+        == "$10,000.01 is more than the club's limit of $10,000.00 for one amount."
+    )
+
+
+def test_a_bank_statements_balance_names_its_own_limit():
+    assert refusal(StatementBalanceForm().fields["balance"], "10000000000") == (
+        "$10,000,000,000.00 is more than $9,999,999,999.99, the largest amount a bank statement's balance can be."
+    )
+
+
+def test_wsop_winnings_and_tips_name_their_own_limit():
+    fields = WsopResultForm.base_fields
+    assert refusal(fields["gross"], "10000000000") == (
+        "$10,000,000,000.00 is more than $9,999,999,999.99, the largest amount winnings can be."
+    )
+    assert refusal(fields["tips"], "10000000000") == (
+        "$10,000,000,000.00 is more than $9,999,999,999.99, the largest amount tips can be."
+    )
+
+
+def test_a_money_column_names_the_largest_amount_it_holds():
+    """Season.money_limit is a column of 12 digits, 2 after the point: at most $9,999,999,999.99."""
+    field = MoneyField(max_digits=12, decimal_places=2)
+    assert refusal(field, "10000000000") == (
+        "$10,000,000,000.00 is more than $9,999,999,999.99, the largest amount this field holds."
+    )
+
+
+def test_a_field_with_its_own_limit_and_no_name_says_so():
+    assert refusal(MoneyField(limit=D("50.00")), "50.01") == (
+        "$50.01 is more than $50.00, the largest amount this field takes."
+    )
