@@ -37,6 +37,7 @@ from finance.models import (
     Entry,
     Transaction,
 )
+from finance.services.opening import EARLIEST
 from ncpc.core.audit import Actor, actor_signed_in, audit_record
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
@@ -342,6 +343,13 @@ def bank_matches(*, lines: Sequence[LineToMatch], postings: Sequence[Posting]) -
 
 def month_first(day: dt.date) -> dt.date:
     return day.replace(day=1)
+
+
+def reconciliation_months(*, today: dt.date) -> tuple[dt.date, dt.date]:
+    """Pure: the first and the last month whose reconciliation page opens: from January 2000 (where the
+    statements and the reports start, ``EARLIEST``) to the month after ``today``'s, which may be looked at ahead
+    (nothing is recorded for it until it begins)."""
+    return month_first(EARLIEST), month_first(month_first(today) + dt.timedelta(days=32))
 
 
 def month_last(first: dt.date) -> dt.date:

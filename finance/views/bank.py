@@ -20,6 +20,7 @@ from finance.services.reconciliation import (
     csv_columns_remembered,
     difference_record,
     hand_match_choices,
+    reconciliation_months,
     reconciliation_read,
     statement_balance_record,
 )
@@ -33,6 +34,15 @@ def _month(year: int, month: int) -> dt.date:
     if not (1 <= month <= 12 and 2000 <= year <= 2200):
         raise Http404("No such month.")
     return dt.date(year, month, 1)
+
+
+def _reconcile_month(year: int, month: int) -> dt.date:
+    """The month of a reconciliation page: a 404 outside the months it opens for (``reconciliation_months``)."""
+    first = _month(year, month)
+    earliest, latest = reconciliation_months(today=club_today())
+    if not earliest <= first <= latest:
+        raise Http404(f"Reconciliations open from {earliest:%B %Y} to {latest:%B %Y}.")
+    return first
 
 
 def _last_month() -> dt.date:
@@ -124,7 +134,10 @@ def _account(code: str) -> Account:
 def reconcile(request, code, year, month):
     """The account's month against the bank: the bank's lines matched or not (with the postings each may be
     matched to by hand), the items not yet cleared, the statement's balance and the difference."""
-    first = _month(year, month)
+    first = _reconcile_month(year, month)
+    earliest, latest = reconciliation_months(today=club_today())
+    prev = (first - dt.timedelta(days=1)).replace(day=1)
+    following = (first + dt.timedelta(days=32)).replace(day=1)
     account = _account(code)
     rec = reconciliation_read(account=account, month=first)
     columns = csv_columns_remembered(account=account)
@@ -153,8 +166,9 @@ def reconcile(request, code, year, month):
                 initial={"reason": rec.record.difference_reason} if rec.record else None
             ),
             "not_over": first >= club_today().replace(day=1),
-            "prev": (first - dt.timedelta(days=1)).replace(day=1),
-            "next": (first + dt.timedelta(days=32)).replace(day=1),
+            # No link to a month the page does not open for (before January 2000, after next month).
+            "prev": prev if prev >= earliest else None,
+            "next": following if following <= latest else None,
         },
     )
 
@@ -173,7 +187,7 @@ def _form_errors(request, form) -> None:
 @require_POST
 @require(Action.MANAGE_LEDGER)
 def reconcile_import(request, code, year, month):
-    first = _month(year, month)
+    first = _reconcile_month(year, month)
     form = forms_bank.BankFileForm(request.POST, request.FILES)
     if not form.is_valid():
         _form_errors(request, form)
@@ -209,7 +223,7 @@ def reconcile_import(request, code, year, month):
 @require_POST
 @require(Action.MANAGE_LEDGER)
 def reconcile_balance(request, code, year, month):
-    first = _month(year, month)
+    first = _reconcile_month(year, month)
     form = forms_bank.StatementBalanceForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)
@@ -227,7 +241,7 @@ def reconcile_balance(request, code, year, month):
 @require_POST
 @require(Action.MANAGE_LEDGER)
 def reconcile_difference(request, code, year, month):
-    first = _month(year, month)
+    first = _reconcile_month(year, month)
     form = forms_bank.DifferenceForm(request.POST)
     if not form.is_valid():
         _form_errors(request, form)

@@ -11,12 +11,14 @@ from decimal import Decimal as D
 import pytest
 from django.core import mail
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 from events.models import Season
 from finance.forms import PaymentForm, WsopResultForm
 from finance.forms_bank import StatementBalanceForm
 from finance.models import Account
 from finance.services.checks import disbursement_void
+from finance.services.reconciliation import reconciliation_months
 from members.models import Person
 from ncpc.core.forms import MoneyField
 from ncpc.core.models import MailDelivery
@@ -115,3 +117,57 @@ def test_a_field_with_its_own_limit_and_no_name_says_so():
     assert refusal(MoneyField(limit=D("50.00")), "50.01") == (
         "$50.01 is more than $50.00, the largest amount this field takes."
     )
+
+
+# The reconciliation page opens from January 2000 to the month after the club's today (Nov 29, 2026: December).
+
+
+@pytest.mark.parametrize(
+    ("today_", "months"),
+    [
+        (dt.date(2026, 11, 29), (dt.date(2000, 1, 1), dt.date(2026, 12, 1))),
+        (dt.date(2026, 12, 31), (dt.date(2000, 1, 1), dt.date(2027, 1, 1))),
+        (dt.date(2027, 1, 1), (dt.date(2000, 1, 1), dt.date(2027, 2, 1))),
+    ],
+)
+def test_the_reconciliation_opens_from_january_2000_to_next_month(today_, months):
+    assert reconciliation_months(today=today_) == months
+
+
+@pytest.fixture
+def reconciler(client, treasurer, today):
+    opening_balance(code=Account.CHECKING, amount="6000.00", actor=treasurer)
+    client.force_login(treasurer)
+    return client
+
+
+def reconcile_url(year: int, month: int) -> str:
+    return reverse("finance:reconcile", args=[Account.CHECKING, year, month])
+
+
+@pytest.mark.parametrize(("year", "month"), [(2027, 1), (2027, 6), (2200, 12), (1999, 12)])
+def test_a_month_after_next_or_before_2000_has_no_reconciliation_page(reconciler, year, month):
+    assert reconciler.get(reconcile_url(year, month)).status_code == 404
+
+
+def test_next_months_page_opens_without_a_link_further_on(reconciler):
+    response = reconciler.get(reconcile_url(2026, 12))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert f'href="{reconcile_url(2026, 11)}"' in page
+    assert reconcile_url(2027, 1) not in page
+
+
+def test_january_2000_opens_without_a_link_back_to_1999(reconciler):
+    response = reconciler.get(reconcile_url(2000, 1))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "/1999/12/" not in page
+    assert f'href="{reconcile_url(2000, 2)}"' in page
+
+
+def test_a_form_sent_for_a_month_the_page_does_not_open_for_is_a_404(reconciler):
+    response = reconciler.post(
+        reverse("finance:reconcile_balance", args=[Account.CHECKING, 2200, 12]), {"balance": "1.00"}
+    )
+    assert response.status_code == 404
