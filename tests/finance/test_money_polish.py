@@ -18,6 +18,7 @@ from finance.forms import PaymentForm, WsopResultForm
 from finance.forms_bank import StatementBalanceForm
 from finance.models import Account
 from finance.services.checks import disbursement_void
+from finance.services.payout_corrections import payout_correction_propose, payout_correction_void
 from finance.services.reconciliation import reconciliation_months
 from members.models import Person
 from ncpc.core.forms import MoneyField
@@ -25,6 +26,12 @@ from ncpc.core.models import MailDelivery
 from tests.factories import once
 from tests.finance.factories import opening_balance
 from tests.finance.test_check_approvals import casino_check, named  # noqa: F401 (fixture)
+from tests.finance.test_payout_corrections import (  # noqa: F401 (fixtures)
+    _bob_won,
+    everyone_eligible,
+    october,
+    officers,
+)
 from tests.finance.test_trust import own_seat
 
 NOV_29 = dt.date(2026, 11, 29)
@@ -171,3 +178,24 @@ def test_a_form_sent_for_a_month_the_page_does_not_open_for_is_a_404(reconciler)
         reverse("finance:reconcile_balance", args=[Account.CHECKING, 2200, 12]), {"balance": "1.00"}
     )
     assert response.status_code == 404
+
+
+def test_a_voided_correction_reaches_an_officer_at_the_address_they_changed_to(
+    october,  # noqa: F811
+    treasurer,
+    django_capture_on_commit_callbacks,
+):
+    """The club of ``test_payout_corrections`` (event 3 corrected after October closed): the Treasurer proposes
+    it, Hal (hal@…) and Ida (ida@…) are asked to approve it; Ida's address changes before the void."""
+    event, seats = october
+    _bob_won(event, seats, treasurer)
+    with django_capture_on_commit_callbacks(execute=True):
+        proposal = payout_correction_propose(event=event, actor=treasurer).record
+    asked = MailDelivery.objects.filter(reference=f"payout-correction:{proposal.pk}")
+    assert sorted(asked.values_list("to", flat=True)) == ["hal@example.org", "ida@example.org"]
+    _, ida = officers("hal", "ida")
+    Person.objects.filter(pk=ida.person.pk).update(email="ida.new@example.org")
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        payout_correction_void(proposal=proposal, reason="Paid by check instead", actor=treasurer)
+    assert sorted(m.to[0] for m in mail.outbox) == ["hal@example.org", "ida.new@example.org"]
