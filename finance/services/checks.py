@@ -285,11 +285,45 @@ def check_approval_request(*, check: Disbursement, on: dt.date) -> list[MailDeli
     )
 
 
-def approval_requests_sent(*, check: Disbursement) -> int:
-    """How many officers were e-mailed to approve ``check``."""
-    return MailDelivery.objects.filter(
-        kind=MailDelivery.Kind.CHECK_APPROVAL, reference=f"check:{check.pk}"
-    ).count()
+def approval_requests_sent(*, asked: str) -> int:
+    """How many officers were e-mailed to approve what ``asked`` names (``check:<id>``,
+    ``payout-correction:<id>``, the approval requests' reference)."""
+    return MailDelivery.objects.filter(kind=MailDelivery.Kind.CHECK_APPROVAL, reference=asked).count()
+
+
+def awaiting_approvals_text(*, done: str, approved: int, needed: int, then: str, asked: int) -> str:
+    """Pure: what the officer who wrote a check (or proposed a correction) is told: ``done`` ("Check #12 to …
+    written"), with their approval if given, what ``then`` happens once the rest approve ("it is issued"), and
+    how many officers were e-mailed a link to approve it."""
+    text = done
+    if approved:
+        text += f" with your approval ({approved} of {needed})"
+    text += f"; {then} once {approvals_left_text(approved=approved, needed=needed)}."
+    if asked:
+        text += f" {asked} officer{'s were' if asked != 1 else ' was'} e-mailed a link to approve it."
+    return text
+
+
+def check_written_text(*, check: Disbursement) -> str:
+    """The message after writing ``check`` (``awaiting_approvals_text``)."""
+    return awaiting_approvals_text(
+        done=f"{check} written",
+        approved=check.approvals.count(),
+        needed=approvals_needed(on=check.date),
+        then="it is issued",
+        asked=approval_requests_sent(asked=f"check:{check.pk}"),
+    )
+
+
+def void_mark(*, voided: Any, void_status: str, on: dt.date, reason: str, actor: Actor, action: str) -> None:
+    """Mark a check or a payout correction ``voided`` (locked by the caller, not yet void) void on ``on`` with
+    ``reason``, audited as ``action``; the caller tells the officers (``void_notice_mails``)."""
+    voided.status = void_status
+    voided.voided_on = on
+    voided.voided_by = actor_signed_in(actor)
+    voided.void_reason = reason
+    voided.save(update_fields=["status", "voided_on", "voided_by", "void_reason"])
+    audit_record(actor=actor, action=action, summary=f"Voided {voided}", target=voided, reason=reason)
 
 
 def approvals_left_text(*, approved: int, needed: int) -> str:
@@ -508,17 +542,13 @@ def disbursement_void(
             f"{check} was issued{issued}{posted}: a posted check is not voided. Reverse its transaction on the "
             "ledger, with your reason."
         )
-    check.status = Disbursement.Status.VOID
-    check.voided_on = on
-    check.voided_by = actor_signed_in(actor)
-    check.void_reason = reason
-    check.save(update_fields=["status", "voided_on", "voided_by", "void_reason"])
-    audit_record(
+    void_mark(
+        voided=check,
+        void_status=Disbursement.Status.VOID,
+        on=on,
+        reason=reason,
         actor=actor,
         action="finance.check.void",
-        summary=f"Voided {check}",
-        target=check,
-        reason=reason,
     )
     check_void_notice(check=check)
     return Booked(check)

@@ -39,7 +39,10 @@ from finance.selectors.payouts import (
 )
 from finance.services.checks import (
     approval_request_mails,
+    approval_requests_sent,
     approvals_needed,
+    awaiting_approvals_text,
+    void_mark,
     void_notice_mails,
     void_reason_checked,
     void_text,
@@ -437,19 +440,26 @@ def payout_correction_void(
 
 
 def _proposal_void(*, proposal: PayoutCorrectionProposal, reason: str, actor: Actor, on: dt.date) -> None:
-    proposal.status = PayoutCorrectionProposal.Status.VOID
-    proposal.voided_on = on
-    proposal.voided_by = actor_signed_in(actor)
-    proposal.void_reason = reason
-    proposal.save(update_fields=["status", "voided_on", "voided_by", "void_reason"])
-    audit_record(
+    void_mark(
+        voided=proposal,
+        void_status=PayoutCorrectionProposal.Status.VOID,
+        on=on,
+        reason=reason,
         actor=actor,
         action="finance.payout_correction.void",
-        summary=f"Voided {proposal}",
-        target=proposal,
-        reason=reason,
     )
     correction_void_notice(proposal=proposal)
+
+
+def correction_proposed_text(*, proposal: PayoutCorrectionProposal) -> str:
+    """The message after proposing ``proposal``, as a written check's (``awaiting_approvals_text``)."""
+    return awaiting_approvals_text(
+        done=f"{proposal} proposed",
+        approved=proposal.approvals.count(),
+        needed=approvals_needed(on=proposal.event.date),
+        then="it is posted, dated that day,",
+        asked=approval_requests_sent(asked=f"payout-correction:{proposal.pk}"),
+    )
 
 
 def correction_void_notice(*, proposal: PayoutCorrectionProposal) -> list[MailDelivery]:

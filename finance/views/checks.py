@@ -13,10 +13,10 @@ from finance.models import (
     Disbursement,
 )
 from finance.services.checks import (
-    approval_requests_sent,
     approvals_left_text,
     approvals_needed,
     check_void_text,
+    check_written_text,
     disbursement_approve,
     disbursement_create,
     disbursement_void,
@@ -63,7 +63,7 @@ def checks(request):
                 if booked.replayed:
                     messages.info(request, f"Already recorded: {check} (this form was sent before).")
                 else:
-                    messages.success(request, _check_written_text(check=check))
+                    messages.success(request, check_written_text(check=check))
                 return redirect("finance:checks")
     items = list(
         Disbursement.objects.select_related(
@@ -88,19 +88,6 @@ def checks(request):
             "may_void": may_write,
         },
     )
-
-
-def _check_written_text(*, check: Disbursement) -> str:
-    needed = approvals_needed(on=check.date)
-    approved = check.approvals.count()
-    asked = approval_requests_sent(check=check)
-    text = f"{check} written"
-    if approved:
-        text += f" with your approval ({approved} of {needed})"
-    text += f"; it is issued once {approvals_left_text(approved=approved, needed=needed)}."
-    if asked:
-        text += f" {asked} officer{'s were' if asked != 1 else ' was'} e-mailed a link to approve it."
-    return text
 
 
 @require_POST

@@ -28,6 +28,7 @@ from finance.services.ledger import (
 )
 from finance.services.night_list import event_reminders
 from finance.services.payout_corrections import (
+    correction_proposed_text,
     event_month_closed,
     payout_correction_approve,
     payout_correction_propose,
@@ -41,7 +42,6 @@ from finance.views.access import officer_required
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
 from ncpc.core.feedback import command_run
-from ncpc.core.models import MailDelivery
 from ncpc.core.permissions import Action, require, user_can, user_person
 
 
@@ -88,7 +88,7 @@ def payout_post(request, event_id):
         if booked.replayed:
             messages.info(request, f"Already proposed: {proposal} awaits the officers' approvals.")
         else:
-            messages.success(request, _proposed_text(proposal=proposal))
+            messages.success(request, correction_proposed_text(proposal=proposal))
         return redirect(_correction_row(proposal))
     booked = command_run(request, event_payout_post, event=event)
     if booked is not None:
@@ -102,21 +102,6 @@ def payout_post(request, event_id):
 
 def _correction_row(proposal: PayoutCorrectionProposal) -> str:
     return f"{reverse('finance:payout_corrections')}#correction-{proposal.pk}"
-
-
-def _proposed_text(*, proposal: PayoutCorrectionProposal) -> str:
-    needed = approvals_needed(on=proposal.event.date)
-    approved = proposal.approvals.count()
-    asked = MailDelivery.objects.filter(
-        kind=MailDelivery.Kind.CHECK_APPROVAL, reference=f"payout-correction:{proposal.pk}"
-    ).count()
-    text = f"{proposal} proposed"
-    if approved:
-        text += f" with your approval ({approved} of {needed})"
-    text += f"; it is posted, dated that day, once {approvals_left_text(approved=approved, needed=needed)}."
-    if asked:
-        text += f" {asked} officer{'s were' if asked != 1 else ' was'} e-mailed a link to approve it."
-    return text
 
 
 @officer_required
