@@ -86,6 +86,29 @@ def season_opening(*, start_year: int) -> SeasonOpening:
     )
 
 
+def season_next_opening(*, season: Season) -> SeasonOpening | None:
+    """What opening the season after ``season`` does about the closed months (``season_opening``), for the
+    new-season form; None when that season is opened already."""
+    following = season.start.year + 1
+    if Season.objects.filter(start=season_bounds(following)[0]).exists():
+        return None
+    return season_opening(start_year=following)
+
+
+def season_first_month_offered(
+    *, schedule: Sequence[Sequence[int]], start_year: int, opening: SeasonOpening | None
+) -> int:
+    """The new-season form's first month: that of the season before's ``schedule`` (else the fiscal year's
+    first), unless it falls before the day the new season's seats take effect (its first months closed, SPEC
+    §17.2); then that day's month."""
+    start = season_bounds(start_year)[0]
+    month = schedule[0][0] if schedule else start.month
+    if opening is None or not opening.moved or opening.seats_on is None:
+        return month
+    first_day = dt.date(start.year + (month < start.month), month, 1)
+    return opening.seats_on.month if first_day < opening.seats_on else month
+
+
 @transaction.atomic
 def season_create(
     *,

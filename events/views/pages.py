@@ -1,5 +1,4 @@
 import calendar
-import datetime as dt
 from decimal import Decimal
 
 from django.contrib import messages
@@ -11,7 +10,7 @@ from events.bylaws import BYLAWS_RULES
 from events.forms import FORMSETS, SeasonCreateForm, SeasonRulesForm, formset_data_with_rows, formset_rows
 from events.models import Season
 from events.rules import SeasonRules
-from events.selectors import current_season, season_rules, seasons_all
+from events.selectors import current_season, season_rules
 from events.services.rules_check import rules_problems
 from events.services.rules_edit import (
     night_under_way,
@@ -22,7 +21,12 @@ from events.services.rules_edit import (
     season_rules_save,
 )
 from events.services.schedule import schedule_words
-from events.services.seasons import SeasonOpening, events_reschedule, events_reschedule_plan, season_opening
+from events.services.seasons import (
+    events_reschedule,
+    events_reschedule_plan,
+    season_first_month_offered,
+    season_next_opening,
+)
 from events.templatetags import events_tags
 from ncpc.core.clock import club_today
 from ncpc.core.errors import NcpcError
@@ -146,10 +150,7 @@ def rules(request, season):
             return saved
     elif editing:
         messages.error(request, "Nothing was saved: please correct the fields marked below.")
-    # The season after this one, when it is not opened yet: what opening it does about the closed months.
-    following = season.start.year + 1
-    opened = any(other.start.year == following for other in seasons_all())
-    opening = None if opened else season_opening(start_year=following)
+    opening = season_next_opening(season=season)
     return render(
         request,
         "events/rules.html",
@@ -171,7 +172,9 @@ def rules(request, season):
             "create_form": SeasonCreateForm(
                 initial={
                     "start_year": season.start.year + 1,
-                    "first_month": _first_month_open(current=current, opening=opening),
+                    "first_month": season_first_month_offered(
+                        schedule=current.schedule, start_year=season.start.year + 1, opening=opening
+                    ),
                 },
                 schedule_words=schedule_words(current.schedule, current.schedule_weekday),
             ),
@@ -183,17 +186,6 @@ def rules(request, season):
             "moves": reschedule_moves_waiting(season=season, today=club_today(), reread=editing),
         },
     )
-
-
-def _first_month_open(*, current: SeasonRules, opening: SeasonOpening | None) -> int:
-    """The new-season form's first month: that of the season before, unless it is closed (SPEC §17.2); then
-    the first open month."""
-    month = current.schedule[0][0] if current.schedule else 8
-    if opening is not None and opening.moved and opening.seats_on is not None:
-        first_day = dt.date(opening.start.year + (month < 8), month, 1)
-        if first_day < opening.seats_on:
-            return opening.seats_on.month
-    return month
 
 
 def _rules_saved(request, *, season: Season, form, formsets):
