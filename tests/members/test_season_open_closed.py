@@ -19,7 +19,7 @@ from django.urls import reverse
 from events import hooks
 from events.bylaws import BYLAWS_RULES
 from events.models import Event, Season
-from events.services.seasons import season_create, season_opening
+from events.services.seasons import SeasonOpening, season_create, season_first_month_offered, season_opening
 from finance.selectors.dues import amount_owed, dues_account
 from finance.selectors.report_record import month_report_complete, report_record
 from finance.services.escrow import season_member_count
@@ -355,3 +355,23 @@ def test_the_new_season_form_opens_the_season_from_october(client, september_clo
     assert set(Membership.objects.filter(season__name="2027-28").values_list("joined_on", flat=True)) == {
         OCT_1
     }
+
+
+def test_the_new_season_form_offers_the_first_open_month_when_the_first_event_month_is_closed():
+    # Season 2027-28 begins Aug 1, 2027; August and September closed: its seats take effect Oct 1, 2027.
+    moved = SeasonOpening(
+        name="2027-28", start=dt.date(2027, 8, 1), seats_on=OCT_1, closed_until=dt.date(2027, 9, 1)
+    )
+    on_time = SeasonOpening(
+        name="2027-28", start=dt.date(2027, 8, 1), seats_on=dt.date(2027, 8, 1), closed_until=None
+    )
+    september = [(9, 4)]
+    assert season_first_month_offered(schedule=september, start_year=2027, opening=moved) == 10
+    assert season_first_month_offered(schedule=september, start_year=2027, opening=on_time) == 9
+    assert season_first_month_offered(schedule=september, start_year=2027, opening=None) == 9
+    # A first event later than the seats' day (November; March of 2028) stays as it was.
+    assert season_first_month_offered(schedule=[(11, 4)], start_year=2027, opening=moved) == 11
+    assert season_first_month_offered(schedule=[(3, 4)], start_year=2027, opening=moved) == 3
+    # No schedule: the fiscal year's first month (§1.2: August), or the first open one.
+    assert season_first_month_offered(schedule=[], start_year=2027, opening=None) == 8
+    assert season_first_month_offered(schedule=[], start_year=2027, opening=moved) == 10
